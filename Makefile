@@ -1,0 +1,77 @@
+# faultline: the one entry point.  `make help` lists the targets.
+TOP := $(CURDIR)
+include mk/common.mk
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+FL_CACHE ?= /var/cache/faultline
+# Kernel headers for the module: the running kernel's if present, else the
+# test box's 6.12 headers (resolved by tools/setup-deps).
+TESTBOX_KREL := $(shell cat $(FL_CACHE)/kernels/6.12/release 2>/dev/null)
+ifeq ($(origin KDIR),undefined)
+KDIR := $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+	$(if $(TESTBOX_KREL),/usr/src/linux-headers-$(TESTBOX_KREL)))
+endif
+
+.PHONY: all module bpf user tools check unit integration demo bench fuzz \
+	install clean deps help
+
+all: module bpf user tools
+
+help:
+	@echo "targets: all module bpf user tools check demo bench fuzz install clean deps"
+	@echo "vars:    KDIR=<kernel headers> V=1 PREFIX=/usr/local DESTDIR= SANITIZE=1"
+
+deps:
+	tools/setup-deps
+
+module:
+	@test -n "$(KDIR)" -a -d "$(KDIR)" || { echo "make module: no kernel headers (KDIR='$(KDIR)'); run 'make deps' or pass KDIR=" >&2; exit 1; }
+	$(Q)$(MAKE) -C $(KDIR) M=$(TOP) $(if $(filter 1,$(V)),V=1) modules
+
+bpf:
+	$(Q)$(MAKE) --no-print-directory -C ebpf TOP=$(TOP)
+
+user: bpf
+	$(Q)$(MAKE) --no-print-directory -C user TOP=$(TOP)
+
+tools:
+	$(Q)$(MAKE) --no-print-directory -C tools/pft TOP=$(TOP)
+
+# check/demo install what they need first (no-op when everything is there).
+check:
+	@tools/setup-deps --check || tools/setup-deps
+	$(Q)$(MAKE) --no-print-directory bpf user tools
+	tests/run-all
+
+unit: bpf
+	$(Q)$(MAKE) --no-print-directory -C tests/unit TOP=$(TOP) run
+
+demo:
+	@tools/setup-deps --check || tools/setup-deps
+	$(Q)$(MAKE) --no-print-directory bpf user tools
+	tools/demo
+
+bench:
+	@tools/setup-deps --check || tools/setup-deps
+	$(Q)$(MAKE) --no-print-directory bpf user tools
+	tools/bench
+
+fuzz:
+	$(Q)$(MAKE) --no-print-directory -C tests/fuzz TOP=$(TOP) run
+
+install: user tools
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/faultline
+	install -m 0755 user/faultline $(DESTDIR)$(PREFIX)/bin/faultline
+	install -m 0755 tools/pft/pft $(DESTDIR)$(PREFIX)/bin/pft
+	install -m 0755 tools/pft-sweep $(DESTDIR)$(PREFIX)/bin/pft-sweep
+	@if [ -f module/faultline.ko ]; then \
+		install -m 0644 module/faultline.ko $(DESTDIR)$(PREFIX)/share/faultline/; fi
+
+clean:
+	-$(Q)$(MAKE) --no-print-directory -C ebpf TOP=$(TOP) clean
+	-$(Q)$(MAKE) --no-print-directory -C user TOP=$(TOP) clean
+	-$(Q)$(MAKE) --no-print-directory -C tools/pft TOP=$(TOP) clean
+	-$(Q)$(MAKE) --no-print-directory -C tests/unit TOP=$(TOP) clean
+	-$(Q)if [ -n "$(KDIR)" ] && [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(TOP) clean >/dev/null; fi
+	rm -rf build out

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * faultline snapshot ABI, shared by the BPF programs, the module and the
+ * collector.  Plain C; see Documentation/formats.rst.
+ *
+ * A snapshot (file, or the module's debugfs `snapshot`) is:
+ *
+ *   struct fl_snap_header
+ *   section*            each: struct fl_section + payload (8-byte aligned)
+ *
+ * Readers skip sections whose type they do not know, so later versions can
+ * add sections (phases, lock classes) without breaking old files.  A reader
+ * rejects a different major version (FL_SNAP_VERSION >> 16).
+ * All integers are little-endian (x86_64 / arm64 hosts).
+ */
+#ifndef FAULTLINE_ABI_H
+#define FAULTLINE_ABI_H
+
+#include "types.h"
+#include "hist.h"
+
+#define FL_SNAP_MAGIC		0x4e534c46u	/* "FLSN" */
+#define FL_SNAP_VERSION		0x00010000u	/* major 1, minor 0 */
+#define FL_SNAP_MAJOR(v)	((v) >> 16)
+
+enum fl_backend {
+	FL_BACKEND_NONE = 0,
+	FL_BACKEND_BPF = 1,
+	FL_BACKEND_KMOD = 2,
+};
+
+enum fl_tier {
+	FL_TIER_NONE = 0,
+	FL_TIER_FENTRY = 1,	/* fentry/fexit + tracepoints */
+	FL_TIER_KPROBE = 2,	/* kprobe/kretprobe + tracepoints (also the module) */
+	FL_TIER_TRACEPOINT = 3,	/* tracepoints only: no latency, no hmf duration */
+};
+
+/* Which lockless fault path the traced kernel has. */
+enum fl_lockless_kind {
+	FL_LL_KIND_NONE = 0,	/* neither: lockless figures are unavailable */
+	FL_LL_KIND_VMA_LOCK = 1,	/* per-VMA locks (6.4+) */
+	FL_LL_KIND_SPF = 2,	/* speculative page fault patchsets */
+	FL_LL_KIND_UNKNOWN = 3,	/* the kernel has one but we cannot see it */
+};
+
+/* Hooks, as bits in fl_snap_header.hooks_live / hooks_absent. */
+enum fl_hook {
+	FL_HOOK_PF_USER = 0,		/* exceptions:page_fault_user */
+	FL_HOOK_PF_KERNEL,		/* exceptions:page_fault_kernel */
+	FL_HOOK_HMF,			/* handle_mm_fault entry + exit */
+	FL_HOOK_DO_HMF,			/* do_handle_mm_fault (SPF kernels) */
+	FL_HOOK_LOCK_VMA,		/* lock_vma_under_rcu exit */
+	FL_HOOK_MMAP_START,		/* mmap_lock:mmap_lock_start_locking */
+	FL_HOOK_MMAP_ACQUIRED,		/* mmap_lock:mmap_lock_acquire_returned */
+	FL_HOOK_MMAP_RELEASED,		/* mmap_lock:mmap_lock_released */
+	FL_HOOK_CONTENTION_BEGIN,	/* lock:contention_begin */
+	FL_HOOK_CONTENTION_END,		/* lock:contention_end */
+	FL_HOOK_NR,
+};
+
+/* Lockless-path outcome counters (struct fl_cpu_stats.ll[]). */
+enum fl_ll_counter {
+	FL_LL_ATTEMPTED = 0,	/* lockless path tried (lock_vma_under_rcu / SPECULATIVE hmf) */
+	FL_LL_SUCCEEDED,	/* handled without mmap_lock */
+	FL_LL_ABORTED,		/* gave up before handling (NULL vma / SPF RETRY) */
+	FL_LL_RETRIED,		/* handled, asked for retry, redone under mmap_lock */
+	FL_LL_NOT_ATTEMPTED,	/* went straight to mmap_lock */
+	FL_LL_MMAP_RETRY,	/* VM_FAULT_RETRY returned under mmap_lock */
+	FL_LL_NR,
+};
+
+/* Histograms per CPU (struct fl_cpu_stats.hist[]). */
+enum fl_hist_id {
+	FL_H_FAULT_LAT = 0,	/* fault entry -> final handle_mm_fault return */
+	FL_H_HMF,		/* each handle_mm_fault call */
+	FL_H_MMAP_WAIT_R,	/* mmap_lock start_locking -> acquire_returned, read */
+	FL_H_MMAP_WAIT_W,
+	FL_H_MMAP_HOLD_R,	/* acquire_returned(success) -> released, read */
+	FL_H_MMAP_HOLD_W,
+	FL_H_MMAP_CONTEND,	/* lock:contention_begin -> end on current->mm->mmap_lock */
+	FL_H_NR,
+};
+
+/* Plain counters per CPU (struct fl_cpu_stats.cnt[]). */
+enum fl_counter {
+	FL_C_FAULTS_USER = 0,	/* page_fault_user events (traced tasks) */
+	FL_C_FAULTS_KERNEL,	/* page_fault_kernel on user addresses */
+	FL_C_FAULTS_ENDED,	/* faults that reached a final hmf return (timed) */
+	FL_C_FAULTS_UNHANDLED,	/* started, never reached handle_mm_fault (SIGSEGV, access error) */
+	FL_C_HMF_CALLS,		/* handle_mm_fault calls */
+	FL_C_MMAP_CONTENDED,	/* contention_begin on mmap_lock */
+	FL_C_MMAP_TRYLOCK_FAIL,	/* acquire_returned(success=false) */
+	FL_C_MISSED,		/* events this producer dropped (kretprobe nmissed, map full...) */
+	FL_C_NR = 16,		/* room to grow within major version 1 */
+};
+
+/* Per CPU, as stored in the FL_SEC_CPU section and in the BPF per-CPU map. */
+struct fl_cpu_stats {
+	fl_u64 cnt[FL_C_NR];
+	fl_u64 ll[FL_LL_NR];
+	fl_u64 pad[2];
+	struct fl_hist hist[FL_H_NR];
+};
+
+#define FL_KREL_LEN	65
+#define FL_NAME_LEN	32
+
+struct fl_snap_header {
+	fl_u32 magic;		/* FL_SNAP_MAGIC */
+	fl_u32 version;		/* FL_SNAP_VERSION */
+	fl_u32 header_size;	/* sizeof(struct fl_snap_header) */
+	fl_u32 nr_sections;
+	fl_u32 backend;		/* enum fl_backend */
+	fl_u32 tier;		/* enum fl_tier */
+	fl_u32 lockless_kind;	/* enum fl_lockless_kind */
+	fl_u32 nr_cpus;		/* possible CPUs covered by FL_SEC_CPU */
+	fl_u64 hooks_live;	/* 1 << enum fl_hook */
+	fl_u64 hooks_absent;	/* hooks the kernel does not have */
+	fl_u64 t_start_ns;	/* CLOCK_REALTIME at start of the window */
+	fl_u64 t_end_ns;	/* CLOCK_REALTIME at end */
+	fl_u64 duration_ns;	/* monotonic length of the window */
+	fl_u32 filter_tgid;	/* 0 = system-wide */
+	fl_u32 flags;		/* FL_SNAP_F_* */
+	char kernel_release[FL_KREL_LEN];
+	char pad[7];
+};
+
+#define FL_SNAP_F_MMAP_MEMCG_PROTO	(1u << 0)	/* mmap_lock TPs with memcg_path */
+
+/* Section header; payload of `size` bytes follows, then padding to 8. */
+struct fl_section {
+	fl_u32 type;		/* enum fl_section_type */
+	fl_u32 count;		/* elements in the payload */
+	fl_u64 size;		/* payload bytes */
+};
+
+enum fl_section_type {
+	FL_SEC_CPU = 1,		/* count x struct fl_cpu_stats, index = CPU id */
+	FL_SEC_VMSTAT = 2,	/* count x struct fl_vmstat_entry */
+	FL_SEC_TAGS = 3,	/* "key=value\n" text, count = number of lines */
+	FL_SEC_CPU_ONLINE = 4,	/* count bytes: 1 = CPU was online */
+	/* 16.. reserved for phases and lock classes */
+};
+
+/* /proc/vmstat counter before and after the window. */
+struct fl_vmstat_entry {
+	char name[FL_NAME_LEN];
+	fl_u64 before;
+	fl_u64 after;
+};
+
+#endif /* FAULTLINE_ABI_H */

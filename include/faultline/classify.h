@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The fault-path state machine, shared by the BPF programs and the module so
+ * that both classify a fault the same way (and the tests can feed it recorded
+ * event sequences for per-VMA-lock, SPF and no-lockless kernels).
+ *
+ * Events, per task, in the order the kernel produces them:
+ *   fl_ev_fault_start   exceptions:page_fault_user / page_fault_kernel
+ *   fl_ev_lock_vma      return of lock_vma_under_rcu (per-VMA-lock kernels)
+ *   fl_ev_hmf_exit      return of handle_mm_fault / do_handle_mm_fault
+ *
+ * A fault ends at the first handle_mm_fault return without VM_FAULT_RETRY
+ * (VM_FAULT_COMPLETED counts as an end).  A fault that starts while the
+ * previous one never reached handle_mm_fault is counted as unhandled
+ * (SIGSEGV, access error, kernel fixup) and not timed.
+ */
+#ifndef FAULTLINE_CLASSIFY_H
+#define FAULTLINE_CLASSIFY_H
+
+#include "abi.h"
+
+/* Per-task fault state (BPF task storage, or the module's per-task slot). */
+struct fl_fault_state {
+	fl_u64 start_ns;	/* 0 = no fault in flight */
+	fl_u32 flags;		/* FL_FS_* */
+	fl_u32 pad;
+};
+
+#define FL_FS_KERNEL	(1u << 0)	/* started as a kernel-mode fault */
+#define FL_FS_LL_TRIED	(1u << 1)	/* lockless path attempted */
+#define FL_FS_HMF_SEEN	(1u << 2)	/* reached handle_mm_fault at least once */
+
+/* Kernel-specific values, read from BTF enums where they exist. */
+struct fl_kvals {
+	fl_u32 ll_kind;		/* enum fl_lockless_kind */
+	fl_u32 ll_flag;		/* FAULT_FLAG_VMA_LOCK or FAULT_FLAG_SPECULATIVE */
+	fl_u32 vm_fault_retry;	/* VM_FAULT_RETRY (0x400 on every kernel so far) */
+	fl_u32 pad;
+};
+
+FL_INLINE void fl_ev_fault_start(struct fl_fault_state *st, struct fl_cpu_stats *cs,
+				 fl_u64 now, int kernel_mode)
+{
+	if (st->start_ns && !(st->flags & FL_FS_HMF_SEEN))
+		cs->cnt[FL_C_FAULTS_UNHANDLED]++;
+	cs->cnt[kernel_mode ? FL_C_FAULTS_KERNEL : FL_C_FAULTS_USER]++;
+	st->start_ns = now;
+	st->flags = kernel_mode ? FL_FS_KERNEL : 0;
+}
+
+/* lock_vma_under_rcu returned; got_vma = non-NULL return. */
+FL_INLINE void fl_ev_lock_vma(struct fl_fault_state *st, struct fl_cpu_stats *cs,
+			      int got_vma)
+{
+	if (!st->start_ns)	/* not from a traced fault (e.g. userfaultfd) */
+		return;
+	st->flags |= FL_FS_LL_TRIED;
+	cs->ll[FL_LL_ATTEMPTED]++;
+	if (!got_vma)
+		cs->ll[FL_LL_ABORTED]++;
+}
+
+/*
+ * handle_mm_fault returned `ret` for a call with fault `flags`.  Returns the
+ * fault latency in ns when this return ended a timed fault, else 0 (the
+ * caller then records nothing in FL_H_FAULT_LAT).
+ */
+FL_INLINE fl_u64 fl_ev_hmf_exit(struct fl_fault_state *st, struct fl_cpu_stats *cs,
+				const struct fl_kvals *kv, fl_u32 flags, fl_u32 ret,
+				fl_u64 now)
+{
+	int retry = (ret & kv->vm_fault_retry) != 0;
+	int lockless = kv->ll_kind != FL_LL_KIND_NONE && kv->ll_flag &&
+		       (flags & kv->ll_flag);
+	fl_u64 lat;
+
+	cs->cnt[FL_C_HMF_CALLS]++;
+	if (!st->start_ns)
+		return 0;
+	st->flags |= FL_FS_HMF_SEEN;
+
+	if (lockless) {
+		if (kv->ll_kind == FL_LL_KIND_SPF) {
+			/* SPF: the speculative call itself is the attempt. */
+			st->flags |= FL_FS_LL_TRIED;
+			cs->ll[FL_LL_ATTEMPTED]++;
+			if (retry) {
+				cs->ll[FL_LL_ABORTED]++;
+				return 0;
+			}
+		} else if (retry) {
+			cs->ll[FL_LL_RETRIED]++;
+			return 0;
+		}
+		cs->ll[FL_LL_SUCCEEDED]++;
+	} else {
+		if (retry) {
+			cs->ll[FL_LL_MMAP_RETRY]++;
+			return 0;
+		}
+		if (!(st->flags & FL_FS_LL_TRIED))
+			cs->ll[FL_LL_NOT_ATTEMPTED]++;
+	}
+
+	lat = now - st->start_ns;
+	cs->cnt[FL_C_FAULTS_ENDED]++;
+	st->start_ns = 0;
+	st->flags = 0;
+	return lat ? lat : 1;
+}
+
+#endif /* FAULTLINE_CLASSIFY_H */

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The one faultline histogram: log-linear, 8 sub-buckets per power of two.
+ *
+ * Values (nanoseconds) 0..15 get exact buckets; above that each power of two
+ * [2^k, 2^(k+1)) is split into 8 equal buckets, so a bucket's width is at most
+ * 1/8 of its lower bound: relative error <= 12.5%.  The last bucket ends at
+ * 2^36 ns (~68.7 s); larger values are clamped into it (max keeps the truth).
+ *
+ * fl_hist_bucket() has no data-dependent branch apart from the clamp, needs no
+ * clz instruction (BPF has none) and is used unchanged by the BPF programs,
+ * the module, the collector and the tests.  count/sum/min/max are exact.
+ */
+#ifndef FAULTLINE_HIST_H
+#define FAULTLINE_HIST_H
+
+#include "types.h"
+
+#define FL_HIST_SUB_BITS	3
+#define FL_HIST_SUB		(1u << FL_HIST_SUB_BITS)	/* 8 */
+#define FL_HIST_MAX_LOG2	35				/* top msb */
+#define FL_HIST_VMAX		((1ULL << (FL_HIST_MAX_LOG2 + 1)) - 1)
+#define FL_HIST_NBUCKETS	((FL_HIST_MAX_LOG2 - FL_HIST_SUB_BITS + 2) * FL_HIST_SUB) /* 272 */
+
+struct fl_hist {
+	fl_u64 count;
+	fl_u64 sum;
+	fl_u64 min;	/* valid only when count != 0 */
+	fl_u64 max;
+	fl_u64 buckets[FL_HIST_NBUCKETS];
+};
+
+/* floor(log2(v)) for v >= 1; a fixed cascade of shifts, no loop, no clz. */
+FL_INLINE fl_u32 fl_ilog2(fl_u64 v)
+{
+	fl_u32 r = 0, s;
+
+	s = (v > 0xffffffffULL) << 5; v >>= s; r |= s;
+	s = (v > 0xffffULL) << 4; v >>= s; r |= s;
+	s = (v > 0xffULL) << 3; v >>= s; r |= s;
+	s = (v > 0xfULL) << 2; v >>= s; r |= s;
+	s = (v > 0x3ULL) << 1; v >>= s; r |= s;
+	r |= (fl_u32)(v >> 1);
+	return r;
+}
+
+/*
+ * Bucket index of v.  For v < 16 the index is v itself; otherwise
+ * ((msb - 3) << 3) + (v >> (msb - 3)), where v >> (msb - 3) lies in [8, 16).
+ */
+FL_INLINE fl_u32 fl_hist_bucket(fl_u64 v)
+{
+	fl_u32 msb, shift;
+
+	if (v > FL_HIST_VMAX)
+		v = FL_HIST_VMAX;
+	msb = fl_ilog2(v | FL_HIST_SUB);		/* >= 3 */
+	shift = msb - FL_HIST_SUB_BITS;
+	return (shift << FL_HIST_SUB_BITS) + (fl_u32)(v >> shift);
+}
+
+/* Inclusive lower bound of bucket i. */
+FL_INLINE fl_u64 fl_hist_lower(fl_u32 i)
+{
+	fl_u32 shift;
+
+	if (i < 2 * FL_HIST_SUB)
+		return i;
+	shift = (i >> FL_HIST_SUB_BITS) - 1;
+	return (fl_u64)(FL_HIST_SUB + (i & (FL_HIST_SUB - 1))) << shift;
+}
+
+/* Exclusive upper bound of bucket i (the last bucket ends at FL_HIST_VMAX + 1). */
+FL_INLINE fl_u64 fl_hist_upper(fl_u32 i)
+{
+	if (i < 2 * FL_HIST_SUB)
+		return (fl_u64)i + 1;
+	return fl_hist_lower(i) + (1ULL << ((i >> FL_HIST_SUB_BITS) - 1));
+}
+
+/*
+ * Record one value.  Not atomic: callers own the histogram (a per-CPU copy
+ * with preemption / migration disabled, or a single-threaded user).
+ */
+FL_INLINE void fl_hist_add(struct fl_hist *h, fl_u64 v)
+{
+	fl_u32 i = fl_hist_bucket(v);
+
+	if (i >= FL_HIST_NBUCKETS)	/* unreachable; keeps the BPF verifier happy */
+		i = FL_HIST_NBUCKETS - 1;
+	h->buckets[i]++;
+	if (h->count == 0 || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum += v;
+}
+
+/* dst += src */
+FL_INLINE void fl_hist_merge(struct fl_hist *dst, const struct fl_hist *src)
+{
+	fl_u32 i;
+
+	if (src->count == 0)
+		return;
+	for (i = 0; i < FL_HIST_NBUCKETS; i++)
+		dst->buckets[i] += src->buckets[i];
+	if (dst->count == 0 || src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->count += src->count;
+	dst->sum += src->sum;
+}
+
+/*
+ * Quantile q in [0, 1] (given as parts per million so no floating point is
+ * needed in the kernel): the smallest bucket whose cumulative count reaches
+ * ceil(q * count), reported as the bucket's midpoint clamped to [min, max].
+ * Returns 0 for an empty histogram (callers print "-" for count == 0).
+ */
+FL_INLINE fl_u64 fl_hist_quantile_ppm(const struct fl_hist *h, fl_u32 ppm)
+{
+	fl_u64 rank, cum = 0, v;
+	fl_u32 i;
+
+	if (h->count == 0)
+		return 0;
+	if (ppm >= 1000000)
+		return h->max;
+	rank = (h->count * ppm + 999999) / 1000000;
+	if (rank == 0)
+		rank = 1;
+	for (i = 0; i < FL_HIST_NBUCKETS; i++) {
+		cum += h->buckets[i];
+		if (cum >= rank)
+			break;
+	}
+	if (i >= FL_HIST_NBUCKETS)
+		return h->max;
+	v = fl_hist_lower(i) + (fl_hist_upper(i) - fl_hist_lower(i) - 1) / 2;
+	if (v < h->min)
+		v = h->min;
+	if (v > h->max)
+		v = h->max;
+	return v;
+}
+
+#endif /* FAULTLINE_HIST_H */

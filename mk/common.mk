@@ -1,0 +1,23 @@
+# Shared settings for every user-space Makefile (user/, tools/pft, tests/).
+# Include after setting TOP (the repository root, relative or absolute).
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+CC ?= cc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+CFLAGS ?= -O2 -g
+CFLAGS += -Wall -Wextra -Werror -std=gnu11 -I$(TOP)/include
+# Static binaries: they run unchanged inside the test box's initramfs.
+STATIC_LDFLAGS = -static
+# SANITIZE=1 builds user space with ASan+UBSan (dynamic: sanitizers need it).
+ifeq ($(SANITIZE),1)
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+STATIC_LDFLAGS =
+endif

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * In-memory snapshot and its one reader/writer (include/faultline/abi.h is
+ * the on-disk layout).  Used by every subcommand and by both backends.
+ */
+#ifndef FAULTLINE_SNAPSHOT_H
+#define FAULTLINE_SNAPSHOT_H
+
+#include <stddef.h>
+#include <faultline/abi.h>
+
+struct fl_raw_section {		/* a section this reader does not know: kept as is */
+	struct fl_section sec;
+	void *data;
+};
+
+struct fl_snapshot {
+	struct fl_snap_header hdr;
+	struct fl_cpu_stats *cpus;	/* hdr.nr_cpus entries, index = CPU id */
+	unsigned char *cpu_online;	/* hdr.nr_cpus bytes or NULL */
+	struct fl_vmstat_entry *vmstat;
+	unsigned int nr_vmstat;
+	char *tags;			/* "key=value\n"..., NUL-terminated, or NULL */
+	struct fl_raw_section *extra;
+	unsigned int nr_extra;
+};
+
+/* All return 0 or -1 with a one-line reason in err (no trailing newline). */
+int fl_snapshot_parse(const void *buf, size_t len, struct fl_snapshot *s,
+		      char *err, size_t errlen);
+int fl_snapshot_read_file(const char *path, struct fl_snapshot *s,
+			  char *err, size_t errlen);
+/* Serialise; *buf is malloc'ed. */
+int fl_snapshot_serialize(const struct fl_snapshot *s, void **buf, size_t *len);
+/* Atomic: writes PATH.tmp.PID, fsyncs, renames over PATH. */
+int fl_snapshot_write_file(const char *path, const struct fl_snapshot *s,
+			   char *err, size_t errlen);
+void fl_snapshot_free(struct fl_snapshot *s);
+
+/* Allocate zeroed cpus[] (and cpu_online[]) for nr_cpus. */
+int fl_snapshot_alloc_cpus(struct fl_snapshot *s, unsigned int nr_cpus);
+/* Sum of all CPUs (counters added, histograms merged). */
+void fl_snapshot_total(const struct fl_snapshot *s, struct fl_cpu_stats *out);
+/* dst += src for one CPU record. */
+void fl_cpu_stats_add(struct fl_cpu_stats *dst, const struct fl_cpu_stats *src);
+/* Value of tag KEY or NULL; returned string valid until the next call. */
+const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key);
+/* Append "key=value\n" (value must not contain a newline). */
+int fl_snapshot_set_tag(struct fl_snapshot *s, const char *key, const char *value);
+/* vmstat delta (after - before) of NAME; -1 if the counter is absent. */
+long long fl_snapshot_vmstat_delta(const struct fl_snapshot *s, const char *name);
+
+const char *fl_backend_name(unsigned int backend);
+const char *fl_tier_name(unsigned int tier);
+const char *fl_hook_name(unsigned int hook);
+const char *fl_ll_kind_name(unsigned int kind);
+const char *fl_hist_name(unsigned int id);	/* stable metric names */
+const char *fl_counter_name(unsigned int id);
+const char *fl_ll_name(unsigned int id);
+
+#endif

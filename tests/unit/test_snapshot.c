@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/* user/snapshot.c: write/read round trip and rejection of malformed input. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "snapshot.h"
+
+static void make_snap(struct fl_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+	assert_int_equal(fl_snapshot_alloc_cpus(s, 3), 0);
+	s->hdr.backend = FL_BACKEND_BPF;
+	s->hdr.tier = FL_TIER_FENTRY;
+	s->hdr.lockless_kind = FL_LL_KIND_VMA_LOCK;
+	s->hdr.hooks_live = 0x1f;
+	snprintf(s->hdr.kernel_release, FL_KREL_LEN, "6.12.117+deb12-amd64");
+	for (unsigned int c = 0; c < 3; c++) {
+		s->cpu_online[c] = c != 1;
+		s->cpus[c].cnt[FL_C_FAULTS_USER] = 1000 * (c + 1);
+		s->cpus[c].ll[FL_LL_ATTEMPTED] = 10 + c;
+		for (unsigned int i = 0; i < 100; i++)
+			fl_hist_add(&s->cpus[c].hist[FL_H_FAULT_LAT], 100 * i + c);
+	}
+	s->vmstat = calloc(2, sizeof(*s->vmstat));
+	s->nr_vmstat = 2;
+	snprintf(s->vmstat[0].name, FL_NAME_LEN, "pgfault");
+	s->vmstat[0].before = 10;
+	s->vmstat[0].after = 6010;
+	snprintf(s->vmstat[1].name, FL_NAME_LEN, "vma_lock_abort");
+	s->vmstat[1].after = 3;
+	assert_int_equal(fl_snapshot_set_tag(s, "kernel_version", "6.12.117"), 0);
+	assert_int_equal(fl_snapshot_set_tag(s, "run", "A"), 0);
+	assert_int_equal(fl_snapshot_set_tag(s, "bad\nkey", "x"), -1);
+	s->extra = calloc(1, sizeof(*s->extra));
+	s->nr_extra = 1;
+	s->extra[0].sec.type = 99;
+	s->extra[0].sec.count = 1;
+	s->extra[0].sec.size = 5;
+	s->extra[0].data = strdup("abcde");
+}
+
+static void test_round_trip(void **state)
+{
+	struct fl_snapshot a, b;
+	struct fl_cpu_stats tot;
+	char path[] = "/tmp/fl-snap-XXXXXX", err[256];
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	make_snap(&a);
+	assert_int_equal(fl_snapshot_write_file(path, &a, err, sizeof(err)), 0);
+	assert_int_equal(fl_snapshot_read_file(path, &b, err, sizeof(err)), 0);
+	unlink(path);
+	assert_int_equal(b.hdr.nr_cpus, 3);
+	assert_string_equal(b.hdr.kernel_release, "6.12.117+deb12-amd64");
+	assert_memory_equal(a.cpus, b.cpus, 3 * sizeof(*a.cpus));
+	assert_memory_equal(a.cpu_online, b.cpu_online, 3);
+	assert_int_equal(fl_snapshot_vmstat_delta(&b, "pgfault"), 6000);
+	assert_int_equal(fl_snapshot_vmstat_delta(&b, "spf_abort"), -1);
+	assert_string_equal(fl_snapshot_tag(&b, "run"), "A");
+	assert_string_equal(fl_snapshot_tag(&b, "kernel_version"), "6.12.117");
+	assert_null(fl_snapshot_tag(&b, "kernel"));
+	assert_int_equal(b.nr_extra, 1);
+	assert_int_equal(b.extra[0].sec.type, 99);
+	assert_memory_equal(b.extra[0].data, "abcde", 5);
+	fl_snapshot_total(&b, &tot);
+	assert_int_equal(tot.cnt[FL_C_FAULTS_USER], 6000);
+	assert_int_equal(tot.ll[FL_LL_ATTEMPTED], 33);
+	assert_int_equal(tot.hist[FL_H_FAULT_LAT].count, 300);
+	assert_int_equal(tot.hist[FL_H_FAULT_LAT].min, 0);
+	assert_int_equal(tot.hist[FL_H_FAULT_LAT].max, 9902);
+	fl_snapshot_free(&a);
+	fl_snapshot_free(&b);
+}
+
+static void test_truncated_everywhere(void **state)
+{
+	struct fl_snapshot a, b;
+	void *buf;
+	size_t len;
+	char err[256];
+
+	(void)state;
+	make_snap(&a);
+	assert_int_equal(fl_snapshot_serialize(&a, &buf, &len), 0);
+	assert_int_equal(fl_snapshot_parse(buf, len, &b, err, sizeof(err)), 0);
+	fl_snapshot_free(&b);
+	/* every shorter prefix that cuts into a section must be refused */
+	for (size_t n = 0; n < len - 8; n += 13) {
+		int r = fl_snapshot_parse(buf, n, &b, err, sizeof(err));
+
+		assert_int_equal(r, -1);
+		assert_true(strlen(err) > 0);
+	}
+	free(buf);
+	fl_snapshot_free(&a);
+}
+
+static void test_bad_magic_version(void **state)
+{
+	struct fl_snapshot a, b;
+	struct fl_snap_header *h;
+	void *buf;
+	size_t len;
+	char err[256];
+
+	(void)state;
+	make_snap(&a);
+	assert_int_equal(fl_snapshot_serialize(&a, &buf, &len), 0);
+	h = buf;
+	h->magic ^= 1;
+	assert_int_equal(fl_snapshot_parse(buf, len, &b, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "magic"));
+	h->magic ^= 1;
+	h->version = 0x00020000;
+	assert_int_equal(fl_snapshot_parse(buf, len, &b, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "version"));
+	h->version = FL_SNAP_VERSION | 7;	/* newer minor: accepted */
+	assert_int_equal(fl_snapshot_parse(buf, len, &b, err, sizeof(err)), 0);
+	fl_snapshot_free(&b);
+	h->nr_cpus = 0;
+	assert_int_equal(fl_snapshot_parse(buf, len, &b, err, sizeof(err)), -1);
+	h->nr_cpus = 4;	/* CPU section says 3 */
+	assert_int_equal(fl_snapshot_parse(buf, len, &b, err, sizeof(err)), -1);
+	free(buf);
+	fl_snapshot_free(&a);
+}
+
+static void test_no_partial_file(void **state)
+{
+	struct fl_snapshot a;
+	char err[256];
+
+	(void)state;
+	make_snap(&a);
+	assert_int_equal(fl_snapshot_write_file("/nonexistent-dir/x.snap", &a, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/nonexistent-dir"));
+	assert_int_equal(access("/nonexistent-dir/x.snap", F_OK), -1);
+	fl_snapshot_free(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_truncated_everywhere),
+		cmocka_unit_test(test_bad_magic_version),
+		cmocka_unit_test(test_no_partial_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

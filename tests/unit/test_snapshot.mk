@@ -1,0 +1,1 @@
+test_snapshot_SRCS := user/snapshot.c

@@ -1,0 +1,1 @@
+test_stats_SRCS := user/stats.c

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pft option parsing: strict, one-line errors, never exits (unit-tested). */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pft.h"
+
+#define PFT_DEFAULT_BYTES	(64ULL << 20)
+#define PFT_MAX_SLEEP_S		86400
+#define PFT_MAX_BYTES		(1ULL << 52)	/* 4 PiB: keeps page arithmetic exact */
+
+enum { OPT_THP = 0x100, OPT_LATENCY, OPT_JSON, OPT_STRICT, OPT_SERIES };
+
+static const struct option long_opts[] = {
+	{ "thp",     required_argument, NULL, OPT_THP },
+	{ "latency", no_argument,       NULL, OPT_LATENCY },
+	{ "json",    no_argument,       NULL, OPT_JSON },
+	{ "strict",  no_argument,       NULL, OPT_STRICT },
+	{ "help",    no_argument,       NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void pft_usage(FILE *f)
+{
+	fprintf(f,
+"usage: pft [-m SIZE[KMGP]] [-t N | -n N] [-c N] [-z] [-a] [-s SEC] [-T] [-M] [-v]\n"
+"           [--thp=never|always|default] [--latency] [--json] [--strict]\n"
+"       pft --series MIN MAX [NCPUS]\n"
+"  -m SIZE   total memory to fault (bytes; K, M, G = KiB, MiB, GiB; P = pages;\n"
+"            default 64M), split evenly over the workers\n"
+"  -t N      N threads sharing one mm (default 1)\n"
+"  -n N      N processes, one mm each (exclusive with -t); at most %u workers\n"
+"  -c N      cache lines written per page (default 1)\n"
+"  -z        memset(0) each worker's area instead of touching cache lines\n"
+"  -a        pin worker i to allowed CPU i mod nr_allowed\n"
+"  -s SEC    sleep SEC seconds after the loop, memory still mapped\n"
+"  -T        print the column header line\n"
+"  -M        one mapping (VMA) per worker instead of one shared mapping\n"
+"  -v        verbose (repeat for more)\n"
+"  --thp=    never: MADV_NOHUGEPAGE (default); always: MADV_HUGEPAGE;\n"
+"            default: no madvise, the system's THP setting applies\n"
+"  --latency per-page latency histogram (p50/p90/p99/p99.9/max)\n"
+"  --json    one JSON object instead of the classic line\n"
+"  --strict  exit %d when the measured minor faults differ from pages by > 1%%\n"
+"  --series  print mmtests' large-stride client series from MIN to MAX\n",
+		PFT_MAX_WORKERS, PFT_EXIT_DISHONEST);
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Decimal digits only: no sign, no space, no base prefix, no overflow. */
+static int parse_digits(const char *s, const char **end, unsigned long long *out)
+{
+	unsigned long long v;
+	char *e;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &e, 10);
+	if (errno == ERANGE)
+		return -1;
+	*end = e;
+	*out = v;
+	return 0;
+}
+
+int pft_parse_uint(const char *s, unsigned long min, unsigned long max,
+		   unsigned long *out)
+{
+	unsigned long long v;
+	const char *e;
+
+	if (parse_digits(s, &e, &v) || *e != '\0')
+		return -1;
+	if (v < min || v > max)
+		return -1;
+	*out = (unsigned long)v;
+	return 0;
+}
+
+int pft_parse_size(const char *s, size_t page_size, unsigned long long *out)
+{
+	unsigned long long v, mul = 1;
+	const char *e;
+
+	if (parse_digits(s, &e, &v))
+		return -1;
+	if (*e) {
+		switch (*e) {
+		case 'k': case 'K': mul = 1ULL << 10; break;
+		case 'm': case 'M': mul = 1ULL << 20; break;
+		case 'g': case 'G': mul = 1ULL << 30; break;
+		case 'p': case 'P': mul = page_size; break;
+		default: return -1;
+		}
+		if (e[1] != '\0')
+			return -1;
+	}
+	if (v == 0 || v > PFT_MAX_BYTES / mul)
+		return -1;
+	*out = v * mul;
+	return 0;
+}
+
+const char *pft_thp_name(enum pft_thp t)
+{
+	switch (t) {
+	case PFT_THP_NEVER: return "never";
+	case PFT_THP_ALWAYS: return "always";
+	default: return "default";
+	}
+}
+
+static int parse_series(int argc, char **argv, struct pft_opts *o,
+			char *err, size_t errlen)
+{
+	unsigned long v[3] = { 0, 0, 0 };
+	int i;
+
+	if (argc < 4 || argc > 5)
+		return fail(err, errlen, "--series takes MIN MAX [NCPUS]");
+	for (i = 2; i < argc; i++)
+		if (pft_parse_uint(argv[i], 1, 1 << 20, &v[i - 2]))
+			return fail(err, errlen, "--series: invalid number '%s' (1..%u)",
+				    argv[i], 1u << 20);
+	if (v[0] > v[1])
+		return fail(err, errlen, "--series: MIN %lu > MAX %lu", v[0], v[1]);
+	o->series = true;
+	o->series_min = v[0];
+	o->series_max = v[1];
+	o->series_ncpus = v[2];
+	return 0;
+}
+
+int pft_parse_args(int argc, char **argv, struct pft_opts *o,
+		   size_t page_size, size_t line_size, char *err, size_t errlen)
+{
+	bool have_t = false, have_n = false;
+	unsigned long v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->bytes = PFT_DEFAULT_BYTES;
+	o->workers = 1;
+	o->clines = 1;
+	o->thp = PFT_THP_NEVER;
+	err[0] = '\0';
+
+	if (argc >= 2 && !strcmp(argv[1], "--series"))
+		return parse_series(argc, argv, o, err, errlen);
+
+	optind = 0;	/* GNU: full re-initialisation (the tests parse many times) */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":m:t:n:c:zas:TMvh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			if (pft_parse_size(optarg, page_size, &o->bytes))
+				return fail(err, errlen,
+					    "invalid size '%s' for -m (N[KMGP], 0 < size <= 2^52 bytes)", optarg);
+			break;
+		case 't':
+		case 'n':
+			if (pft_parse_uint(optarg, 1, ULONG_MAX, &v))
+				return fail(err, errlen, "invalid worker count '%s' for -%c",
+					    optarg, c);
+			if (v > PFT_MAX_WORKERS)
+				return fail(err, errlen, "%lu workers refused: at most %u",
+					    v, PFT_MAX_WORKERS);
+			if (c == 't')
+				have_t = true;
+			else
+				have_n = true;
+			o->workers = v;
+			o->processes = c == 'n';
+			break;
+		case 'c':
+			if (pft_parse_uint(optarg, 1, page_size / line_size, &v))
+				return fail(err, errlen,
+					    "invalid cache line count '%s' for -c (1..%zu)",
+					    optarg, page_size / line_size);
+			o->clines = v;
+			break;
+		case 'z':
+			o->bzero = true;
+			break;
+		case 'a':
+			o->affinity = true;
+			break;
+		case 's':
+			if (pft_parse_uint(optarg, 0, PFT_MAX_SLEEP_S, &v))
+				return fail(err, errlen, "invalid seconds '%s' for -s (0..%u)",
+					    optarg, PFT_MAX_SLEEP_S);
+			o->sleep_s = v;
+			break;
+		case 'T':
+			o->title = true;
+			break;
+		case 'M':
+			o->multimap = true;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case 'h':
+			o->help = true;
+			break;
+		case OPT_THP:
+			if (!strcmp(optarg, "never"))
+				o->thp = PFT_THP_NEVER;
+			else if (!strcmp(optarg, "always"))
+				o->thp = PFT_THP_ALWAYS;
+			else if (!strcmp(optarg, "default"))
+				o->thp = PFT_THP_DEFAULT;
+			else
+				return fail(err, errlen,
+					    "invalid --thp '%s' (never|always|default)", optarg);
+			break;
+		case OPT_LATENCY:
+			o->latency = true;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_STRICT:
+			o->strict = true;
+			break;
+		case ':':
+			if (optopt)
+				return fail(err, errlen, "option -%c needs an argument", optopt);
+			return fail(err, errlen, "option '%s' needs an argument",
+				    argv[optind - 1]);
+		default:
+			if (optopt)
+				return fail(err, errlen, "unknown option -%c", optopt);
+			return fail(err, errlen, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return fail(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (have_t && have_n)
+		return fail(err, errlen, "-t and -n are mutually exclusive");
+	if (o->latency && o->bzero)
+		return fail(err, errlen, "--latency times each page's touch; it cannot time -z");
+	if (o->bzero && o->clines != 1)
+		return fail(err, errlen, "-c and -z are mutually exclusive");
+	if ((o->bytes + page_size - 1) / page_size < o->workers)	/* bytes <= 2^52 */
+		return fail(err, errlen, "-m %llu bytes is less than one page per worker (%u)",
+			    o->bytes, o->workers);
+	return 0;
+}

@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pft's measurement: map the memory, start the workers (threads sharing one
+ * mm, or processes with one mm each), release them together, let each fault
+ * its share between two (clock, rusage) snapshots, and add up.
+ *
+ * Nothing inside the timed region but the faulting loop: every worker's
+ * control block, stack and histogram is written before the start, results
+ * are copied out after the end snapshot.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+#include "pft.h"
+
+#ifndef RUSAGE_THREAD
+#define RUSAGE_THREAD 1
+#endif
+
+struct worker {
+	unsigned int idx;
+	int cpu;			/* -1: not pinned */
+	char *mem;			/* NULL with -M: the worker maps its own */
+	size_t len;
+	int err;			/* errno of a setup failure */
+	const char *what;		/* what failed */
+	struct timespec t0, t1;
+	struct rusage r0, r1;
+	struct fl_hist hist;
+	pthread_t tid;
+	pid_t pid;
+};
+
+struct ctl {
+	_Atomic unsigned int ready;	/* workers set up, waiting */
+	_Atomic int go;			/* 1: start, -1: abort */
+	const struct pft_opts *o;
+	struct pft_clock clock;
+	size_t page_size, line_size;
+	int rusage_who;
+	struct worker w[];
+};
+
+static struct ctl *ctl;	/* one run at a time; process workers inherit it */
+
+size_t pft_line_size(void);
+size_t pft_line_size(void)
+{
+	long l = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+
+	return l > 0 ? (size_t)l : 64;
+}
+
+/* The loops.  noinline so they can be measured on their own. */
+static __attribute__((noinline)) void touch1(char *p, char *end, size_t ps)
+{
+	for (; p < end; p += ps)
+		*(volatile char *)p = 'r';
+}
+
+static __attribute__((noinline)) void touchn(char *p, char *end, size_t ps,
+					     unsigned int n, size_t ls)
+{
+	for (; p < end; p += ps)
+		for (unsigned int c = 0; c < n; c++)
+			*(volatile char *)(p + c * ls) = 'r';
+}
+
+static inline void touch_page(char *p, unsigned int n, size_t ls)
+{
+	for (unsigned int c = 0; c < n; c++)
+		*(volatile char *)(p + c * ls) = 'r';
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+static inline fl_u64 cyc2ns(fl_u64 cyc, const struct pft_clock *c)
+{
+	fl_u64 quot = cyc >> c->shift, rem = cyc & ((1ULL << c->shift) - 1);
+
+	return quot * c->mult + ((rem * c->mult) >> c->shift);
+}
+
+static __attribute__((noinline)) void touch_lat_tsc(char *p, char *end, size_t ps,
+						    unsigned int n, size_t ls,
+						    struct fl_hist *h,
+						    const struct pft_clock *c)
+{
+	unsigned int aux;
+
+	for (; p < end; p += ps) {
+		fl_u64 t0, t1;
+
+		_mm_lfence();
+		t0 = __rdtsc();
+		touch_page(p, n, ls);
+		t1 = __rdtscp(&aux);
+		fl_hist_add(h, cyc2ns(t1 - t0, c));
+	}
+}
+#endif
+
+static __attribute__((noinline)) void touch_lat_clock(char *p, char *end, size_t ps,
+						      unsigned int n, size_t ls,
+						      struct fl_hist *h)
+{
+	for (; p < end; p += ps) {
+		struct timespec a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		touch_page(p, n, ls);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		fl_hist_add(h, (fl_u64)((b.tv_sec - a.tv_sec) * 1000000000LL +
+					(b.tv_nsec - a.tv_nsec)));
+	}
+}
+
+static int thp_advise(char *mem, size_t len, enum pft_thp thp)
+{
+	if (thp == PFT_THP_DEFAULT)
+		return 0;
+	return madvise(mem, len, thp == PFT_THP_NEVER ? MADV_NOHUGEPAGE : MADV_HUGEPAGE);
+}
+
+static void *map_anon(size_t len, bool shared)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       (shared ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void run_loop(struct worker *w)
+{
+	const struct pft_opts *o = ctl->o;
+	char *p = w->mem, *end = w->mem + w->len;
+	size_t ps = ctl->page_size, ls = ctl->line_size;
+
+	if (o->bzero)
+		memset(p, 0, w->len);
+	else if (o->latency) {
+#if defined(__x86_64__) || defined(__i386__)
+		if (ctl->clock.tsc)
+			touch_lat_tsc(p, end, ps, o->clines, ls, &w->hist, &ctl->clock);
+		else
+#endif
+			touch_lat_clock(p, end, ps, o->clines, ls, &w->hist);
+	} else if (o->clines == 1)
+		touch1(p, end, ps);
+	else
+		touchn(p, end, ps, o->clines, ls);
+}
+
+/*
+ * One worker.  Works on a copy on its own stack (written here, before the
+ * start) and copies the results back after the end snapshot: a process
+ * worker's first write to the shared control block is a (shmem) fault.
+ */
+static void *worker_main(void *arg)
+{
+	struct worker *shared = arg, w = *shared;
+	const struct pft_opts *o = ctl->o;
+	unsigned int spins = 0;
+
+	memset(&w.hist, 0, sizeof(w.hist));
+	if (w.cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(w.cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set)) {
+			w.err = errno;
+			w.what = "sched_setaffinity";
+		}
+	}
+	if (!w.err && o->multimap) {
+		w.mem = map_anon(w.len, false);
+		if (!w.mem) {
+			w.err = errno;
+			w.what = "mmap";
+		} else if (thp_advise(w.mem, w.len, o->thp)) {
+			w.err = errno;
+			w.what = "madvise";
+		}
+	}
+	shared->err = w.err;		/* pre-faults the shared slot, too */
+	shared->what = w.what;
+	atomic_fetch_add_explicit(&ctl->ready, 1, memory_order_release);
+
+	while (!atomic_load_explicit(&ctl->go, memory_order_acquire)) {
+#if defined(__x86_64__) || defined(__i386__)
+		_mm_pause();
+#endif
+		if (++spins >= 1024) {	/* more workers than CPUs: let the others in */
+			sched_yield();
+			spins = 0;
+		}
+	}
+	if (atomic_load_explicit(&ctl->go, memory_order_relaxed) < 0 || w.err)
+		return NULL;
+
+	/* The timed region. */
+	clock_gettime(CLOCK_MONOTONIC, &w.t0);
+	getrusage(ctl->rusage_who, &w.r0);
+	run_loop(&w);
+	getrusage(ctl->rusage_who, &w.r1);
+	clock_gettime(CLOCK_MONOTONIC, &w.t1);
+
+	if (o->sleep_s)
+		sleep(o->sleep_s);
+	if (o->multimap)
+		munmap(w.mem, w.len);
+	w.tid = shared->tid;
+	w.pid = shared->pid;
+	*shared = w;
+	return NULL;
+}
+
+static double tv_s(struct timeval a, struct timeval b)
+{
+	return (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_usec - a.tv_usec) / 1e6;
+}
+
+static double ts_s(struct timespec a, struct timespec b)
+{
+	return (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+}
+
+static int ts_cmp(struct timespec a, struct timespec b)
+{
+	if (a.tv_sec != b.tv_sec)
+		return a.tv_sec < b.tv_sec ? -1 : 1;
+	return a.tv_nsec < b.tv_nsec ? -1 : a.tv_nsec > b.tv_nsec;
+}
+
+static int allowed_cpus(int **cpus)
+{
+	cpu_set_t set;
+	int n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -1;
+	*cpus = calloc(CPU_SETSIZE, sizeof(int));
+	if (!*cpus)
+		return -1;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			(*cpus)[n++] = c;
+	return n;
+}
+
+static void thp_note(const struct pft_opts *o)
+{
+	char buf[128] = "";
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	if (o->thp == PFT_THP_ALWAYS && (!f || strstr(buf, "[never]")))
+		fprintf(stderr, "pft: warning: --thp=always but THP is %s on this system; "
+			"MADV_HUGEPAGE has no effect\n", f ? "disabled" : "unavailable");
+	if (o->verbose && f)
+		fprintf(stderr, "pft: system THP: %s", buf);
+}
+
+/* Wait until every worker is set up, or one of them died. */
+static int wait_ready(unsigned int n, bool processes)
+{
+	const struct timespec nap = { 0, 50000 };
+
+	while (atomic_load_explicit(&ctl->ready, memory_order_acquire) < n) {
+		if (processes) {
+			int st;
+			pid_t pid = waitpid(-1, &st, WNOHANG);
+
+			if (pid > 0) {
+				fprintf(stderr, "pft: worker process %d died before the start\n",
+					(int)pid);
+				return -1;
+			}
+		}
+		nanosleep(&nap, NULL);
+	}
+	return 0;
+}
+
+int pft_run(const struct pft_opts *o, struct pft_result *r)
+{
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE), ctl_len;
+	unsigned int n = o->workers, started = 0;
+	unsigned long long pages, ppw;
+	struct rusage self0, self1;
+	char *mem = NULL;
+	int *cpus = NULL, ncpus = 0, ret = PFT_EXIT_ERROR;
+	struct timespec first, last;
+
+	memset(r, 0, sizeof(*r));
+	pages = (o->bytes + ps - 1) / ps;
+	ppw = (pages + n - 1) / n;		/* like the classic: round up */
+	pages = ppw * n;
+
+	ctl_len = sizeof(*ctl) + n * sizeof(struct worker);
+	ctl = map_anon(ctl_len, o->processes);
+	if (!ctl) {
+		fprintf(stderr, "pft: mmap of %zu control bytes: %s\n", ctl_len, strerror(errno));
+		return PFT_EXIT_ERROR;
+	}
+	memset(ctl, 0, ctl_len);
+	ctl->o = o;
+	ctl->page_size = ps;
+	ctl->line_size = pft_line_size();
+	ctl->rusage_who = RUSAGE_SELF;
+	if (!o->processes && !getrusage(RUSAGE_THREAD, &self0))
+		ctl->rusage_who = RUSAGE_THREAD;
+	if (o->latency)
+		pft_clock_init(&ctl->clock, o->verbose);
+	thp_note(o);
+
+	if (!o->multimap) {
+		mem = map_anon(pages * ps, false);
+		if (!mem) {
+			fprintf(stderr, "pft: mmap of %llu bytes: %s\n", pages * ps,
+				strerror(errno));
+			goto out;
+		}
+		if (thp_advise(mem, pages * ps, o->thp)) {
+			fprintf(stderr, "pft: madvise(%s): %s\n",
+				o->thp == PFT_THP_NEVER ? "MADV_NOHUGEPAGE" : "MADV_HUGEPAGE",
+				strerror(errno));
+			goto out;
+		}
+	}
+	if (o->affinity) {
+		ncpus = allowed_cpus(&cpus);
+		if (ncpus <= 0) {
+			fprintf(stderr, "pft: sched_getaffinity: %s\n", strerror(errno));
+			goto out;
+		}
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		struct worker *w = &ctl->w[i];
+
+		w->idx = i;
+		w->cpu = o->affinity ? cpus[i % ncpus] : -1;
+		w->mem = mem ? mem + i * ppw * ps : NULL;
+		w->len = ppw * ps;
+	}
+	if (o->verbose)
+		fprintf(stderr, "pft: %llu pages of %zu bytes, %u %s x %llu pages, %s mapping, "
+			"thp=%s, rusage=%s, line %zu bytes\n", pages, ps, n,
+			o->processes ? "processes" : "threads", ppw,
+			o->multimap ? "per-worker" : "one shared", pft_thp_name(o->thp),
+			ctl->rusage_who == RUSAGE_THREAD || o->processes ? "per worker" : "process",
+			ctl->line_size);
+
+	fflush(NULL);	/* nothing buffered may be flushed twice by a child */
+	for (; started < n; started++) {
+		struct worker *w = &ctl->w[started];
+
+		if (o->processes) {
+			w->pid = fork();
+			if (w->pid == 0) {
+				worker_main(w);
+				_exit(ctl->w[started].err ? 1 : 0);
+			}
+			if (w->pid < 0) {
+				fprintf(stderr, "pft: fork of worker %u: %s\n", started,
+					strerror(errno));
+				break;
+			}
+		} else {
+			int e = pthread_create(&w->tid, NULL, worker_main, w);
+
+			if (e) {
+				fprintf(stderr, "pft: pthread_create of worker %u: %s\n", started,
+					strerror(e));
+				break;
+			}
+		}
+	}
+	if (started < n || wait_ready(n, o->processes)) {
+		atomic_store_explicit(&ctl->go, -1, memory_order_release);
+		goto join;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		if (ctl->w[i].err) {
+			fprintf(stderr, "pft: worker %u: %s: %s\n", i, ctl->w[i].what,
+				strerror(ctl->w[i].err));
+			atomic_store_explicit(&ctl->go, -1, memory_order_release);
+			goto join;
+		}
+	}
+	if (ctl->rusage_who == RUSAGE_SELF && !o->processes)
+		getrusage(RUSAGE_SELF, &self0);	/* no RUSAGE_THREAD: whole process */
+	atomic_store_explicit(&ctl->go, 1, memory_order_release);
+	ret = PFT_EXIT_OK;
+join:
+	for (unsigned int i = 0; i < started; i++) {
+		if (o->processes) {
+			int st = 0;
+
+			if (waitpid(ctl->w[i].pid, &st, 0) < 0 ||
+			    !WIFEXITED(st) || WEXITSTATUS(st)) {
+				if (ret == PFT_EXIT_OK)
+					fprintf(stderr, "pft: worker process %u failed\n", i);
+				ret = PFT_EXIT_ERROR;
+			}
+		} else {
+			pthread_join(ctl->w[i].tid, NULL);
+		}
+	}
+	if (ret != PFT_EXIT_OK)
+		goto out;
+	if (ctl->rusage_who == RUSAGE_SELF && !o->processes)
+		getrusage(RUSAGE_SELF, &self1);
+
+	r->pages = pages;
+	r->pages_per_worker = ppw;
+	r->page_size = ps;
+	r->workers = n;
+	r->clines = o->clines;
+	r->rusage_thread = ctl->rusage_who == RUSAGE_THREAD || o->processes;
+	r->latency = o->latency;
+	r->clock = ctl->clock.tsc ? "tsc" : "clock_gettime";
+	r->tsc_khz = ctl->clock.tsc ? ctl->clock.khz : 0;
+	first = ctl->w[0].t0;
+	last = ctl->w[0].t1;
+	for (unsigned int i = 0; i < n; i++) {
+		struct worker *w = &ctl->w[i];
+
+		if (ts_cmp(w->t0, first) < 0)
+			first = w->t0;
+		if (ts_cmp(w->t1, last) > 0)
+			last = w->t1;
+		if (r->rusage_thread) {
+			r->user_s += tv_s(w->r0.ru_utime, w->r1.ru_utime);
+			r->sys_s += tv_s(w->r0.ru_stime, w->r1.ru_stime);
+			r->minflt += w->r1.ru_minflt - w->r0.ru_minflt;
+			r->majflt += w->r1.ru_majflt - w->r0.ru_majflt;
+		}
+		fl_hist_merge(&r->hist, &w->hist);
+		if (o->verbose > 1)
+			fprintf(stderr, "pft: worker %u cpu %d: %.6fs user %.6fs sys %.6fs wall "
+				"%ld minflt\n", i, w->cpu, tv_s(w->r0.ru_utime, w->r1.ru_utime),
+				tv_s(w->r0.ru_stime, w->r1.ru_stime), ts_s(w->t0, w->t1),
+				w->r1.ru_minflt - w->r0.ru_minflt);
+	}
+	if (!r->rusage_thread) {
+		r->user_s = tv_s(self0.ru_utime, self1.ru_utime);
+		r->sys_s = tv_s(self0.ru_stime, self1.ru_stime);
+		r->minflt = self1.ru_minflt - self0.ru_minflt;
+		r->majflt = self1.ru_majflt - self0.ru_majflt;
+	}
+	r->wall_s = ts_s(first, last);
+out:
+	if (mem)
+		munmap(mem, pages * ps);
+	munmap(ctl, ctl_len);
+	ctl = NULL;
+	free(cpus);
+	return ret;
+}

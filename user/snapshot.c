@@ -141,6 +141,10 @@ int fl_snapshot_parse(const void *buf, size_t len, struct fl_snapshot *s,
 		return fail(err, errlen, "bad header size %u", s->hdr.header_size);
 	if (s->hdr.nr_cpus == 0 || s->hdr.nr_cpus > SNAP_MAX_CPUS)
 		return fail(err, errlen, "bad CPU count %u", s->hdr.nr_cpus);
+	if ((fl_u64)s->hdr.nr_cpus * sizeof(struct fl_cpu_stats) > len - s->hdr.header_size)
+		return fail(err, errlen, "truncated snapshot: %u CPUs need %zu bytes, %zu present",
+			    s->hdr.nr_cpus, s->hdr.nr_cpus * sizeof(struct fl_cpu_stats),
+			    len - s->hdr.header_size);
 	s->hdr.kernel_release[FL_KREL_LEN - 1] = '\0';
 	if (fl_snapshot_alloc_cpus(s, s->hdr.nr_cpus))
 		return fail(err, errlen, "out of memory");

@@ -1,0 +1,1 @@
+fuzz_snapshot_SRCS := user/snapshot.c

@@ -140,7 +140,61 @@ enum fl_section_type {
 	FL_SEC_VMSTAT = 2,	/* count x struct fl_vmstat_entry */
 	FL_SEC_TAGS = 3,	/* "key=value\n" text, count = number of lines */
 	FL_SEC_CPU_ONLINE = 4,	/* count bytes: 1 = CPU was online */
-	/* 16.. reserved for phases and lock classes */
+	FL_SEC_PHASES = 16,	/* count x struct fl_phase_stats, index = CPU id */
+	FL_SEC_LOCKS = 17,	/* count x struct fl_lock_stats, index = CPU id */
+	FL_SEC_LOCK_CALLERS = 18, /* count x struct fl_lock_caller ("other" class) */
+};
+
+/*
+ * Where the time inside a fault goes (optional, `record --phases`).  Each
+ * phase is timed per fault and added to that phase's histogram on the CPU
+ * where the fault ended; what no phase covers is the unattributed remainder.
+ */
+enum fl_phase {
+	FL_PH_LOCKLESS = 0,	/* lock_vma_under_rcu / speculative attempt */
+	FL_PH_MMAP_WAIT,	/* waiting for mmap_lock in the fault */
+	FL_PH_ALLOC,		/* folio / page allocation for the fault */
+	FL_PH_ZERO,		/* zeroing the new page, where separable */
+	FL_PH_MEMCG,		/* memcg charge */
+	FL_PH_PTL,		/* page table lock wait */
+	FL_PH_LRU,		/* LRU insertion */
+	FL_PH_REST,		/* rest of handle_mm_fault */
+	FL_PH_NR,
+};
+
+struct fl_phase_stats {
+	fl_u64 faults;		/* faults with phase accounting */
+	fl_u64 lat_sum;		/* sum of their latencies */
+	fl_u64 unattributed_sum; /* sum of (latency - sum of phases) */
+	fl_u64 overrun;		/* faults whose phases added up to more than their latency */
+	fl_u64 pad[4];
+	struct fl_hist hist[FL_PH_NR];
+};
+
+/* Contended lock classes (lock:contention_begin/end + mmap_lock tracepoints). */
+enum fl_lock_class {
+	FL_LK_MMAP_R = 0,
+	FL_LK_MMAP_W,
+	FL_LK_VMA,		/* per-VMA lock */
+	FL_LK_PTL,		/* page table lock */
+	FL_LK_ZONE,		/* zone->lock */
+	FL_LK_LRU,		/* lruvec->lru_lock */
+	FL_LK_MEMCG,
+	FL_LK_OTHER,
+	FL_LK_NR,
+};
+
+struct fl_lock_stats {
+	fl_u64 count[FL_LK_NR];
+	fl_u64 pad[8];
+	struct fl_hist wait[FL_LK_NR];
+};
+
+#define FL_SYM_LEN	48
+struct fl_lock_caller {		/* top callers of "other" contention, symbolised */
+	char sym[FL_SYM_LEN];
+	fl_u64 count;
+	fl_u64 wait_ns;
 };
 
 /* /proc/vmstat counter before and after the window. */

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * faultline.ko: page-fault path instrumentation with kprobes/kretprobes and
+ * tracepoint probes, for kernels where the BPF backend cannot run, and as an
+ * independent cross-check of it.  See Documentation/module.rst.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/threads.h>
+
+#include "faultline.h"
+
+DEFINE_MUTEX(fl_mutex);
+
+static unsigned int fl_hooks = FL_HOOK_ALL;
+bool fl_enabled = true;
+unsigned int fl_tgid;
+static unsigned int fl_maxactive;
+
+static int fl_param_set_hooks(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || !v || (v & ~FL_HOOK_ALL)) {
+		pr_err("hooks=%s rejected: want a non-zero mask within 0x%x\n",
+		       val, FL_HOOK_ALL);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+static int fl_param_set_tgid(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 10, &v) || v > PID_MAX_LIMIT) {
+		pr_err("tgid=%s rejected: want a decimal process id (0 = all)\n", val);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+static int fl_param_set_enable(const char *val, const struct kernel_param *kp)
+{
+	int err = param_set_bool(val, kp);
+
+	if (err)
+		pr_err("enable=%s rejected: want 0 or 1\n", val ? val : "");
+	return err ? -EINVAL : 0;
+}
+
+static int fl_param_set_maxactive(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 10, &v) || v > 4096) {
+		pr_err("maxactive=%s rejected: want 0 (auto) .. 4096\n", val);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+static const struct kernel_param_ops fl_hooks_ops = {
+	.set = fl_param_set_hooks, .get = param_get_uint,
+};
+static const struct kernel_param_ops fl_tgid_ops = {
+	.set = fl_param_set_tgid, .get = param_get_uint,
+};
+static const struct kernel_param_ops fl_enable_ops = {
+	.flags = KERNEL_PARAM_OPS_FL_NOARG,
+	.set = fl_param_set_enable, .get = param_get_bool,
+};
+static const struct kernel_param_ops fl_maxactive_ops = {
+	.set = fl_param_set_maxactive, .get = param_get_uint,
+};
+
+/* Read-only in sysfs: the control file is the one way to change them. */
+module_param_cb(hooks, &fl_hooks_ops, &fl_hooks, 0444);
+MODULE_PARM_DESC(hooks, "mask of hooks to register, bit = enum fl_hook (default 0x3ff = all)");
+module_param_cb(tgid, &fl_tgid_ops, &fl_tgid, 0444);
+MODULE_PARM_DESC(tgid, "trace only this process (0 = all, default); also `tgid N` in control");
+module_param_cb(enable, &fl_enable_ops, &fl_enabled, 0444);
+MODULE_PARM_DESC(enable, "count from load (1, default) or from `enable` in control (0)");
+module_param_cb(maxactive, &fl_maxactive_ops, &fl_maxactive, 0444);
+MODULE_PARM_DESC(maxactive, "kretprobe instances (0 = auto: 8 x possible CPUs, 64..4096)");
+
+static int __init fl_init(void)
+{
+	unsigned int maxactive = fl_maxactive;
+	int err;
+
+	if (fl_tgid) {
+		err = fl_set_tgid(fl_tgid);
+		if (err) {
+			pr_err("tgid=%u rejected: no such process\n", fl_tgid);
+			return -EINVAL;
+		}
+	}
+	if (!maxactive)
+		maxactive = clamp_t(unsigned int, 8 * num_possible_cpus(), 64, 4096);
+
+	err = fl_stats_init();
+	if (err)
+		return err;
+	err = fl_probes_register(fl_hooks, maxactive);
+	if (err)
+		goto err_stats;
+	err = fl_iface_init();
+	if (err)
+		goto err_probes;
+	pr_info("loaded: hooks live 0x%llx absent 0x%llx, %s, tgid %u, maxactive %u\n",
+		fl_probes_live(), fl_probes_absent(),
+		READ_ONCE(fl_enabled) ? "enabled" : "disabled", fl_tgid, maxactive);
+	return 0;
+
+err_probes:
+	fl_probes_unregister();
+err_stats:
+	fl_stats_exit();
+	return err;
+}
+
+static void __exit fl_exit(void)
+{
+	fl_iface_exit();		/* waits for open readers' in-flight calls */
+	fl_probes_unregister();		/* waits for in-flight handlers */
+	fl_stats_exit();
+	pr_info("unloaded\n");
+}
+
+module_init(fl_init);
+module_exit(fl_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("faultline: page-fault path latency and lockless-path outcomes");
+MODULE_AUTHOR("faultline developers");

@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The hooks: kretprobes on handle_mm_fault (do_handle_mm_fault on SPF
+ * kernels) and lock_vma_under_rcu, tracepoint probes on exceptions:*,
+ * mmap_lock:* and lock:contention_*.  Every handler feeds the shared state
+ * machine in include/faultline/classify.h and the one histogram in hist.h.
+ *
+ * Handler rules: tracepoint probes act only in task context (in_task()), so
+ * a fault taken in NMI (perf user stack copies) never interleaves with a
+ * task's own update of this CPU's statistics; kernel threads, tasks outside
+ * the tgid filter and everything while disabled are skipped before any
+ * clock read.  Each update runs with preemption disabled (see stats.c).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/mm_types.h>
+#include <linux/preempt.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
+#include <trace/events/mmap_lock.h>
+
+#include "faultline.h"
+
+/*
+ * The mmap_lock tracepoints lost their memcg_path argument in 6.14
+ * (20241125171617.113892-1-shakeel.butt@linux.dev).  The prototype is read
+ * from the headers the module is built against, so a backport is followed
+ * too; registering a probe of the wrong prototype would read `write` from
+ * the wrong register.
+ */
+#define FL_MMAP_MEMCG_PROTO						\
+	__same_type(&register_trace_mmap_lock_start_locking,		\
+		    int (*)(void (*)(void *, struct mm_struct *,		\
+				     const char *, bool), void *))
+
+/* Lespinasse's SPF series (v5.12): FAULT_FLAG_SPECULATIVE = 0x400. */
+#ifdef FAULT_FLAG_SPECULATIVE
+#define FL_FAULT_FLAG_SPECULATIVE	FAULT_FLAG_SPECULATIVE
+#else
+#define FL_FAULT_FLAG_SPECULATIVE	0x400
+#endif
+
+struct fl_kvals fl_kv = { .vm_fault_retry = VM_FAULT_RETRY };
+bool fl_mmap_memcg_proto;
+u64 fl_nmissed_base;
+
+enum fl_hook_state {
+	FL_HS_OFF = 0,		/* masked off by the `hooks` parameter */
+	FL_HS_LIVE,
+	FL_HS_ABSENT,		/* the kernel has no such symbol / tracepoint */
+	FL_HS_FAILED,		/* exists, registration failed (err) */
+	FL_HS_UNUSED,		/* superseded (handle_mm_fault on SPF kernels) */
+};
+
+static const char *const fl_hs_name[] = {
+	[FL_HS_OFF] = "off", [FL_HS_LIVE] = "live", [FL_HS_ABSENT] = "absent",
+	[FL_HS_FAILED] = "failed", [FL_HS_UNUSED] = "unused",
+};
+
+static const char *const fl_hook_label[FL_HOOK_NR] = {
+	[FL_HOOK_PF_USER] = "page_fault_user",
+	[FL_HOOK_PF_KERNEL] = "page_fault_kernel",
+	[FL_HOOK_HMF] = "handle_mm_fault",
+	[FL_HOOK_DO_HMF] = "do_handle_mm_fault",
+	[FL_HOOK_LOCK_VMA] = "lock_vma_under_rcu",
+	[FL_HOOK_MMAP_START] = "mmap_lock_start_locking",
+	[FL_HOOK_MMAP_ACQUIRED] = "mmap_lock_acquire_returned",
+	[FL_HOOK_MMAP_RELEASED] = "mmap_lock_released",
+	[FL_HOOK_CONTENTION_BEGIN] = "contention_begin",
+	[FL_HOOK_CONTENTION_END] = "contention_end",
+};
+
+/* ---- filters and helpers ------------------------------------------------ */
+
+static __always_inline bool fl_want(void)
+{
+	unsigned int tgid;
+
+	if (!READ_ONCE(fl_enabled))
+		return false;
+	if ((current->flags & PF_KTHREAD) || !current->mm)
+		return false;
+	tgid = READ_ONCE(fl_tgid);
+	return !tgid || (unsigned int)current->tgid == tgid;
+}
+
+static __always_inline u64 fl_now(void)
+{
+	return ktime_get_mono_fast_ns();	/* = bpf_ktime_get_ns() */
+}
+
+/* ---- kretprobes ---------------------------------------------------------- */
+
+struct fl_hmf_data {
+	u64 t0;
+	u32 flags;
+};
+
+static int fl_hmf_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct fl_hmf_data *d = (struct fl_hmf_data *)ri->data;
+
+	if (!fl_want())
+		return 1;	/* no return handler for this call */
+	d->flags = (u32)regs_get_kernel_argument(regs, 2);
+	d->t0 = fl_now();
+	return 0;
+}
+
+static int fl_hmf_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct fl_hmf_data *d = (struct fl_hmf_data *)ri->data;
+	struct fl_fault_state none = { 0 };
+	u32 ret = (u32)regs_return_value(regs);
+	struct fl_cpu_stats *cs;
+	struct fl_slot *s;
+	u64 now = fl_now(), lat;
+
+	preempt_disable_notrace();
+	cs = fl_stats_this_cpu();
+	s = fl_slot_get();
+	/* No slot: a call outside a traced fault (GUP), counted as a call only. */
+	lat = fl_ev_hmf_exit(s ? &s->fs : &none, cs, &fl_kv, d->flags, ret, now);
+	fl_hist_add(&cs->hist[FL_H_HMF], now - d->t0);
+	if (lat)
+		fl_hist_add(&cs->hist[FL_H_FAULT_LAT], lat);
+	preempt_enable_notrace();
+	return 0;
+}
+
+static int fl_lvma_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	return fl_want() ? 0 : 1;
+}
+
+static int fl_lvma_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	int got_vma = regs_return_value(regs) != 0;
+	struct fl_cpu_stats *cs;
+	struct fl_slot *s;
+
+	preempt_disable_notrace();
+	cs = fl_stats_this_cpu();
+	s = fl_slot_get();
+	if (s)
+		fl_ev_lock_vma(&s->fs, cs, got_vma);
+	preempt_enable_notrace();
+	return 0;
+}
+
+struct fl_krp {
+	int hook;
+	const char *sym;
+	struct kretprobe rp;
+	int state;
+	int err;
+};
+
+static struct fl_krp fl_krps[] = {
+	{ .hook = FL_HOOK_DO_HMF, .sym = "do_handle_mm_fault",
+	  .rp = { .entry_handler = fl_hmf_entry, .handler = fl_hmf_ret,
+		  .data_size = sizeof(struct fl_hmf_data) } },
+	{ .hook = FL_HOOK_HMF, .sym = "handle_mm_fault",
+	  .rp = { .entry_handler = fl_hmf_entry, .handler = fl_hmf_ret,
+		  .data_size = sizeof(struct fl_hmf_data) } },
+	{ .hook = FL_HOOK_LOCK_VMA, .sym = "lock_vma_under_rcu",
+	  .rp = { .entry_handler = fl_lvma_entry, .handler = fl_lvma_ret } },
+};
+
+/* ---- tracepoint probes --------------------------------------------------- */
+
+static void fl_fault_start(int kernel_mode)
+{
+	struct fl_cpu_stats *cs;
+	struct fl_slot *s;
+	u64 now;
+
+	if (!in_task() || !fl_want())
+		return;
+	now = fl_now();
+	preempt_disable_notrace();
+	cs = fl_stats_this_cpu();
+	s = fl_slot_claim(cs);
+	if (s)
+		fl_ev_fault_start(&s->fs, cs, now, kernel_mode);
+	preempt_enable_notrace();
+}
+
+static void fl_tp_pf_user(void *data, unsigned long address,
+			  struct pt_regs *regs, unsigned long error_code)
+{
+	fl_fault_start(0);
+}
+
+static void fl_tp_pf_kernel(void *data, unsigned long address,
+			    struct pt_regs *regs, unsigned long error_code)
+{
+	if (address >= TASK_SIZE_MAX)	/* user addresses only */
+		return;
+	fl_fault_start(1);
+}
+
+/* mmap_lock events count only for the task's own mm (not fork's child, GUP on others). */
+static __always_inline bool fl_mmap_want(struct mm_struct *mm)
+{
+	return in_task() && mm == current->mm && fl_want();
+}
+
+static void fl_mmap_start(struct mm_struct *mm, bool write)
+{
+	struct fl_cpu_stats *cs;
+	struct fl_slot *s;
+	u64 now;
+
+	if (!fl_mmap_want(mm))
+		return;
+	now = fl_now();
+	preempt_disable_notrace();
+	cs = fl_stats_this_cpu();
+	s = fl_slot_claim(cs);
+	if (s) {
+		s->lock_start_ns = now;
+		s->lock_write = write;
+	}
+	preempt_enable_notrace();
+}
+
+static void fl_mmap_acquired(struct mm_struct *mm, bool write, bool success)
+{
+	struct fl_cpu_stats *cs;
+	struct fl_slot *s;
+	u64 now;
+
+	if (!fl_mmap_want(mm))
+		return;
+	now = fl_now();
+	preempt_disable_notrace();
+	cs = fl_stats_this_cpu();
+	if (!success) {
+		cs->cnt[FL_C_MMAP_TRYLOCK_FAIL]++;
+		s = fl_slot_get();
+		if (s)
+			s->lock_start_ns = 0;
+		goto out;
+	}
+	s = fl_slot_claim(cs);
+	if (!s)
+		goto out;
+	if (s->lock_start_ns) {	/* trylocks have no start_locking */
+		fl_hist_add(&cs->hist[write ? FL_H_MMAP_WAIT_W : FL_H_MMAP_WAIT_R],
+			    now - s->lock_start_ns);
+		s->lock_start_ns = 0;
+	}
+	/* mmap_write_downgrade: the write hold ends, a read hold starts. */
+	if (s->hold_start_ns && s->hold_write && !write)
+		fl_hist_add(&cs->hist[FL_H_MMAP_HOLD_W], now - s->hold_start_ns);
+	s->hold_start_ns = now;
+	s->hold_write = write;
+out:
+	preempt_enable_notrace();
+}
+
+static void fl_mmap_released(struct mm_struct *mm, bool write)
+{
+	struct fl_cpu_stats *cs;
+	struct fl_slot *s;
+	u64 now;
+
+	if (!fl_mmap_want(mm))
+		return;
+	now = fl_now();
+	preempt_disable_notrace();
+	cs = fl_stats_this_cpu();
+	s = fl_slot_get();
+	if (s && s->hold_start_ns) {
+		fl_hist_add(&cs->hist[write ? FL_H_MMAP_HOLD_W : FL_H_MMAP_HOLD_R],
+			    now - s->hold_start_ns);
+		s->hold_start_ns = 0;
+	}
+	preempt_enable_notrace();
+}
+
+/* Both prototypes; the one matching the headers is registered. */
+static void fl_tp_mmap_start_memcg(void *data, struct mm_struct *mm,
+				   const char *memcg_path, bool write)
+{
+	fl_mmap_start(mm, write);
+}
+
+static void fl_tp_mmap_acquired_memcg(void *data, struct mm_struct *mm,
+				      const char *memcg_path, bool write, bool success)
+{
+	fl_mmap_acquired(mm, write, success);
+}
+
+static void fl_tp_mmap_released_memcg(void *data, struct mm_struct *mm,
+				      const char *memcg_path, bool write)
+{
+	fl_mmap_released(mm, write);
+}
+
+static void fl_tp_mmap_start(void *data, struct mm_struct *mm, bool write)
+{
+	fl_mmap_start(mm, write);
+}
+
+static void fl_tp_mmap_acquired(void *data, struct mm_struct *mm, bool write,
+				bool success)
+{
+	fl_mmap_acquired(mm, write, success);
+}
+
+static void fl_tp_mmap_released(void *data, struct mm_struct *mm, bool write)
+{
+	fl_mmap_released(mm, write);
+}
+
+/* lock:contention_* fire for every contended lock: filter on &current->mm->mmap_lock first. */
+static __always_inline bool fl_is_mmap_lock(void *lock)
+{
+	struct mm_struct *mm;
+
+	if (!in_task())
+		return false;
+	mm = current->mm;
+	return mm && lock == (void *)&mm->mmap_lock && fl_want();
+}
+
+static void fl_tp_contention_begin(void *data, void *lock, unsigned int flags)
+{
+	struct fl_cpu_stats *cs;
+	struct fl_slot *s;
+	u64 now;
+
+	if (!fl_is_mmap_lock(lock))
+		return;
+	now = fl_now();
+	preempt_disable_notrace();
+	cs = fl_stats_this_cpu();
+	cs->cnt[FL_C_MMAP_CONTENDED]++;
+	s = fl_slot_claim(cs);
+	if (s)
+		s->contend_start_ns = now;
+	preempt_enable_notrace();
+}
+
+static void fl_tp_contention_end(void *data, void *lock, int ret)
+{
+	struct fl_cpu_stats *cs;
+	struct fl_slot *s;
+	u64 now;
+
+	if (!fl_is_mmap_lock(lock))
+		return;
+	now = fl_now();
+	preempt_disable_notrace();
+	cs = fl_stats_this_cpu();
+	s = fl_slot_get();
+	if (s && s->contend_start_ns) {
+		fl_hist_add(&cs->hist[FL_H_MMAP_CONTEND], now - s->contend_start_ns);
+		s->contend_start_ns = 0;
+	}
+	preempt_enable_notrace();
+}
+
+static void fl_tp_process_exit(void *data, struct task_struct *p)
+{
+	if (p == current)
+		fl_slot_release();
+}
+
+struct fl_tp {
+	int hook;		/* enum fl_hook, or -1: internal, always wanted */
+	const char *name;
+	void *probe;
+	void *probe_memcg;	/* mmap_lock prototype with memcg_path */
+	struct tracepoint *tp;
+	int state;
+	int err;
+};
+
+static struct fl_tp fl_tps[] = {
+	{ FL_HOOK_PF_USER, "page_fault_user", fl_tp_pf_user },
+	{ FL_HOOK_PF_KERNEL, "page_fault_kernel", fl_tp_pf_kernel },
+	{ FL_HOOK_MMAP_START, "mmap_lock_start_locking",
+	  fl_tp_mmap_start, fl_tp_mmap_start_memcg },
+	{ FL_HOOK_MMAP_ACQUIRED, "mmap_lock_acquire_returned",
+	  fl_tp_mmap_acquired, fl_tp_mmap_acquired_memcg },
+	{ FL_HOOK_MMAP_RELEASED, "mmap_lock_released",
+	  fl_tp_mmap_released, fl_tp_mmap_released_memcg },
+	{ FL_HOOK_CONTENTION_BEGIN, "contention_begin", fl_tp_contention_begin },
+	{ FL_HOOK_CONTENTION_END, "contention_end", fl_tp_contention_end },
+	{ -1, "sched_process_exit", fl_tp_process_exit },
+};
+
+static const char *fl_tp_system(const struct fl_tp *t)
+{
+	switch (t->hook) {
+	case FL_HOOK_PF_USER:
+	case FL_HOOK_PF_KERNEL:
+		return "exceptions";
+	case FL_HOOK_CONTENTION_BEGIN:
+	case FL_HOOK_CONTENTION_END:
+		return "lock";
+	case -1:
+		return "sched";
+	default:
+		return "mmap_lock";
+	}
+}
+
+static void fl_tp_lookup(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fl_tps); i++)
+		if (!strcmp(tp->name, fl_tps[i].name))
+			fl_tps[i].tp = tp;
+}
+
+/* ---- registration -------------------------------------------------------- */
+
+static void fl_krp_register(struct fl_krp *k, unsigned int maxactive)
+{
+	k->rp.kp.symbol_name = k->sym;
+	k->rp.maxactive = maxactive;
+	k->err = register_kretprobe(&k->rp);
+	if (!k->err) {
+		k->state = FL_HS_LIVE;
+	} else if (k->err == -ENOENT) {
+		k->state = FL_HS_ABSENT;
+		pr_info("%s: no such symbol in this kernel, hook absent\n", k->sym);
+	} else {
+		k->state = FL_HS_FAILED;
+		pr_warn("%s: register_kretprobe failed (%d), hook not live\n",
+			k->sym, k->err);
+	}
+}
+
+static void fl_tp_register(struct fl_tp *t)
+{
+	void *probe = t->probe_memcg && fl_mmap_memcg_proto ? t->probe_memcg : t->probe;
+
+	if (!t->tp) {
+		t->state = FL_HS_ABSENT;
+		pr_info("%s:%s: no such tracepoint in this kernel, hook absent\n",
+			fl_tp_system(t), t->name);
+		return;
+	}
+	t->err = tracepoint_probe_register(t->tp, probe, NULL);
+	if (t->err) {
+		t->state = FL_HS_FAILED;
+		pr_warn("%s:%s: tracepoint_probe_register failed (%d), hook not live\n",
+			fl_tp_system(t), t->name, t->err);
+		return;
+	}
+	t->state = FL_HS_LIVE;
+}
+
+int fl_probes_register(unsigned int mask, unsigned int maxactive)
+{
+	struct fl_krp *do_hmf = &fl_krps[0], *hmf = &fl_krps[1], *lvma = &fl_krps[2];
+	unsigned int i;
+
+	fl_mmap_memcg_proto = FL_MMAP_MEMCG_PROTO;
+	for_each_kernel_tracepoint(fl_tp_lookup, NULL);
+
+	/* handle_mm_fault's real body is do_handle_mm_fault on SPF kernels. */
+	if (mask & BIT(FL_HOOK_DO_HMF))
+		fl_krp_register(do_hmf, maxactive);
+	if (do_hmf->state == FL_HS_LIVE) {
+		hmf->state = FL_HS_UNUSED;
+		fl_kv.ll_kind = FL_LL_KIND_SPF;
+		fl_kv.ll_flag = FL_FAULT_FLAG_SPECULATIVE;
+	} else {
+#ifdef CONFIG_PER_VMA_LOCK
+		fl_kv.ll_kind = FL_LL_KIND_VMA_LOCK;
+		fl_kv.ll_flag = FAULT_FLAG_VMA_LOCK;
+#else
+		fl_kv.ll_kind = FL_LL_KIND_NONE;
+		fl_kv.ll_flag = 0;
+#endif
+		if (mask & BIT(FL_HOOK_HMF))
+			fl_krp_register(hmf, maxactive);
+	}
+	if (mask & BIT(FL_HOOK_LOCK_VMA)) {
+		if (fl_kv.ll_kind == FL_LL_KIND_VMA_LOCK) {
+			fl_krp_register(lvma, maxactive);
+		} else {
+			lvma->state = FL_HS_ABSENT;
+			pr_info("%s: kernel has no per-VMA locks, hook absent\n", lvma->sym);
+		}
+	}
+
+	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
+		struct fl_tp *t = &fl_tps[i];
+
+		if (t->hook < 0 || (mask & BIT(t->hook)))
+			fl_tp_register(t);
+	}
+	if (!fl_probes_live()) {
+		pr_err("no hook could be registered (mask 0x%x)\n", mask);
+		fl_probes_unregister();
+		return -ENODEV;
+	}
+	return 0;
+}
+
+void fl_probes_unregister(void)
+{
+	unsigned int i;
+	bool tp = false;
+
+	for (i = 0; i < ARRAY_SIZE(fl_krps); i++) {
+		struct fl_krp *k = &fl_krps[i];
+
+		if (k->state != FL_HS_LIVE)
+			continue;
+		/* Waits for running handlers; later returns skip the handler. */
+		unregister_kretprobe(&k->rp);
+		if (k->rp.nmissed || k->rp.kp.nmissed)
+			pr_info("%s: %d returns missed (maxactive %d), %lu entries missed\n",
+				k->sym, k->rp.nmissed, k->rp.maxactive, k->rp.kp.nmissed);
+		k->state = FL_HS_OFF;
+	}
+	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
+		struct fl_tp *t = &fl_tps[i];
+
+		if (t->state != FL_HS_LIVE)
+			continue;
+		tracepoint_probe_unregister(t->tp, t->probe_memcg && fl_mmap_memcg_proto ?
+					    t->probe_memcg : t->probe, NULL);
+		t->state = FL_HS_OFF;
+		tp = true;
+	}
+	if (tp)
+		tracepoint_synchronize_unregister();
+}
+
+u64 fl_probes_live(void)
+{
+	u64 m = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fl_krps); i++)
+		if (fl_krps[i].state == FL_HS_LIVE)
+			m |= BIT_ULL(fl_krps[i].hook);
+	for (i = 0; i < ARRAY_SIZE(fl_tps); i++)
+		if (fl_tps[i].hook >= 0 && fl_tps[i].state == FL_HS_LIVE)
+			m |= BIT_ULL(fl_tps[i].hook);
+	return m;
+}
+
+u64 fl_probes_absent(void)
+{
+	u64 m = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fl_krps); i++)
+		if (fl_krps[i].state == FL_HS_ABSENT)
+			m |= BIT_ULL(fl_krps[i].hook);
+	for (i = 0; i < ARRAY_SIZE(fl_tps); i++)
+		if (fl_tps[i].hook >= 0 && fl_tps[i].state == FL_HS_ABSENT)
+			m |= BIT_ULL(fl_tps[i].hook);
+	return m;
+}
+
+u64 fl_probes_nmissed(void)
+{
+	u64 n = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fl_krps); i++)
+		if (fl_krps[i].state == FL_HS_LIVE)
+			n += (u64)READ_ONCE(fl_krps[i].rp.nmissed) +
+			     READ_ONCE(fl_krps[i].rp.kp.nmissed);
+	return n;
+}
+
+void fl_probes_show(struct seq_file *m)
+{
+	unsigned int i;
+
+	seq_printf(m, "%-28s %-40s %-8s %s\n", "hook", "target", "state", "nmissed");
+	for (i = 0; i < ARRAY_SIZE(fl_krps); i++) {
+		const struct fl_krp *k = &fl_krps[i];
+
+		seq_printf(m, "%-28s kretprobe:%-30s %-8s ", fl_hook_label[k->hook],
+			   k->sym, fl_hs_name[k->state]);
+		if (k->state == FL_HS_LIVE)
+			seq_printf(m, "%llu (maxactive %d)\n",
+				   (u64)k->rp.nmissed + k->rp.kp.nmissed, k->rp.maxactive);
+		else if (k->state == FL_HS_FAILED)
+			seq_printf(m, "- (error %d)\n", k->err);
+		else
+			seq_puts(m, "-\n");
+	}
+	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
+		const struct fl_tp *t = &fl_tps[i];
+		char target[48];
+
+		if (t->hook < 0)
+			continue;
+		snprintf(target, sizeof(target), "tracepoint:%s:%s", fl_tp_system(t), t->name);
+		seq_printf(m, "%-28s %-40s %-8s ", fl_hook_label[t->hook], target,
+			   fl_hs_name[t->state]);
+		if (t->state == FL_HS_FAILED)
+			seq_printf(m, "- (error %d)\n", t->err);
+		else
+			seq_puts(m, "-\n");
+	}
+	seq_printf(m, "mmap_lock tracepoint prototype: %s\n",
+		   fl_mmap_memcg_proto ? "with memcg_path (< 6.14)" : "without memcg_path (6.14+)");
+}

@@ -1,0 +1,123 @@
+# faultline.ko counts what the kernel counts: load it, check the hooks the
+# kernel should have, run pft, compare the module's fault counts with the
+# pages touched and with /proc/vmstat pgfault, unload, dmesg clean (runner).
+# kernels: 6.12 6.1
+# smp: 2
+# timeout: 300
+# args: 256m 2
+. /fl/lib.sh
+# --- kmod helpers (shared by kmod_*.sh; the runner carries only lib.sh) ---
+FL_D=/sys/kernel/debug/faultline
+KMOD_SUM=/tmp/kmod_summary.txt
+
+# kmod_ctl CMD: write one command to the control file (status = the write's)
+kmod_ctl() { echo "$1" >"$FL_D/control"; }
+
+# kmod_save_summary [COPY]: freeze the summary so several fields come from
+# one read (and keep a copy under /out if COPY is given)
+kmod_save_summary() {
+	cat "$FL_D/summary" >"$KMOD_SUM" || return 1
+	[ -z "$1" ] || cp "$KMOD_SUM" "$1"
+}
+
+# kmod_sum NAME: a counter / lockless outcome of the saved summary
+kmod_sum() { awk -v k="$1" '$1 == k { print $2; exit }' "$KMOD_SUM"; }
+
+# kmod_hist NAME FIELD: count|mean|p50|p90|p99|max of a saved histogram line
+kmod_hist() {
+	awk -v k="$1" -v f="$2" '
+	$1 == k && NF >= 7 { n = split("count mean p50 p90 p99 max", c, " ")
+		for (i = 1; i <= n; i++) if (c[i] == f) { print $(i + 1); exit } }
+	$1 == k && NF == 2 { print 0; exit }' "$KMOD_SUM"
+}
+
+# kmod_hook_state NAME: live|absent|off|failed|unused
+kmod_hook_state() { awk -v k="$1" '$1 == k { print $3; exit }' "$FL_D/hooks"; }
+
+# kmod_kprobes: the kernel's kprobe list, addresses dropped, sorted
+kmod_kprobes() {
+	sed 's/^[0-9a-f]*  *//' /sys/kernel/debug/kprobes/list 2>/dev/null | sort
+}
+# ---
+SIZE=${1:-256m}
+THREADS=${2:-2}
+
+[ -f /fl/faultline.ko ] || { fl_fail "faultline.ko was not built for $FL_KREL"; fl_done; }
+[ -x /fl/pft ] || fl_skip "pft not built"
+case $SIZE in
+*m) PAGES=$(( ${SIZE%m} * 256 )) ;;
+*) fl_skip "size '$SIZE' must be given in MiB (NNNm)" ;;
+esac
+
+fl_check_cmd "insmod faultline.ko enable=0" insmod /fl/faultline.ko enable=0
+fl_check_cmd "debugfs faultline/ present" test -d "$FL_D"
+cat "$FL_D/hooks" | tee /out/hooks.txt
+
+# Hooks every supported kernel has; lock_vma_under_rcu only with per-VMA locks.
+for h in page_fault_user page_fault_kernel handle_mm_fault mmap_lock_start_locking \
+	 mmap_lock_acquire_returned mmap_lock_released contention_begin contention_end; do
+	fl_check_eq "hook $h" "$(kmod_hook_state $h)" live
+done
+case $FL_SERIES in
+6.1) want_lvma=absent ;;
+*) want_lvma=live ;;
+esac
+fl_check_eq "hook lock_vma_under_rcu on $FL_SERIES" "$(kmod_hook_state lock_vma_under_rcu)" "$want_lvma"
+fl_check_eq "hook do_handle_mm_fault (no SPF kernel)" "$(kmod_hook_state do_handle_mm_fault)" absent
+
+# 1. Only the workload: the shell sets the filter to its own pid, then execs
+#    pft, so the process counted is pft from its first instruction.
+fl_check_cmd "reset" kmod_ctl reset
+sh -c "echo 'tgid '\$\$ >$FL_D/control && echo enable >$FL_D/control && exec /fl/pft -m $SIZE -t $THREADS" \
+	>/out/pft_filtered.txt 2>&1 || fl_fail "pft (filtered) exited $?"
+fl_check_cmd "disable" kmod_ctl disable
+cat /out/pft_filtered.txt
+kmod_save_summary /out/summary_filtered.txt
+cat /out/summary_filtered.txt
+fu=$(kmod_sum faults_user)
+fl_check_within "faults_user of pft -m $SIZE -t $THREADS (tgid filter) vs pages" "$fu" "$PAGES" 1
+fl_check_within "faults_ended vs faults_user" "$(kmod_sum faults_ended)" "$fu" 1
+lat=$(kmod_hist fault_latency count)
+fl_check_within "fault_latency histogram count vs faults_ended" "$lat" "$(kmod_sum faults_ended)" 0
+fl_check_ge "fault_latency p50 (ns)" "$(kmod_hist fault_latency p50)" 1
+if [ "$want_lvma" = live ]; then
+	fl_check_ge "lockless attempted (per-VMA locks)" "$(kmod_sum attempted)" $((PAGES * 9 / 10))
+	fl_check_ge "lockless succeeded" "$(kmod_sum succeeded)" $((PAGES * 9 / 10))
+else
+	fl_check_eq "lockless attempted on $FL_SERIES" "$(kmod_sum attempted)" unavailable
+	fl_check_within "not_attempted vs faults_ended" "$(kmod_sum not_attempted)" "$(kmod_sum faults_ended)" 0
+fi
+cat "$FL_D/snapshot" >/out/snapshot_filtered.bin || fl_fail "read snapshot"
+fl_check_ge "snapshot size (bytes)" "$(wc -c </out/snapshot_filtered.bin)" 15000
+
+# 2. System-wide, against the kernel's own count: pgfault is counted once per
+#    handle_mm_fault call, so it is compared with hmf_calls; every task's
+#    faults (the shell's included) are in both.
+fl_check_cmd "tgid 0" kmod_ctl "tgid 0"
+fl_check_cmd "reset" kmod_ctl reset
+before=$(vmstat_get pgfault)
+kmod_ctl enable
+/fl/pft -m "$SIZE" -t "$THREADS" >/out/pft_all.txt 2>&1 || fl_fail "pft exited $?"
+kmod_ctl disable
+after=$(vmstat_get pgfault)
+kmod_save_summary /out/summary_all.txt
+cat /out/summary_all.txt
+delta=$((after - before))
+echo "pgfault delta $delta, pages $PAGES" | tee /out/vmstat.txt
+fl_check_within "hmf_calls vs vmstat pgfault delta" "$(kmod_sum hmf_calls)" "$delta" 1
+fl_check_within "faults_user+faults_kernel vs vmstat pgfault delta" \
+	$(( $(kmod_sum faults_user) + $(kmod_sum faults_kernel) )) "$delta" 1
+fl_check_within "faults_user (system-wide) vs pages" "$(kmod_sum faults_user)" "$PAGES" 2
+cat "$FL_D/snapshot" >/out/snapshot_all.bin || fl_fail "read snapshot"
+cat "$FL_D/hooks" >/out/hooks_after.txt
+fl_check_eq "missed events" "$(kmod_sum missed)" 0
+
+fl_check_cmd "rmmod faultline" rmmod faultline
+fl_check_fails "debugfs faultline/ gone" test -d "$FL_D"
+if dmesg | grep 'faultline' | grep -v 'module verification failed' |
+	grep -iE 'error|fail|bug|warn|rejected' >/out/dmesg_faultline.txt; then
+	fl_fail "faultline dmesg lines: $(head -3 /out/dmesg_faultline.txt)"
+else
+	fl_pass "no faultline error in dmesg"
+fi
+fl_done

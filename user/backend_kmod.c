@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module backend of the collector: faultline.ko keeps the per-CPU
+ * statistics; this file drives its control file and reads its snapshot,
+ * which has exactly the layout of a snapshot file (include/faultline/abi.h),
+ * so user/snapshot.c parses it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backend_kmod.h"
+
+#define KMOD_SNAP_MAX	(512u << 20)	/* 256 CPUs need ~4 MiB; anything near this is bogus */
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static const char *kmod_dir(void)
+{
+	const char *d = getenv("FAULTLINE_KMOD_DIR");
+
+	return d && *d ? d : FL_KMOD_DIR;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Is faultline listed in /proc/modules? */
+static int module_listed(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/modules", "re");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strncmp(line, "faultline ", 10) == 0;
+	fclose(f);
+	return found;
+}
+
+int kmod_loaded(void)
+{
+	if (is_dir(kmod_dir()))
+		return 1;
+	if (getenv("FAULTLINE_KMOD_DIR") || !module_listed())
+		return 0;
+	/* Loaded, but debugfs is not mounted where we look: mount it (root only). */
+	if (mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) && errno != EBUSY)
+		return 0;
+	return is_dir(kmod_dir());
+}
+
+static int kmod_control(const char *cmd, char *err, size_t errlen)
+{
+	char path[512], buf[80];
+	int fd, n;
+	ssize_t w;
+
+	snprintf(path, sizeof(path), "%s/control", kmod_dir());
+	n = snprintf(buf, sizeof(buf), "%s\n", cmd);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return fail(err, errlen, "control command '%s' too long", cmd);
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return fail(err, errlen, "%s: %s", path, strerror(errno));
+	do {
+		w = write(fd, buf, n);
+	} while (w < 0 && errno == EINTR);
+	if (w != n) {
+		int e = w < 0 ? errno : EIO;
+
+		close(fd);
+		if (e == ESRCH)
+			return fail(err, errlen, "faultline.ko refused '%s': no such process", cmd);
+		return fail(err, errlen, "faultline.ko refused '%s': %s", cmd, strerror(e));
+	}
+	if (close(fd))
+		return fail(err, errlen, "%s: %s", path, strerror(errno));
+	return 0;
+}
+
+int kmod_start(unsigned int tgid, char *err, size_t errlen)
+{
+	char cmd[32];
+
+	/* Disabled while the filter and the counts change: nothing from before leaks in. */
+	if (kmod_control("disable", err, errlen))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "tgid %u", tgid);
+	if (kmod_control(cmd, err, errlen) || kmod_control("reset", err, errlen) ||
+	    kmod_control("enable", err, errlen))
+		return -1;
+	return 0;
+}
+
+int kmod_read(struct fl_snapshot *s, char *err, size_t errlen)
+{
+	char path[512];
+	size_t len = 0, cap = 64 << 10;
+	char *buf, *nb;
+	ssize_t n;
+	int fd, ret;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(path, sizeof(path), "%s/snapshot", kmod_dir());
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(err, errlen, "%s: %s", path, strerror(errno));
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return fail(err, errlen, "out of memory");
+	}
+	/* debugfs reports size 0: read to EOF.  One open = one consistent snapshot. */
+	for (;;) {
+		if (len == cap) {
+			if (cap >= KMOD_SNAP_MAX) {
+				ret = fail(err, errlen, "%s: larger than %u bytes", path, KMOD_SNAP_MAX);
+				goto out;
+			}
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				ret = fail(err, errlen, "out of memory");
+				goto out;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = fail(err, errlen, "%s: %s", path, strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	ret = fl_snapshot_parse(buf, len, s, err, errlen);
+	if (!ret && s->hdr.backend != FL_BACKEND_KMOD) {
+		unsigned int b = s->hdr.backend;
+
+		fl_snapshot_free(s);
+		ret = fail(err, errlen, "%s: snapshot says backend %u, not kmod", path, b);
+	}
+out:
+	free(buf);
+	close(fd);
+	return ret;
+}
+
+void kmod_stop(void)
+{
+	char err[256];
+
+	if (kmod_control("disable", err, sizeof(err)))
+		fprintf(stderr, "faultline: kmod backend: %s\n", err);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The module backend: talks to faultline.ko through debugfs faultline/
+ * (Documentation/module.rst).  All return 0 / 1 as documented or -1 with a
+ * one-line reason in err.
+ */
+#ifndef FAULTLINE_BACKEND_KMOD_H
+#define FAULTLINE_BACKEND_KMOD_H
+
+#include <stddef.h>
+
+#include "snapshot.h"
+
+/* Where the module's files are; FAULTLINE_KMOD_DIR overrides (tests). */
+#define FL_KMOD_DIR	"/sys/kernel/debug/faultline"
+
+/* 1 if faultline.ko's debugfs directory is there (debugfs is mounted if needed), else 0. */
+int kmod_loaded(void);
+/* disable, set the tgid filter (0 = system-wide), reset, enable. */
+int kmod_start(unsigned int tgid, char *err, size_t errlen);
+/* Read and parse one snapshot (counts since kmod_start); free with fl_snapshot_free. */
+int kmod_read(struct fl_snapshot *s, char *err, size_t errlen);
+/* Stop counting (the module stays loaded; its counts stay readable). */
+void kmod_stop(void);
+
+#endif

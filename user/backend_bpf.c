@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The eBPF backend.  One skeleton holds the programs of every tier; which of
+ * them load is decided here from the kernel's BTF (kfeatures_btf.c): a
+ * program on a function the kernel lacks would fail the whole load, and the
+ * mmap_lock tracepoints have two prototypes.  Tiers are tried best first and
+ * each refusal is kept as a note for the user.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "backend_bpf.h"
+#include "commands.h"
+#include "faultline.skel.h"
+
+struct fl_bpf {
+	struct faultline_bpf *skel;
+	struct fl_kfeatures kf;
+	struct fl_kvals kv;
+	unsigned int tier;
+	unsigned long long hooks_live, hooks_absent;
+	unsigned int tgid;
+	unsigned int nr_cpus;
+	unsigned int slot;
+	char notes[2048];
+};
+
+/* ---- libbpf logging --------------------------------------------------- */
+
+static char last_warning[512];
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char buf[1024], *nl;
+	va_list aq;
+
+	if (fl_verbose) {
+		va_copy(aq, ap);
+		vfprintf(stderr, fmt, aq);
+		va_end(aq);
+	}
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (level != LIBBPF_WARN)
+		return 0;
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	/* keep the one-line summaries, not the verifier log */
+	if (strstr(buf, "PROG LOAD LOG") || buf[0] == '\0' || buf[0] == ' ' || buf[0] == '\t')
+		return 0;
+	if (strstr(buf, "failed to load object") || strstr(buf, "failed to load BPF skeleton"))
+		return 0;
+	if (!strncmp(buf, "libbpf: ", 8)) {
+		size_t l = strnlen(buf + 8, sizeof(last_warning) - 1);
+
+		memcpy(last_warning, buf + 8, l);
+		last_warning[l] = '\0';
+	}
+	return 0;
+}
+
+void fl_bpf_setup_libbpf(void)
+{
+	libbpf_set_print(libbpf_print);
+}
+
+const char *fl_bpf_last_libbpf_warning(void)
+{
+	return last_warning;
+}
+
+/* ---- program selection ------------------------------------------------ */
+
+#define HOOK(h) (1ULL << (h))
+
+enum prog_role {
+	R_CORE,		/* the tier fails without it */
+	R_OPTIONAL,	/* dropped (and its hook marked not live) if attach fails */
+};
+
+struct prog_plan {
+	struct bpf_program *prog;
+	unsigned long long hooks;
+	enum prog_role role;
+};
+
+static int plan_add(struct prog_plan *plan, int n, struct bpf_program *p,
+		    unsigned long long hooks, enum prog_role role)
+{
+	plan[n].prog = p;
+	plan[n].hooks = hooks;
+	plan[n].role = role;
+	return n + 1;
+}
+
+/*
+ * The programs for TIER on a kernel with features KF.  Returns how many;
+ * plan may be NULL-progged when skel is NULL (only the hook bits are used).
+ */
+static int make_plan(struct faultline_bpf *skel, unsigned int tier,
+		     const struct fl_kfeatures *kf, struct prog_plan *plan)
+{
+	typeof(skel->progs) *P = skel ? &skel->progs : NULL;
+	int n = 0;
+
+#define PG(x) (P ? P->x : NULL)
+	if (kf->tp_pf_user)
+		n = plan_add(plan, n, PG(tp_pf_user), HOOK(FL_HOOK_PF_USER), R_CORE);
+	if (kf->tp_pf_kernel)
+		n = plan_add(plan, n, PG(tp_pf_kernel), HOOK(FL_HOOK_PF_KERNEL), R_OPTIONAL);
+	if (kf->tp_mmap_lock) {
+		bool m = kf->mmap_memcg == 1;
+
+		n = plan_add(plan, n, m ? PG(tp_mmap_start_memcg) : PG(tp_mmap_start),
+			     HOOK(FL_HOOK_MMAP_START), R_OPTIONAL);
+		n = plan_add(plan, n, m ? PG(tp_mmap_acq_memcg) : PG(tp_mmap_acq),
+			     HOOK(FL_HOOK_MMAP_ACQUIRED), R_OPTIONAL);
+		n = plan_add(plan, n, m ? PG(tp_mmap_rel_memcg) : PG(tp_mmap_rel),
+			     HOOK(FL_HOOK_MMAP_RELEASED), R_OPTIONAL);
+	}
+	if (kf->tp_contention) {
+		n = plan_add(plan, n, PG(tp_contention_begin), HOOK(FL_HOOK_CONTENTION_BEGIN),
+			     R_OPTIONAL);
+		n = plan_add(plan, n, PG(tp_contention_end), HOOK(FL_HOOK_CONTENTION_END),
+			     R_OPTIONAL);
+	}
+	if (kf->tp_fork)
+		n = plan_add(plan, n, PG(tp_fork), 0, R_OPTIONAL);
+
+	if (tier == FL_TIER_FENTRY) {
+		if (kf->has_do_hmf) {
+			n = plan_add(plan, n, PG(fe_do_hmf), HOOK(FL_HOOK_DO_HMF), R_CORE);
+			n = plan_add(plan, n, PG(fx_do_hmf), HOOK(FL_HOOK_DO_HMF), R_CORE);
+		} else if (kf->has_hmf) {
+			n = plan_add(plan, n, PG(fe_hmf), HOOK(FL_HOOK_HMF), R_CORE);
+			n = plan_add(plan, n, PG(fx_hmf), HOOK(FL_HOOK_HMF), R_CORE);
+		}
+		if (kf->has_spf_dufour) {
+			n = plan_add(plan, n, PG(fe_spf), HOOK(FL_HOOK_DO_HMF), R_CORE);
+			n = plan_add(plan, n, PG(fx_spf), HOOK(FL_HOOK_DO_HMF), R_CORE);
+		}
+		if (kf->has_lock_vma && !kf->has_do_hmf && !kf->has_spf_dufour)
+			n = plan_add(plan, n, PG(fx_lock_vma), HOOK(FL_HOOK_LOCK_VMA), R_CORE);
+	} else if (tier == FL_TIER_KPROBE) {
+		if (kf->has_do_hmf) {
+			n = plan_add(plan, n, PG(kp_do_hmf), HOOK(FL_HOOK_DO_HMF), R_CORE);
+			n = plan_add(plan, n, PG(krp_do_hmf), HOOK(FL_HOOK_DO_HMF), R_CORE);
+		} else if (kf->has_hmf) {
+			n = plan_add(plan, n, PG(kp_hmf), HOOK(FL_HOOK_HMF), R_CORE);
+			n = plan_add(plan, n, PG(krp_hmf), HOOK(FL_HOOK_HMF), R_CORE);
+		}
+		if (kf->has_spf_dufour) {
+			n = plan_add(plan, n, PG(kp_spf), HOOK(FL_HOOK_DO_HMF), R_CORE);
+			n = plan_add(plan, n, PG(krp_spf), HOOK(FL_HOOK_DO_HMF), R_CORE);
+		}
+		if (kf->has_lock_vma && !kf->has_do_hmf && !kf->has_spf_dufour)
+			n = plan_add(plan, n, PG(krp_lock_vma), HOOK(FL_HOOK_LOCK_VMA), R_CORE);
+	}
+#undef PG
+	return n;
+}
+
+#define MAX_PLAN 32
+
+void fl_bpf_hooks(unsigned int tier, const struct fl_kfeatures *kf,
+		  unsigned long long *live, unsigned long long *absent)
+{
+	struct prog_plan plan[MAX_PLAN];
+	int n = make_plan(NULL, tier, kf, plan);
+
+	*live = 0;
+	for (int i = 0; i < n; i++)
+		*live |= plan[i].hooks;
+	*absent = 0;
+	if (!kf->tp_pf_user)
+		*absent |= HOOK(FL_HOOK_PF_USER);
+	if (!kf->tp_pf_kernel)
+		*absent |= HOOK(FL_HOOK_PF_KERNEL);
+	if (!kf->has_hmf && !kf->has_do_hmf)
+		*absent |= HOOK(FL_HOOK_HMF);
+	if (!kf->has_do_hmf && !kf->has_spf_dufour)
+		*absent |= HOOK(FL_HOOK_DO_HMF);
+	if (!kf->has_lock_vma)
+		*absent |= HOOK(FL_HOOK_LOCK_VMA);
+	if (!kf->tp_mmap_lock)
+		*absent |= HOOK(FL_HOOK_MMAP_START) | HOOK(FL_HOOK_MMAP_ACQUIRED) |
+			   HOOK(FL_HOOK_MMAP_RELEASED);
+	if (!kf->tp_contention)
+		*absent |= HOOK(FL_HOOK_CONTENTION_BEGIN) | HOOK(FL_HOOK_CONTENTION_END);
+}
+
+/* ---- one tier: open, configure, load, attach -------------------------- */
+
+static int tier_possible(unsigned int tier, const struct fl_kfeatures *kf,
+			 char *why, size_t len)
+{
+	if (!kf->tp_pf_user) {
+		snprintf(why, len, "the kernel has no exceptions:page_fault_user tracepoint in BTF");
+		return -1;
+	}
+	if (tier != FL_TIER_TRACEPOINT && !kf->has_hmf && !kf->has_do_hmf) {
+		snprintf(why, len, "no handle_mm_fault (or do_handle_mm_fault) in BTF");
+		return -1;
+	}
+	return 0;
+}
+
+static void destroy_skel(struct fl_bpf *b)
+{
+	faultline_bpf__destroy(b->skel);
+	b->skel = NULL;
+}
+
+static int load_tier(struct fl_bpf *b, unsigned int tier, bool system_wide,
+		     bool follow_fork, char *why, size_t len)
+{
+	struct prog_plan plan[MAX_PLAN];
+	struct bpf_object_skeleton *os;
+	struct faultline_bpf *skel;
+	struct bpf_program *p;
+	int n, err;
+
+	if (tier_possible(tier, &b->kf, why, len))
+		return -1;
+	last_warning[0] = '\0';
+	skel = faultline_bpf__open();
+	if (!skel) {
+		snprintf(why, len, "opening the BPF object: %s", strerror(errno));
+		return -1;
+	}
+	b->skel = skel;
+	skel->rodata->filter_tgid = !system_wide;
+	skel->rodata->follow_fork = follow_fork;
+	skel->rodata->kvals.ll_kind = b->kv.ll_kind;
+	skel->rodata->kvals.ll_flag = b->kv.ll_flag;
+	skel->rodata->kvals.vm_fault_retry = b->kv.vm_fault_retry;
+
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, false);
+	n = make_plan(skel, tier, &b->kf, plan);
+	for (int i = 0; i < n; i++)
+		bpf_program__set_autoload(plan[i].prog, true);
+
+	err = faultline_bpf__load(skel);
+	if (err) {
+		if (last_warning[0])
+			snprintf(why, len, "loading failed: %s (%.300s)", strerror(-err), last_warning);
+		else
+			snprintf(why, len, "loading failed: %s", strerror(-err));
+		destroy_skel(b);
+		return -1;
+	}
+	skel->bss->slot = 0;
+	b->slot = 0;
+	if (b->tgid && fl_bpf_add_tgid(b, b->tgid)) {
+		snprintf(why, len, "adding tgid %u to the filter: %s", b->tgid, strerror(errno));
+		destroy_skel(b);
+		return -1;
+	}
+
+	/* attach one by one: an optional tracepoint may fail alone */
+	os = skel->skeleton;
+	b->hooks_live = 0;
+	for (int i = 0; i < n; i++) {
+		struct bpf_link *link;
+		int j;
+
+		link = bpf_program__attach(plan[i].prog);
+		if (!link) {
+			int e = errno;
+
+			if (plan[i].role == R_CORE) {
+				snprintf(why, len, "attaching %s failed: %s",
+					 bpf_program__section_name(plan[i].prog), strerror(e));
+				destroy_skel(b);
+				return -1;
+			}
+			snprintf(b->notes + strlen(b->notes), sizeof(b->notes) - strlen(b->notes),
+				 "%s: attach failed (%s); not measured\n",
+				 bpf_program__section_name(plan[i].prog), strerror(e));
+			continue;
+		}
+		for (j = 0; j < os->prog_cnt; j++)
+			if (*os->progs[j].prog == plan[i].prog) {
+				*os->progs[j].link = link;
+				break;
+			}
+		b->hooks_live |= plan[i].hooks;
+	}
+	/* a hook needs all of its programs (entry and exit) */
+	for (int i = 0; i < n; i++) {
+		bool attached = false;
+
+		for (int j = 0; j < os->prog_cnt; j++)
+			if (*os->progs[j].prog == plan[i].prog && *os->progs[j].link)
+				attached = true;
+		if (!attached)
+			b->hooks_live &= ~plan[i].hooks;
+	}
+	b->tier = tier;
+	return 0;
+}
+
+const char *fl_tier_describe(unsigned int tier)
+{
+	switch (tier) {
+	case FL_TIER_FENTRY: return "fentry (fentry/fexit + tracepoints)";
+	case FL_TIER_KPROBE: return "kprobe (kprobe/kretprobe + tracepoints)";
+	case FL_TIER_TRACEPOINT: return "tracepoint (tracepoints only)";
+	}
+	return "none";
+}
+
+struct fl_bpf *fl_bpf_start(const struct fl_bpf_opts *o, char *err, size_t errlen)
+{
+	unsigned int first = o->tier ? o->tier : FL_TIER_FENTRY;
+	unsigned int last = o->exact ? first : FL_TIER_TRACEPOINT;
+	struct fl_bpf *b;
+	char why[512];
+	int n;
+
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (fl_kfeatures_read(&b->kf, err, errlen)) {
+		free(b);
+		return NULL;
+	}
+	fl_kvals_from_features(&b->kf, &b->kv);
+	n = libbpf_num_possible_cpus();
+	if (n <= 0) {
+		snprintf(err, errlen, "cannot count possible CPUs: %s", strerror(-n));
+		free(b);
+		return NULL;
+	}
+	b->nr_cpus = n;
+	b->tgid = o->system_wide ? 0 : o->tgid;
+
+	for (unsigned int t = first; t <= last; t++) {
+		if (!load_tier(b, t, o->system_wide, o->follow_fork, why, sizeof(why))) {
+			fl_bpf_hooks(t, &b->kf, &(unsigned long long){0}, &b->hooks_absent);
+			return b;
+		}
+		snprintf(b->notes + strlen(b->notes), sizeof(b->notes) - strlen(b->notes),
+			 "%s tier refused: %s\n", fl_tier_name(t), why);
+	}
+	snprintf(err, errlen, "%s", b->notes);
+	n = strlen(err);
+	if (n && err[n - 1] == '\n')
+		err[n - 1] = '\0';
+	free(b);
+	return NULL;
+}
+
+int fl_bpf_try_tier(unsigned int tier, const struct fl_kfeatures *kf, char *why, size_t len)
+{
+	struct fl_bpf b = { .kf = *kf };
+	int ret;
+
+	fl_kvals_from_features(kf, &b.kv);
+	ret = load_tier(&b, tier, true, false, why, len);
+	if (!ret)
+		destroy_skel(&b);
+	return ret;
+}
+
+unsigned int fl_bpf_tier(const struct fl_bpf *b)
+{
+	return b->tier;
+}
+
+const struct fl_kfeatures *fl_bpf_features(const struct fl_bpf *b)
+{
+	return &b->kf;
+}
+
+const char *fl_bpf_notes(const struct fl_bpf *b)
+{
+	return b->notes;
+}
+
+int fl_bpf_add_tgid(struct fl_bpf *b, unsigned int tgid)
+{
+	__u8 one = 1;
+
+	if (!b->skel)
+		return -1;
+	return bpf_map__update_elem(b->skel->maps.tgids, &tgid, sizeof(tgid), &one,
+				    sizeof(one), BPF_ANY) ? -1 : 0;
+}
+
+int fl_read_online_cpus(unsigned char *online, unsigned int nr)
+{
+	char buf[4096], *p = buf;
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	memset(online, 0, nr);
+	while (*p && *p != '\n') {
+		char *end;
+		unsigned long a, b;
+
+		errno = 0;
+		a = strtoul(p, &end, 10);
+		if (errno || end == p)
+			return -1;
+		b = a;
+		p = end;
+		if (*p == '-') {
+			b = strtoul(p + 1, &end, 10);
+			if (errno || end == p + 1 || b < a)
+				return -1;
+			p = end;
+		}
+		for (unsigned long c = a; c <= b && c < nr; c++)
+			online[c] = 1;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -1;
+	}
+	return 0;
+}
+
+int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,
+		char *err, size_t errlen)
+{
+	size_t vsz = (sizeof(struct fl_cpu_stats) + 7) & ~(size_t)7;
+	size_t total = vsz * b->nr_cpus;
+	unsigned int key = b->slot;
+	struct utsname u;
+	void *buf;
+
+	buf = calloc(1, total);
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (rotate) {
+		/* new events go to the other slot; let programs in flight finish */
+		b->skel->bss->slot = key ^ 1;
+		__sync_synchronize();
+		usleep(20000);
+	}
+	if (bpf_map__lookup_elem(b->skel->maps.stats, &key, sizeof(key), buf, total, 0)) {
+		snprintf(err, errlen, "reading the per-CPU statistics: %s", strerror(errno));
+		free(buf);
+		return -1;
+	}
+	if (fl_snapshot_alloc_cpus(s, b->nr_cpus)) {
+		snprintf(err, errlen, "out of memory");
+		free(buf);
+		return -1;
+	}
+	for (unsigned int c = 0; c < b->nr_cpus; c++)
+		memcpy(&s->cpus[c], (char *)buf + c * vsz, sizeof(struct fl_cpu_stats));
+	if (rotate) {
+		memset(buf, 0, total);
+		if (bpf_map__update_elem(b->skel->maps.stats, &key, sizeof(key), buf, total, 0)) {
+			snprintf(err, errlen, "clearing the per-CPU statistics: %s", strerror(errno));
+			free(buf);
+			return -1;
+		}
+		b->slot = key ^ 1;
+	}
+	free(buf);
+	if (fl_read_online_cpus(s->cpu_online, b->nr_cpus)) {
+		free(s->cpu_online);
+		s->cpu_online = NULL;
+	}
+	s->hdr.magic = FL_SNAP_MAGIC;
+	s->hdr.version = FL_SNAP_VERSION;
+	s->hdr.header_size = sizeof(s->hdr);
+	s->hdr.backend = FL_BACKEND_BPF;
+	s->hdr.tier = b->tier;
+	s->hdr.lockless_kind = b->kv.ll_kind;
+	s->hdr.hooks_live = b->hooks_live;
+	s->hdr.hooks_absent = b->hooks_absent;
+	s->hdr.filter_tgid = b->tgid;
+	s->hdr.flags = 0;
+	if ((b->hooks_live & HOOK(FL_HOOK_MMAP_START)) && b->kf.mmap_memcg == 1)
+		s->hdr.flags |= FL_SNAP_F_MMAP_MEMCG_PROTO;
+	if (!uname(&u))
+		snprintf(s->hdr.kernel_release, sizeof(s->hdr.kernel_release), "%s", u.release);
+	return 0;
+}
+
+void fl_bpf_stop(struct fl_bpf *b)
+{
+	if (!b)
+		return;
+	faultline_bpf__destroy(b->skel);
+	free(b);
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The eBPF backend: loads ebpf/faultline.bpf.c's skeleton with the best hook
+ * tier the running kernel allows (or the one asked for), filters by a tgid
+ * set (the workload and its children) or traces system-wide, and reads the
+ * per-CPU statistics into a snapshot.
+ */
+#ifndef FAULTLINE_BACKEND_BPF_H
+#define FAULTLINE_BACKEND_BPF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kfeatures.h"
+#include "snapshot.h"
+
+struct fl_bpf_opts {
+	unsigned int tier;	/* first FL_TIER_* to try; FL_TIER_NONE = best (fentry) */
+	bool exact;		/* only that tier, no fallback to lower ones */
+	bool system_wide;
+	unsigned int tgid;	/* traced thread group when !system_wide (0: none yet) */
+	bool follow_fork;	/* add children of traced tgids */
+};
+
+struct fl_bpf;
+
+/*
+ * Load and attach.  Returns NULL with err set when no tier could be used.
+ * Tiers tried and why they were refused are in fl_bpf_notes() (and, on
+ * failure, in err).
+ */
+struct fl_bpf *fl_bpf_start(const struct fl_bpf_opts *o, char *err, size_t errlen);
+
+/* Try one tier and tear it down again (for `faultline probe`): 0 or -1 + why. */
+int fl_bpf_try_tier(unsigned int tier, const struct fl_kfeatures *kf, char *why, size_t len);
+
+/* "fentry (fentry/fexit + tracepoints)" etc. */
+const char *fl_tier_describe(unsigned int tier);
+
+unsigned int fl_bpf_tier(const struct fl_bpf *b);
+const struct fl_kfeatures *fl_bpf_features(const struct fl_bpf *b);
+/* "fentry tier refused: ...\n" lines for the tiers skipped before this one. */
+const char *fl_bpf_notes(const struct fl_bpf *b);
+
+int fl_bpf_add_tgid(struct fl_bpf *b, unsigned int tgid);
+
+/*
+ * Fill s (cpus, cpu_online, header: backend, tier, hooks, lockless kind,
+ * nr_cpus, flags, kernel release, filter_tgid).  rotate: start a new window
+ * (the returned figures cover only the window since the last rotate).
+ */
+int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,
+		char *err, size_t errlen);
+
+void fl_bpf_stop(struct fl_bpf *b);
+
+/* Quiet libbpf unless fl_verbose; keep its last warning for error messages. */
+void fl_bpf_setup_libbpf(void);
+const char *fl_bpf_last_libbpf_warning(void);
+
+/* Hook bits a tier would make live / the kernel lacks, given its features. */
+void fl_bpf_hooks(unsigned int tier, const struct fl_kfeatures *kf,
+		  unsigned long long *live, unsigned long long *absent);
+
+/* Mark CPUs listed in /sys/devices/system/cpu/online in online[nr]. */
+int fl_read_online_cpus(unsigned char *online, unsigned int nr);
+
+#endif

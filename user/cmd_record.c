@@ -1,0 +1,699 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * faultline record: attach a backend (eBPF or faultline.ko), run CMD (held
+ * on a pipe until the hooks are live) or trace a PID / the whole system, and
+ * write snapshot file(s) atomically.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <dirent.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend_bpf.h"
+#include "commands.h"
+#include "report_common.h"
+#include "snapshot.h"
+#include "vmstat.h"
+
+#if defined(__has_include)
+#if __has_include("backend_kmod.h")
+#include "backend_kmod.h"
+#endif
+#endif
+
+/* The module backend (user/backend_kmod.c) and machine tags (user/tags.c):
+ * used when they are linked in. */
+int kmod_loaded(void) __attribute__((weak));
+int kmod_start(unsigned int tgid, char *err, size_t errlen) __attribute__((weak));
+int kmod_read(struct fl_snapshot *s, char *err, size_t errlen) __attribute__((weak));
+void kmod_stop(void) __attribute__((weak));
+int fl_tags_collect(struct fl_snapshot *s) __attribute__((weak));
+
+enum { B_AUTO, B_BPF, B_KMOD };
+
+struct rec {
+	const char *out;
+	int backend_req;
+	unsigned int tier_req;
+	bool system_wide;
+	unsigned int pid;
+	double interval, duration;
+	bool quiet;
+	char **cmd;
+
+	int backend;		/* FL_BACKEND_* in use */
+	struct fl_bpf *bpf;
+	bool dir_mode;
+	unsigned int tgid;
+	pid_t child;
+	int release_fd;
+	struct fl_vmstat vm;
+	unsigned long long win_real, win_mono;
+	unsigned int nsnap;
+	char cmdline[512];
+};
+
+static volatile sig_atomic_t got_int, got_term, int_from_user;
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (sig == SIGINT) {
+		got_int = 1;
+		if (si && si->si_code == SI_USER)
+			int_from_user = 1;
+	} else if (sig == SIGTERM) {
+		got_term = 1;
+	}
+}
+
+static void on_chld(int sig)
+{
+	(void)sig;
+}
+
+static unsigned long long now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: faultline record [-o FILE|DIR] [-b auto|bpf|kmod] [--tier fentry|kprobe|tracepoint]\n"
+"                        [-a | -p PID] [-i SEC] [-d SEC] [-q] [-- CMD [ARGS...]]\n"
+"  -o, --output FILE|DIR  snapshot file (default faultline.snap); a directory (existing,\n"
+"                         ending in '/', or with -i) gets DIR/snap-NNNN.snap\n"
+"  -b, --backend B        auto (default): bpf fentry tier, else faultline.ko if loaded,\n"
+"                         else bpf kprobe, else bpf tracepoint tier\n"
+"      --tier T           use only this bpf tier\n"
+"  -a, --all              trace every task (system-wide)\n"
+"  -p, --pid PID          trace this process (its thread group and children)\n"
+"  -i, --interval SEC     one snapshot per interval (needs a directory output)\n"
+"  -d, --duration SEC     stop after SEC seconds (CMD gets SIGTERM)\n"
+"  -q, --quiet            no summary\n"
+"With CMD: CMD and its children are traced, its exit status is returned.\n");
+}
+
+static int parse_secs(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 1e7)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_uint(const char *s, unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v == 0 || v > 0x7fffffff)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_tier(const char *s, unsigned int *t)
+{
+	if (!strcmp(s, "fentry"))
+		*t = FL_TIER_FENTRY;
+	else if (!strcmp(s, "kprobe"))
+		*t = FL_TIER_KPROBE;
+	else if (!strcmp(s, "tracepoint"))
+		*t = FL_TIER_TRACEPOINT;
+	else
+		return -1;
+	return 0;
+}
+
+/* tgid of PID (a thread id works too), 0 if it does not exist. */
+static unsigned int tgid_of(unsigned int pid)
+{
+	char path[64], line[256];
+	unsigned int tgid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %u", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+/* fork CMD, held until release_child(); returns 0 or -1 */
+static int spawn_child(struct rec *r)
+{
+	int p[2];
+	char c;
+
+	if (pipe2(p, O_CLOEXEC)) {
+		fprintf(stderr, "faultline record: pipe: %s\n", strerror(errno));
+		return -1;
+	}
+	r->child = fork();
+	if (r->child < 0) {
+		fprintf(stderr, "faultline record: fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (r->child == 0) {
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);	/* recorder gave up before starting */
+		close(p[0]);
+		execvp(r->cmd[0], r->cmd);
+		fprintf(stderr, "faultline record: cannot run '%s': %s\n", r->cmd[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	r->release_fd = p[1];
+	return 0;
+}
+
+static void release_child(struct rec *r)
+{
+	if (r->release_fd < 0)
+		return;
+	if (write(r->release_fd, "g", 1) != 1)
+		fprintf(stderr, "faultline record: releasing the command: %s\n", strerror(errno));
+	close(r->release_fd);
+	r->release_fd = -1;
+}
+
+static int kill_child_unreleased(struct rec *r)
+{
+	int st;
+
+	if (r->child <= 0)
+		return 0;
+	if (r->release_fd >= 0) {
+		close(r->release_fd);	/* child reads EOF and exits 127 */
+		r->release_fd = -1;
+	}
+	waitpid(r->child, &st, 0);
+	r->child = 0;
+	return 0;
+}
+
+static const char *not_measured(unsigned int tier)
+{
+	switch (tier) {
+	case FL_TIER_KPROBE:
+		return "kprobe tier: everything is measured; kprobe/kretprobe cost more per fault than fentry";
+	case FL_TIER_TRACEPOINT:
+		return "tracepoint tier: measuring fault counts, mmap_lock wait/hold and contention;\n"
+		       "  fault latency, handle_mm_fault duration and lockless-path outcomes are unavailable";
+	}
+	return NULL;
+}
+
+static int start_bpf(struct rec *r, unsigned int first, bool exact, char *err, size_t errlen)
+{
+	struct fl_bpf_opts o = {
+		.tier = first,
+		.exact = exact,
+		.system_wide = r->system_wide,
+		.tgid = r->tgid,
+		.follow_fork = true,
+	};
+
+	r->bpf = fl_bpf_start(&o, err, errlen);
+	if (!r->bpf)
+		return -1;
+	r->backend = FL_BACKEND_BPF;
+	return 0;
+}
+
+static void say_notes(struct rec *r, const char *notes)
+{
+	const char *p = notes;
+
+	if (r->quiet)
+		return;
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+
+		fprintf(stderr, "faultline record: %.*s\n", n, p);
+		p = nl ? nl + 1 : p + n;
+	}
+}
+
+static int start_backend(struct rec *r)
+{
+	char err[2048], kerr[512] = "";
+	char fentry_err[2048] = "";
+
+	if (r->backend_req == B_KMOD) {
+		if (!kmod_loaded || !kmod_start) {
+			fprintf(stderr, "faultline record: the kmod backend is not built into this faultline\n");
+			return -1;
+		}
+		if (!kmod_loaded()) {
+			fprintf(stderr, "faultline record: faultline.ko is not loaded (insmod module/faultline.ko)\n");
+			return -1;
+		}
+		if (kmod_start(r->tgid, kerr, sizeof(kerr))) {
+			fprintf(stderr, "faultline record: kmod backend: %s\n", kerr);
+			return -1;
+		}
+		r->backend = FL_BACKEND_KMOD;
+		if (!r->quiet)
+			fprintf(stderr, "faultline record: kmod backend (faultline.ko, kprobe tier)\n");
+		return 0;
+	}
+	if (r->backend_req == B_BPF || r->tier_req) {
+		if (start_bpf(r, r->tier_req, r->tier_req != 0, err, sizeof(err))) {
+			fprintf(stderr, "faultline record: bpf backend unavailable:\n");
+			say_notes(&(struct rec){ .quiet = false }, err);
+			return -1;
+		}
+		goto bpf_ok;
+	}
+	/* auto: fentry, then the module if loaded, then kprobe, then tracepoint */
+	if (!start_bpf(r, FL_TIER_FENTRY, true, fentry_err, sizeof(fentry_err)))
+		goto bpf_ok;
+	say_notes(r, fentry_err);
+	if (kmod_loaded && kmod_start && kmod_read && kmod_loaded()) {
+		if (!kmod_start(r->tgid, kerr, sizeof(kerr))) {
+			r->backend = FL_BACKEND_KMOD;
+			if (!r->quiet)
+				fprintf(stderr, "faultline record: using the kmod backend: faultline.ko is loaded "
+					"and the bpf fentry tier is not allowed\n");
+			return 0;
+		}
+		if (!r->quiet)
+			fprintf(stderr, "faultline record: faultline.ko is loaded but refused: %s\n", kerr);
+	} else if (!r->quiet) {
+		fprintf(stderr, "faultline record: kmod backend: %s\n",
+			kmod_loaded ? "faultline.ko is not loaded" : "not built into this faultline");
+	}
+	if (start_bpf(r, FL_TIER_KPROBE, false, err, sizeof(err))) {
+		fprintf(stderr, "faultline record: nothing can be measured on this kernel:\n");
+		say_notes(&(struct rec){ .quiet = false }, fentry_err);
+		say_notes(&(struct rec){ .quiet = false }, err);
+		if (geteuid() != 0)
+			fprintf(stderr, "faultline record: (not running as root: BPF needs CAP_BPF + CAP_PERFMON)\n");
+		return -1;
+	}
+bpf_ok:
+	say_notes(r, fl_bpf_notes(r->bpf));
+	if (!r->quiet) {
+		const char *nm = not_measured(fl_bpf_tier(r->bpf));
+
+		fprintf(stderr, "faultline record: bpf backend, tier %s\n",
+			fl_tier_describe(fl_bpf_tier(r->bpf)));
+		if (nm)
+			fprintf(stderr, "faultline record: %s\n", nm);
+	}
+	return 0;
+}
+
+static void stop_backend(struct rec *r)
+{
+	if (r->backend == FL_BACKEND_BPF)
+		fl_bpf_stop(r->bpf);
+	else if (r->backend == FL_BACKEND_KMOD && kmod_stop)
+		kmod_stop();
+	r->bpf = NULL;
+	r->backend = FL_BACKEND_NONE;
+}
+
+static int path_is_dir(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+/* Remove snap-*.snap left by an earlier recording into the same directory. */
+static void clear_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char path[4096];
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (n > 10 && !strncmp(de->d_name, "snap-", 5) && !strcmp(de->d_name + n - 5, ".snap")) {
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			unlink(path);
+		}
+	}
+	closedir(d);
+}
+
+/* Take the window that ends now into a snapshot and write it. */
+static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool *written,
+			 char *path, size_t pathlen)
+{
+	unsigned long long end_real, end_mono;
+	char err[512], buf[64];
+	int ret = -1;
+
+	memset(s, 0, sizeof(*s));
+	*written = false;
+	end_real = now_ns(CLOCK_REALTIME);
+	end_mono = now_ns(CLOCK_MONOTONIC);
+	if (fl_vmstat_read(&r->vm, NULL, true, err, sizeof(err)) && !r->quiet)
+		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);
+	if (r->backend == FL_BACKEND_BPF)
+		ret = fl_bpf_read(r->bpf, s, rotate, err, sizeof(err));
+	else
+		ret = kmod_read(s, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "faultline record: reading the statistics: %s\n", err);
+		return -1;
+	}
+	s->hdr.t_start_ns = r->win_real;
+	s->hdr.t_end_ns = end_real;
+	s->hdr.duration_ns = end_mono - r->win_mono;
+	if (r->backend == FL_BACKEND_KMOD)
+		s->hdr.filter_tgid = r->tgid;
+	if (fl_vmstat_to_snapshot(&r->vm, &s->vmstat, &s->nr_vmstat)) {
+		fprintf(stderr, "faultline record: out of memory\n");
+		return -1;
+	}
+	if (fl_tags_collect && fl_tags_collect(s) && !r->quiet)
+		fprintf(stderr, "faultline record: machine tags incomplete\n");
+	if (r->cmdline[0])
+		fl_snapshot_set_tag(s, "command", r->cmdline);
+	if (r->interval > 0) {
+		snprintf(buf, sizeof(buf), "%u", r->nsnap);
+		fl_snapshot_set_tag(s, "interval_index", buf);
+	}
+	fl_vmstat_roll(&r->vm);
+	r->win_real = end_real;
+	r->win_mono = end_mono;
+
+	if (r->dir_mode)
+		snprintf(path, pathlen, "%s/snap-%04u.snap", r->out, r->nsnap);
+	else
+		snprintf(path, pathlen, "%s", r->out);
+	r->nsnap++;
+	if (fl_snapshot_write_file(path, s, err, sizeof(err))) {
+		fprintf(stderr, "faultline record: %s\n", err);
+		return -1;
+	}
+	*written = true;
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "backend", required_argument, NULL, 'b' },
+		{ "tier", required_argument, NULL, 'T' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	struct rec r = { .release_fd = -1 };
+	struct sigaction sa = { 0 };
+	sigset_t block, orig;
+	unsigned long long end_at = 0, next_tick = 0, now;
+	struct fl_snapshot last = { 0 };
+	bool have_last = false, written, stop = false, termed = false;
+	char err[512], path[4096];
+	int c, status = 0, ret = 0, child_status = -1;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:b:ap:i:d:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			r.out = optarg;
+			break;
+		case 'b':
+			if (!strcmp(optarg, "auto"))
+				r.backend_req = B_AUTO;
+			else if (!strcmp(optarg, "bpf"))
+				r.backend_req = B_BPF;
+			else if (!strcmp(optarg, "kmod"))
+				r.backend_req = B_KMOD;
+			else {
+				fprintf(stderr, "faultline record: unknown backend '%s' (auto, bpf, kmod)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'T':
+			if (parse_tier(optarg, &r.tier_req)) {
+				fprintf(stderr, "faultline record: unknown tier '%s' (fentry, kprobe, tracepoint)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'a':
+			r.system_wide = true;
+			break;
+		case 'p':
+			if (parse_uint(optarg, &r.pid)) {
+				fprintf(stderr, "faultline record: invalid PID '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'i':
+			if (parse_secs(optarg, &r.interval)) {
+				fprintf(stderr, "faultline record: invalid interval '%s' (seconds > 0)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'd':
+			if (parse_secs(optarg, &r.duration)) {
+				fprintf(stderr, "faultline record: invalid duration '%s' (seconds > 0)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'q':
+			r.quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		r.cmd = argv + optind;
+	if (r.system_wide && r.pid) {
+		fprintf(stderr, "faultline record: -a and -p are exclusive\n");
+		return 2;
+	}
+	if (r.pid && r.cmd) {
+		fprintf(stderr, "faultline record: -p and a command are exclusive\n");
+		return 2;
+	}
+	if (!r.system_wide && !r.pid && !r.cmd) {
+		fprintf(stderr, "faultline record: nothing to trace: give -- CMD, -p PID or -a\n");
+		return 2;
+	}
+	if (r.backend_req == B_KMOD && r.tier_req && r.tier_req != FL_TIER_KPROBE) {
+		fprintf(stderr, "faultline record: the kmod backend has only the kprobe tier\n");
+		return 2;
+	}
+	if (r.interval > 0 && r.backend_req == B_KMOD) {
+		fprintf(stderr, "faultline record: -i needs the bpf backend (the module has no interval reset)\n");
+		return 2;
+	}
+	if (!r.out)
+		r.out = r.interval > 0 ? "faultline.d" : "faultline.snap";
+	r.dir_mode = r.interval > 0 || path_is_dir(r.out) || r.out[strlen(r.out) - 1] == '/';
+	if (r.dir_mode) {
+		if (mkdir(r.out, 0755) && errno != EEXIST) {
+			fprintf(stderr, "faultline record: %s: %s\n", r.out, strerror(errno));
+			return 1;
+		}
+		if (!path_is_dir(r.out)) {
+			fprintf(stderr, "faultline record: %s: not a directory\n", r.out);
+			return 1;
+		}
+		clear_dir(r.out);
+	}
+	if (r.cmd) {
+		size_t off = 0;
+
+		for (int i = 0; r.cmd[i] && off < sizeof(r.cmdline) - 1; i++)
+			off += snprintf(r.cmdline + off, sizeof(r.cmdline) - off, "%s%s",
+					i ? " " : "", r.cmd[i]);
+		for (char *p = r.cmdline; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+	}
+	if (r.pid) {
+		r.tgid = tgid_of(r.pid);
+		if (!r.tgid) {
+			fprintf(stderr, "faultline record: no process %u\n", r.pid);
+			return 1;
+		}
+	}
+	fl_bpf_setup_libbpf();
+
+	/* signals: handled only inside ppoll() below */
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGCHLD, on_chld);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+
+	if (r.cmd) {
+		if (spawn_child(&r))
+			return 1;
+		if (!r.system_wide)
+			r.tgid = r.child;
+	}
+	if (start_backend(&r)) {
+		kill_child_unreleased(&r);
+		sigprocmask(SIG_SETMASK, &orig, NULL);
+		return 1;
+	}
+	if (fl_vmstat_read(&r.vm, NULL, false, err, sizeof(err)) && !r.quiet)
+		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);
+	r.win_real = now_ns(CLOCK_REALTIME);
+	r.win_mono = now_ns(CLOCK_MONOTONIC);
+	if (r.duration > 0)
+		end_at = r.win_mono + (unsigned long long)(r.duration * 1e9);
+	if (r.interval > 0)
+		next_tick = r.win_mono + (unsigned long long)(r.interval * 1e9);
+	release_child(&r);
+	if (!r.quiet && !r.cmd)
+		fprintf(stderr, "faultline record: tracing %s; Ctrl-C to stop\n",
+			r.system_wide ? "system-wide" : "the process");
+
+	while (!stop) {
+		struct timespec ts;
+		unsigned long long wake;
+
+		if (r.child > 0) {
+			pid_t w = waitpid(r.child, &status, WNOHANG);
+
+			if (w == r.child) {
+				child_status = status;
+				r.child = 0;
+				break;
+			}
+		}
+		if (r.pid && kill(r.tgid, 0) && errno == ESRCH)
+			break;
+		if (got_int) {
+			got_int = 0;
+			if (r.child <= 0)
+				break;
+			/* the terminal sent it to the command too; forward a kill() */
+			if (int_from_user)
+				kill(r.child, SIGINT);
+			int_from_user = 0;
+		}
+		if (got_term) {
+			got_term = 0;
+			if (r.child <= 0)
+				break;
+			kill(r.child, SIGTERM);
+		}
+		now = now_ns(CLOCK_MONOTONIC);
+		if (end_at && now >= end_at) {
+			if (r.child <= 0)
+				break;
+			if (!termed) {
+				kill(r.child, SIGTERM);
+				termed = true;
+			}
+		}
+		if (next_tick && now >= next_tick) {
+			struct fl_snapshot s;
+
+			if (take_snapshot(&r, true, &s, &written, path, sizeof(path)))
+				ret = 1;
+			fl_snapshot_free(&s);
+			while (next_tick <= now)
+				next_tick += (unsigned long long)(r.interval * 1e9);
+		}
+		wake = now + 1000000000ULL;	/* re-check -p targets every second */
+		if (end_at && !termed && end_at < wake)
+			wake = end_at;
+		if (next_tick && next_tick < wake)
+			wake = next_tick;
+		ts.tv_sec = (wake - now) / 1000000000ULL;
+		ts.tv_nsec = (wake - now) % 1000000000ULL;
+		ppoll(NULL, 0, &ts, &orig);
+	}
+
+	if (take_snapshot(&r, r.interval > 0, &last, &written, path, sizeof(path)))
+		ret = 1;
+	else
+		have_last = true;
+	stop_backend(&r);
+	if (r.child > 0) {
+		/* -d ended the recording: wait for the command (it got SIGTERM) */
+		while (waitpid(r.child, &status, 0) < 0 && errno == EINTR)
+			;
+		child_status = status;
+	}
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+
+	if (have_last && !r.quiet) {
+		struct fl_cpu_stats *tot = calloc(1, sizeof(*tot));
+
+		if (tot) {
+			fl_snapshot_total(&last, tot);
+			printf("faultline record: %s%s\n", r.dir_mode ? "last interval, " : "",
+			       r.dir_mode ? r.out : path);
+			fl_print_summary(stdout, &last, tot);
+			if (r.dir_mode)
+				printf("wrote %u snapshot(s) to %s/ (faultline report %s)\n",
+				       r.nsnap, r.out, r.out);
+			else
+				printf("wrote %s\n", path);
+			free(tot);
+		}
+	}
+	fl_snapshot_free(&last);
+	fl_vmstat_free(&r.vm);
+	if (child_status >= 0 && r.cmd) {
+		if (WIFEXITED(child_status))
+			return ret ? ret : WEXITSTATUS(child_status);
+		if (WIFSIGNALED(child_status))
+			return 128 + WTERMSIG(child_status);
+	}
+	return ret;
+}

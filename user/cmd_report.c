@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * faultline report FILE|DIR [--per-cpu] [--hist] [--raw]: totals, a per-CPU
+ * table, bcc-style histograms; every figure the recording could not measure
+ * is printed as unavailable / absent with the reason.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "report_common.h"
+#include "report_merge.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: faultline report FILE|DIR [--per-cpu] [--hist] [--raw]\n"
+"  FILE|DIR     a snapshot, or a directory of interval snapshots (merged)\n"
+"  --per-cpu    per-CPU table: faults, latency p50/p90/p99/max, lockless attempts,\n"
+"               abort %%, retry %%, mmap_lock wait p99\n"
+"  --hist       bcc-style histograms (nsecs, power-of-two rows)\n"
+"  --raw        key=value lines for scripts (unmeasured figures say why)\n");
+}
+
+static void cell_ns(char *buf, size_t len, const struct fl_hist *h, unsigned int ppm, bool ok)
+{
+	if (!ok)
+		snprintf(buf, len, "n/a");
+	else if (!h->count)
+		snprintf(buf, len, "-");
+	else if (ppm >= 1000000)
+		fl_fmt_ns(buf, len, h->max);
+	else
+		fl_fmt_ns(buf, len, fl_hist_quantile_ppm(h, ppm));
+}
+
+static void print_per_cpu(const struct fl_snapshot *s)
+{
+	const char *why;
+	bool lat = fl_figure_avail(s, FL_FIG_LATENCY, &why) == FL_AVAIL_YES;
+	bool ll = fl_figure_avail(s, FL_FIG_LOCKLESS, &why) == FL_AVAIL_YES;
+	bool mm = fl_figure_avail(s, FL_FIG_MMAP, &why) == FL_AVAIL_YES;
+	unsigned int idle = 0;
+
+	printf("\n%4s %10s %9s %9s %9s %9s %10s %7s %7s %10s\n", "CPU", "faults", "p50", "p90",
+	       "p99", "max", "lockless", "abort%", "retry%", "mmwait99");
+	for (unsigned int c = 0; c < s->hdr.nr_cpus; c++) {
+		const struct fl_cpu_stats *cs = &s->cpus[c];
+		unsigned long long faults = cs->cnt[FL_C_FAULTS_USER] + cs->cnt[FL_C_FAULTS_KERNEL];
+		char p50[16], p90[16], p99[16], mx[16], att[16], ab[16], rt[16], mw[16];
+		struct fl_hist wait;
+		bool active = faults != 0;
+
+		memcpy(&wait, &cs->hist[FL_H_MMAP_WAIT_R], sizeof(wait));
+		fl_hist_merge(&wait, &cs->hist[FL_H_MMAP_WAIT_W]);
+		if (wait.count || cs->hist[FL_H_MMAP_HOLD_R].count || cs->hist[FL_H_MMAP_HOLD_W].count)
+			active = true;
+		if (!active) {
+			idle++;
+			continue;
+		}
+		cell_ns(p50, sizeof(p50), &cs->hist[FL_H_FAULT_LAT], 500000, lat);
+		cell_ns(p90, sizeof(p90), &cs->hist[FL_H_FAULT_LAT], 900000, lat);
+		cell_ns(p99, sizeof(p99), &cs->hist[FL_H_FAULT_LAT], 990000, lat);
+		cell_ns(mx, sizeof(mx), &cs->hist[FL_H_FAULT_LAT], 1000000, lat);
+		cell_ns(mw, sizeof(mw), &wait, 990000, mm);
+		if (ll) {
+			snprintf(att, sizeof(att), "%llu", cs->ll[FL_LL_ATTEMPTED]);
+			fl_fmt_pct_of(ab, sizeof(ab), cs->ll[FL_LL_ABORTED], cs->ll[FL_LL_ATTEMPTED]);
+			fl_fmt_pct_of(rt, sizeof(rt), cs->ll[FL_LL_RETRIED], cs->ll[FL_LL_ATTEMPTED]);
+		} else {
+			snprintf(att, sizeof(att), "n/a");
+			snprintf(ab, sizeof(ab), "n/a");
+			snprintf(rt, sizeof(rt), "n/a");
+		}
+		printf("%4u %10llu %9s %9s %9s %9s %10s %7s %7s %10s\n", c, faults, p50, p90, p99,
+		       mx, att, ab, rt, mw);
+	}
+	if (idle)
+		printf("(%u CPU(s) without traced events not shown)\n", idle);
+	if (!lat || !ll || !mm) {
+		char buf[256];
+		enum fl_avail a;
+
+		if (!lat) {
+			a = fl_figure_avail(s, FL_FIG_LATENCY, &why);
+			fl_fmt_unavail(buf, sizeof(buf), a, why);
+			printf("n/a latency: %s\n", buf);
+		}
+		if (!ll) {
+			a = fl_figure_avail(s, FL_FIG_LOCKLESS, &why);
+			fl_fmt_unavail(buf, sizeof(buf), a, why);
+			printf("n/a lockless: %s\n", buf);
+		}
+		if (!mm) {
+			a = fl_figure_avail(s, FL_FIG_MMAP, &why);
+			fl_fmt_unavail(buf, sizeof(buf), a, why);
+			printf("n/a mmwait99: %s\n", buf);
+		}
+	}
+}
+
+static enum fl_figure hist_figure(unsigned int id)
+{
+	switch (id) {
+	case FL_H_FAULT_LAT: return FL_FIG_LATENCY;
+	case FL_H_HMF: return FL_FIG_HMF;
+	case FL_H_MMAP_CONTEND: return FL_FIG_CONTENTION;
+	default: return FL_FIG_MMAP;
+	}
+}
+
+static void print_hists(const struct fl_snapshot *s, const struct fl_cpu_stats *t)
+{
+	for (unsigned int id = 0; id < FL_H_NR; id++) {
+		const char *why;
+		enum fl_avail a = fl_figure_avail(s, hist_figure(id), &why);
+		char title[128], buf[256];
+
+		if (a != FL_AVAIL_YES) {
+			fl_fmt_unavail(buf, sizeof(buf), a, why);
+			printf("\n%s: %s\n", fl_hist_name(id), buf);
+			continue;
+		}
+		if (!t->hist[id].count) {
+			printf("\n%s: no events\n", fl_hist_name(id));
+			continue;
+		}
+		snprintf(title, sizeof(title), "%s (n=%llu)", fl_hist_name(id), t->hist[id].count);
+		fl_print_log2_hist(stdout, &t->hist[id], title);
+	}
+}
+
+static void raw_unavail(const char *key, enum fl_avail a, const char *why)
+{
+	printf("%s=%s (%s)\n", key, a == FL_AVAIL_ABSENT ? "absent" : "unavailable", why);
+}
+
+static void print_raw(const struct fl_snapshot *s, const struct fl_cpu_stats *t,
+		      unsigned int nfiles)
+{
+	const struct fl_snap_header *h = &s->hdr;
+	const char *why;
+	enum fl_avail a;
+
+	printf("backend=%s\ntier=%s\nkernel=%s\nnr_cpus=%u\nsnapshots=%u\nduration_ns=%llu\n",
+	       fl_backend_name(h->backend), fl_tier_name(h->tier), h->kernel_release,
+	       h->nr_cpus, nfiles, h->duration_ns);
+	printf("filter_tgid=%u\nlockless_kind=%s\nhooks_live=", h->filter_tgid,
+	       fl_ll_kind_name(h->lockless_kind));
+	for (unsigned int i = 0, n = 0; i < FL_HOOK_NR; i++)
+		if (h->hooks_live & (1ULL << i))
+			printf("%s%s", n++ ? "," : "", fl_hook_name(i));
+	printf("\nhooks_absent=");
+	for (unsigned int i = 0, n = 0; i < FL_HOOK_NR; i++)
+		if (h->hooks_absent & (1ULL << i))
+			printf("%s%s", n++ ? "," : "", fl_hook_name(i));
+	printf("\n");
+
+	for (unsigned int i = 0; i < FL_C_NR; i++) {
+		enum fl_figure fig;
+
+		if (!strcmp(fl_counter_name(i), "unknown"))
+			continue;
+		switch (i) {
+		case FL_C_FAULTS_USER:
+		case FL_C_FAULTS_KERNEL:
+			fig = FL_FIG_FAULTS;
+			break;
+		case FL_C_FAULTS_ENDED:
+		case FL_C_FAULTS_UNHANDLED:
+			fig = FL_FIG_LATENCY;
+			break;
+		case FL_C_HMF_CALLS:
+			fig = FL_FIG_HMF;
+			break;
+		case FL_C_MMAP_CONTENDED:
+			fig = FL_FIG_CONTENTION;
+			break;
+		case FL_C_MMAP_TRYLOCK_FAIL:
+			fig = FL_FIG_MMAP;
+			break;
+		default:
+			fig = FL_FIG_NR;
+		}
+		a = fig == FL_FIG_NR ? FL_AVAIL_YES : fl_figure_avail(s, fig, &why);
+		if (a == FL_AVAIL_YES)
+			printf("%s=%llu\n", fl_counter_name(i), t->cnt[i]);
+		else
+			raw_unavail(fl_counter_name(i), a, why);
+	}
+	a = fl_figure_avail(s, FL_FIG_LOCKLESS, &why);
+	for (unsigned int i = 0; i < FL_LL_NR; i++) {
+		if (a == FL_AVAIL_YES)
+			printf("%s=%llu\n", fl_ll_name(i), t->ll[i]);
+		else
+			raw_unavail(fl_ll_name(i), a, why);
+	}
+	for (unsigned int id = 0; id < FL_H_NR; id++) {
+		const struct fl_hist *hh = &t->hist[id];
+		static const struct { const char *k; unsigned int ppm; } q[] = {
+			{ "p50", 500000 }, { "p90", 900000 }, { "p99", 990000 },
+		};
+
+		a = fl_figure_avail(s, hist_figure(id), &why);
+		if (a != FL_AVAIL_YES) {
+			char key[64];
+
+			snprintf(key, sizeof(key), "%s.count", fl_hist_name(id));
+			raw_unavail(key, a, why);
+			continue;
+		}
+		printf("%s.count=%llu\n%s.sum_ns=%llu\n", fl_hist_name(id), hh->count,
+		       fl_hist_name(id), hh->sum);
+		if (!hh->count)
+			continue;
+		printf("%s.min_ns=%llu\n%s.max_ns=%llu\n", fl_hist_name(id), hh->min,
+		       fl_hist_name(id), hh->max);
+		for (unsigned int k = 0; k < 3; k++)
+			printf("%s.%s_ns=%llu\n", fl_hist_name(id), q[k].k,
+			       fl_hist_quantile_ppm(hh, q[k].ppm));
+	}
+	if (!s->nr_vmstat)
+		printf("vmstat=unavailable (no /proc/vmstat section)\n");
+	for (unsigned int i = 0; i < s->nr_vmstat; i++)
+		printf("vmstat.%s=%lld\n", s->vmstat[i].name,
+		       (long long)(s->vmstat[i].after - s->vmstat[i].before));
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "per-cpu", no_argument, NULL, 'c' },
+		{ "hist", no_argument, NULL, 'H' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	bool per_cpu = false, hist = false, raw = false;
+	struct fl_snapshot s;
+	struct fl_cpu_stats *tot;
+	unsigned int nfiles;
+	char err[512];
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			per_cpu = true;
+			break;
+		case 'H':
+			hist = true;
+			break;
+		case 'r':
+			raw = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	if (fl_snapshot_load(argv[optind], &s, &nfiles, err, sizeof(err))) {
+		fprintf(stderr, "faultline report: %s\n", err);
+		return 1;
+	}
+	tot = calloc(1, sizeof(*tot));
+	if (!tot) {
+		fprintf(stderr, "faultline report: out of memory\n");
+		fl_snapshot_free(&s);
+		return 1;
+	}
+	fl_snapshot_total(&s, tot);
+	if (raw) {
+		print_raw(&s, tot, nfiles);
+	} else {
+		const char *cmd = fl_snapshot_tag(&s, "command");
+
+		printf("faultline report: %s", argv[optind]);
+		if (nfiles > 1)
+			printf(" (%u interval snapshots merged)", nfiles);
+		printf("\n");
+		if (cmd)
+			printf("command: %s\n", cmd);
+		fl_print_summary(stdout, &s, tot);
+		if (per_cpu)
+			print_per_cpu(&s);
+		if (hist)
+			print_hists(&s, tot);
+	}
+	free(tot);
+	fl_snapshot_free(&s);
+	return 0;
+}

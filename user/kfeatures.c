@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/* From kernel facts to the fault state machine's values (no libbpf here). */
+#include "kfeatures.h"
+
+void fl_kvals_from_features(const struct fl_kfeatures *f, struct fl_kvals *kv)
+{
+	kv->pad = 0;
+	kv->vm_fault_retry = f->vm_fault_retry > 0 ? (fl_u32)f->vm_fault_retry
+						   : FL_DEF_VM_FAULT_RETRY;
+	if (f->has_do_hmf || f->has_spf_dufour) {
+		/* SPF patchsets: the flag is a #define there, rarely in BTF */
+		kv->ll_kind = FL_LL_KIND_SPF;
+		if (f->flag_speculative > 0)
+			kv->ll_flag = (fl_u32)f->flag_speculative;
+		else if (f->has_do_hmf)
+			kv->ll_flag = FL_DEF_SPF_FLAG_LESPINASSE;
+		else
+			kv->ll_flag = FL_DEF_SPF_FLAG_DUFOUR;
+	} else if (f->has_lock_vma) {
+		kv->ll_kind = FL_LL_KIND_VMA_LOCK;
+		kv->ll_flag = f->flag_vma_lock > 0 ? (fl_u32)f->flag_vma_lock
+						   : FL_DEF_FAULT_FLAG_VMA_LOCK;
+	} else if (f->flag_vma_lock > 0 || f->flag_speculative > 0) {
+		/* the flag exists but no function we can hook shows the attempt */
+		kv->ll_kind = FL_LL_KIND_UNKNOWN;
+		kv->ll_flag = 0;
+	} else {
+		kv->ll_kind = FL_LL_KIND_NONE;
+		kv->ll_flag = 0;
+	}
+}
+
+const char *fl_lockless_describe(const struct fl_kfeatures *f)
+{
+	if (f->has_do_hmf)
+		return "speculative page faults (do_handle_mm_fault, Lespinasse-style SPF)";
+	if (f->has_spf_dufour)
+		return "speculative page faults (__handle_speculative_fault, Dufour-style SPF)";
+	if (f->has_lock_vma)
+		return "per-VMA locks (lock_vma_under_rcu)";
+	if (f->flag_vma_lock > 0 || f->flag_speculative > 0)
+		return "a lockless path exists (fault flag in BTF) but no hookable function";
+	return "none (no lock_vma_under_rcu, no SPF entry point)";
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the running kernel has for the fault-path hooks, read from its BTF
+ * (kfeatures_btf.c), and the pure mapping from those facts to the values the
+ * fault state machine needs (kfeatures.c; unit-tested without a kernel).
+ */
+#ifndef FAULTLINE_KFEATURES_H
+#define FAULTLINE_KFEATURES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <faultline/classify.h>
+
+struct fl_kfeatures {
+	bool btf;		/* vmlinux BTF readable */
+	/* functions (BTF FUNC records) */
+	bool has_hmf;		/* handle_mm_fault */
+	bool has_do_hmf;	/* do_handle_mm_fault: SPF (Lespinasse) */
+	bool has_spf_dufour;	/* __handle_speculative_fault: SPF (Dufour) */
+	bool has_lock_vma;	/* lock_vma_under_rcu: per-VMA locks */
+	/* tracepoints (btf_trace_* typedefs) */
+	bool tp_pf_user, tp_pf_kernel;
+	bool tp_mmap_lock;	/* all three mmap_lock tracepoints */
+	bool tp_contention;	/* lock:contention_begin/end */
+	bool tp_fork;		/* sched:sched_process_fork */
+	int mmap_memcg;		/* 1: (mm, memcg_path, write..), 0: (mm, write..), -1: unknown */
+	/* enum values, -1 when the kernel has no such enumerator */
+	long long flag_vma_lock;	/* FAULT_FLAG_VMA_LOCK */
+	long long flag_speculative;	/* FAULT_FLAG_SPECULATIVE */
+	long long vm_fault_retry;	/* VM_FAULT_RETRY */
+};
+
+/* Defaults when a kernel lacks the enumerator (mainline / patchset values). */
+#define FL_DEF_FAULT_FLAG_VMA_LOCK	(1u << 12)
+#define FL_DEF_SPF_FLAG_LESPINASSE	0x400u	/* do_handle_mm_fault kernels */
+#define FL_DEF_SPF_FLAG_DUFOUR		0x200u	/* __handle_speculative_fault kernels */
+#define FL_DEF_VM_FAULT_RETRY		0x400u
+
+/* Fill f from /sys/kernel/btf/vmlinux (or $FAULTLINE_BTF); 0 or -1 + err. */
+int fl_kfeatures_read(struct fl_kfeatures *f, char *err, size_t errlen);
+
+/* Lockless kind, flag and VM_FAULT_RETRY for the state machine. */
+void fl_kvals_from_features(const struct fl_kfeatures *f, struct fl_kvals *kv);
+
+/* One line describing the lockless path f implies (for probe / record). */
+const char *fl_lockless_describe(const struct fl_kfeatures *f);
+
+#endif

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Read the fault-path facts of the running kernel from its BTF. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "kfeatures.h"
+
+static bool has_func(const struct btf *btf, const char *name)
+{
+	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+}
+
+/* Number of parameters of tracepoint TP's probe (incl. void *__data), or -1. */
+static int tp_nargs(const struct btf *btf, const char *tp)
+{
+	char name[128];
+	const struct btf_type *t;
+	int id;
+
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	if (id <= 0)
+		return -1;
+	t = btf__type_by_id(btf, id);
+	while (t && (btf_is_typedef(t) || btf_is_ptr(t) || btf_is_mod(t)))
+		t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_func_proto(t))
+		return -1;
+	return btf_vlen(t);
+}
+
+static long long enum_value(const struct btf *btf, const char *name)
+{
+	unsigned int n = btf__type_cnt(btf);
+
+	for (unsigned int id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (btf_is_enum(t)) {
+			const struct btf_enum *e = btf_enum(t);
+
+			for (unsigned int i = 0; i < btf_vlen(t); i++)
+				if (!strcmp(btf__name_by_offset(btf, e[i].name_off), name))
+					return (unsigned int)e[i].val;
+		} else if (btf_is_enum64(t)) {
+			const struct btf_enum64 *e = btf_enum64(t);
+
+			for (unsigned int i = 0; i < btf_vlen(t); i++)
+				if (!strcmp(btf__name_by_offset(btf, e[i].name_off), name))
+					return (long long)btf_enum64_value(&e[i]);
+		}
+	}
+	return -1;
+}
+
+int fl_kfeatures_read(struct fl_kfeatures *f, char *err, size_t errlen)
+{
+	const char *path = getenv("FAULTLINE_BTF");
+	struct btf *btf;
+	int start, acq, rel;
+
+	memset(f, 0, sizeof(*f));
+	f->mmap_memcg = -1;
+	f->flag_vma_lock = f->flag_speculative = f->vm_fault_retry = -1;
+	btf = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
+	if (!btf) {
+		snprintf(err, errlen, "no kernel BTF (%s): %s",
+			 path ? path : "/sys/kernel/btf/vmlinux", strerror(errno));
+		return -1;
+	}
+	f->btf = true;
+	f->has_hmf = has_func(btf, "handle_mm_fault");
+	f->has_do_hmf = has_func(btf, "do_handle_mm_fault");
+	f->has_spf_dufour = has_func(btf, "__handle_speculative_fault");
+	f->has_lock_vma = has_func(btf, "lock_vma_under_rcu");
+	f->tp_pf_user = tp_nargs(btf, "page_fault_user") > 0;
+	f->tp_pf_kernel = tp_nargs(btf, "page_fault_kernel") > 0;
+	f->tp_contention = tp_nargs(btf, "contention_begin") > 0 &&
+			   tp_nargs(btf, "contention_end") > 0;
+	f->tp_fork = tp_nargs(btf, "sched_process_fork") > 0;
+	start = tp_nargs(btf, "mmap_lock_start_locking");
+	acq = tp_nargs(btf, "mmap_lock_acquire_returned");
+	rel = tp_nargs(btf, "mmap_lock_released");
+	/* __data, mm, [memcg_path,] write[, success] */
+	if (start == 4 && acq == 5 && rel == 4)
+		f->mmap_memcg = 1;
+	else if (start == 3 && acq == 4 && rel == 3)
+		f->mmap_memcg = 0;
+	f->tp_mmap_lock = f->mmap_memcg >= 0;
+	f->flag_vma_lock = enum_value(btf, "FAULT_FLAG_VMA_LOCK");
+	f->flag_speculative = enum_value(btf, "FAULT_FLAG_SPECULATIVE");
+	f->vm_fault_retry = enum_value(btf, "VM_FAULT_RETRY");
+	btf__free(btf);
+	return 0;
+}

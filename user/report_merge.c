@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Merging snapshots (interval files of one recording) and loading FILE|DIR. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report_merge.h"
+
+static int copy_snapshot(struct fl_snapshot *dst, const struct fl_snapshot *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->hdr = src->hdr;
+	if (fl_snapshot_alloc_cpus(dst, src->hdr.nr_cpus))
+		return -1;
+	memcpy(dst->cpus, src->cpus, src->hdr.nr_cpus * sizeof(*src->cpus));
+	if (src->cpu_online) {
+		memcpy(dst->cpu_online, src->cpu_online, src->hdr.nr_cpus);
+	} else {
+		free(dst->cpu_online);
+		dst->cpu_online = NULL;
+	}
+	if (src->nr_vmstat) {
+		dst->vmstat = malloc(src->nr_vmstat * sizeof(*src->vmstat));
+		if (!dst->vmstat)
+			return -1;
+		memcpy(dst->vmstat, src->vmstat, src->nr_vmstat * sizeof(*src->vmstat));
+		dst->nr_vmstat = src->nr_vmstat;
+	}
+	if (src->tags && !(dst->tags = strdup(src->tags)))
+		return -1;
+	return 0;
+}
+
+int fl_snapshot_merge(struct fl_snapshot *dst, const struct fl_snapshot *src,
+		      char *err, size_t errlen)
+{
+	if (!dst->cpus) {
+		if (copy_snapshot(dst, src)) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		return 0;
+	}
+	if (dst->hdr.nr_cpus != src->hdr.nr_cpus || dst->hdr.backend != src->hdr.backend ||
+	    dst->hdr.tier != src->hdr.tier || dst->hdr.lockless_kind != src->hdr.lockless_kind) {
+		snprintf(err, errlen, "snapshots from different recordings (CPUs %u/%u, backend %s/%s, tier %s/%s)",
+			 dst->hdr.nr_cpus, src->hdr.nr_cpus, fl_backend_name(dst->hdr.backend),
+			 fl_backend_name(src->hdr.backend), fl_tier_name(dst->hdr.tier),
+			 fl_tier_name(src->hdr.tier));
+		return -1;
+	}
+	for (unsigned int c = 0; c < dst->hdr.nr_cpus; c++) {
+		fl_cpu_stats_add(&dst->cpus[c], &src->cpus[c]);
+		if (dst->cpu_online && src->cpu_online)
+			dst->cpu_online[c] |= src->cpu_online[c];
+	}
+	dst->hdr.hooks_live &= src->hdr.hooks_live;
+	dst->hdr.hooks_absent |= src->hdr.hooks_absent;
+	if (src->hdr.t_start_ns < dst->hdr.t_start_ns)
+		dst->hdr.t_start_ns = src->hdr.t_start_ns;
+	if (src->hdr.t_end_ns > dst->hdr.t_end_ns)
+		dst->hdr.t_end_ns = src->hdr.t_end_ns;
+	dst->hdr.duration_ns += src->hdr.duration_ns;
+	for (unsigned int i = 0; i < dst->nr_vmstat; i++)
+		for (unsigned int j = 0; j < src->nr_vmstat; j++)
+			if (!strcmp(dst->vmstat[i].name, src->vmstat[j].name))
+				dst->vmstat[i].after += src->vmstat[j].after - src->vmstat[j].before;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int fl_snapshot_load(const char *path, struct fl_snapshot *out, unsigned int *nfiles,
+		     char *err, size_t errlen)
+{
+	struct stat st;
+	char **names = NULL, full[4096];
+	unsigned int n = 0, cap = 0;
+	struct dirent *de;
+	int ret = -1;
+	DIR *d;
+
+	memset(out, 0, sizeof(*out));
+	*nfiles = 0;
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		if (fl_snapshot_read_file(path, out, err, errlen))
+			return -1;
+		*nfiles = 1;
+		return 0;
+	}
+	d = opendir(path);
+	if (!d) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l < 6 || strcmp(de->d_name + l - 5, ".snap") || de->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			char **nn = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof(*nn));
+
+			if (!nn)
+				goto oom;
+			names = nn;
+		}
+		if (!(names[n] = strdup(de->d_name)))
+			goto oom;
+		n++;
+	}
+	closedir(d);
+	d = NULL;
+	if (!n) {
+		snprintf(err, errlen, "%s: no *.snap files", path);
+		goto out;
+	}
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (unsigned int i = 0; i < n; i++) {
+		struct fl_snapshot s;
+		char e2[512];
+
+		snprintf(full, sizeof(full), "%s/%s", path, names[i]);
+		if (fl_snapshot_read_file(full, &s, err, errlen))
+			goto out;
+		if (fl_snapshot_merge(out, &s, e2, sizeof(e2))) {
+			snprintf(err, errlen, "%s: %s", full, e2);
+			fl_snapshot_free(&s);
+			goto out;
+		}
+		fl_snapshot_free(&s);
+	}
+	*nfiles = n;
+	ret = 0;
+	goto out;
+oom:
+	snprintf(err, errlen, "out of memory");
+out:
+	if (d)
+		closedir(d);
+	for (unsigned int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (ret)
+		fl_snapshot_free(out);
+	return ret;
+}

@@ -22,7 +22,7 @@ static const char *no_hmf_why(const struct fl_snapshot *s)
 	if (absent(s, HOOK(FL_HOOK_HMF)) && absent(s, HOOK(FL_HOOK_DO_HMF)))
 		return "the kernel has no handle_mm_fault symbol to hook";
 	if (s->hdr.tier == FL_TIER_TRACEPOINT)
-		return "tracepoint tier: no handle_mm_fault hook (fentry and kprobe not allowed)";
+		return "tracepoint tier: no handle_mm_fault hook";
 	return "the handle_mm_fault hook was not live";
 }
 

@@ -1,0 +1,135 @@
+# The eBPF backend end to end: `faultline record` on every tier (--tier
+# fentry|kprobe|tracepoint) around pft -m 256m -t 2 (65536 base pages, THP off
+# by pft's default), checked through `faultline report --raw`:
+#   - faults counted for the workload = 65536 +-1% and = the kernel's own
+#     pgfault delta +-1%
+#   - fentry/kprobe: every fault ended with a latency sample; handle_mm_fault
+#     calls = pgfault delta; lockless path: per-VMA-lock kernels attempt it on
+#     ~every fault, 6.1 reports it absent (never 0)
+#   - tracepoint: latency / lockless reported unavailable, mmap_lock present
+# plus interval snapshots (-i) merged by report, exit-status propagation,
+# probe, and the errors record must give.
+# kernels: 6.12 6.1
+# smp: 2
+# timeout: 600
+. /fl/lib.sh
+
+PAGES=65536
+export PATH=/fl:$PATH
+
+raw() { sed -n "s/^$2=//p" "$1"; }
+isnum() { case $1 in ''|*[!0-9]*) return 1 ;; esac; return 0; }
+
+check_num() {	# WHAT VALUE
+	if isnum "$2"; then fl_pass "$1 is a number ($2)"; else fl_fail "$1: expected a number, got '$2'"; fi
+}
+
+check_prefix() {	# WHAT VALUE PREFIX
+	case $2 in
+	"$3"*) fl_pass "$1: $2" ;;
+	*) fl_fail "$1: expected '$3...', got '$2'" ;;
+	esac
+}
+
+fl_check_cmd "faultline probe" sh -c 'faultline probe >/out/probe.txt 2>&1'
+cat /out/probe.txt
+
+for tier in fentry kprobe tracepoint; do
+	echo "=== tier $tier"
+	snap=/out/rec-$tier.snap
+	faultline record --tier $tier -o $snap -- pft -m 256m -t 2 >/out/record-$tier.txt 2>&1
+	rc=$?
+	cat /out/record-$tier.txt
+	fl_check_eq "$tier: record returns pft's exit status" "$rc" 0
+	if ! faultline report --raw $snap >/out/raw-$tier.txt 2>&1; then
+		fl_fail "$tier: report --raw failed"
+		cat /out/raw-$tier.txt
+		continue
+	fi
+	r=/out/raw-$tier.txt
+	fl_check_eq "$tier: tier in snapshot" "$(raw $r tier)" "$tier"
+	user=$(raw $r faults_user)
+	kern=$(raw $r faults_kernel)
+	faults=$((user + kern))
+	pgf=$(raw $r vmstat.pgfault)
+	fl_check_within "$tier: user faults vs pages touched" "$user" $PAGES 1
+	fl_check_within "$tier: faults vs vmstat pgfault delta" "$faults" "$pgf" 1
+	check_num "$tier: mmap_lock_hold_read.count" "$(raw $r mmap_lock_hold_read.count)"
+	check_num "$tier: mmap_lock_wait_write.count" "$(raw $r mmap_lock_wait_write.count)"
+	check_num "$tier: mmap_lock_contended" "$(raw $r mmap_lock_contended)"
+	if [ $tier = tracepoint ]; then
+		check_prefix "$tier: fault latency" "$(raw $r fault_latency.count)" unavailable
+		check_prefix "$tier: handle_mm_fault" "$(raw $r handle_mm_fault.count)" unavailable
+		if [ "$FL_SERIES" = 6.1 ]; then
+			check_prefix "$tier: lockless" "$(raw $r lockless_attempted)" absent
+		else
+			check_prefix "$tier: lockless" "$(raw $r lockless_attempted)" unavailable
+		fi
+		continue
+	fi
+	timed=$(raw $r faults_timed)
+	lat=$(raw $r fault_latency.count)
+	unh=$(raw $r faults_unhandled)
+	fl_check_eq "$tier: latency samples = faults timed" "$lat" "$timed"
+	fl_check_within "$tier: faults timed vs faults" "$timed" "$faults" 0.1
+	fl_check_eq "$tier: faults never reaching handle_mm_fault" "$unh" 0
+	fl_check_within "$tier: handle_mm_fault calls vs pgfault delta" \
+		"$(raw $r handle_mm_fault_calls)" "$pgf" 1
+	check_num "$tier: fault latency p99" "$(raw $r fault_latency.p99_ns)"
+	fl_check_ge "$tier: fault latency min > 0" "$(raw $r fault_latency.min_ns)" 1
+	if [ "$FL_SERIES" = 6.1 ]; then
+		fl_check_eq "$tier: lockless kind" "$(raw $r lockless_kind)" none
+		check_prefix "$tier: lockless" "$(raw $r lockless_attempted)" absent
+	else
+		fl_check_eq "$tier: lockless kind" "$(raw $r lockless_kind)" per-vma-lock
+		fl_check_within "$tier: lockless attempts vs user faults" \
+			"$(raw $r lockless_attempted)" "$user" 1
+		check_num "$tier: lockless aborted" "$(raw $r lockless_aborted)"
+		check_num "$tier: lockless retried" "$(raw $r lockless_retried)"
+		att=$(raw $r lockless_attempted)
+		sum=$(( $(raw $r lockless_succeeded) + $(raw $r lockless_aborted) + $(raw $r lockless_retried) ))
+		fl_check_eq "$tier: succeeded + aborted + retried = attempted" "$sum" "$att"
+	fi
+done
+
+echo "=== interval snapshots"
+faultline record -i 0.5 -o /out/ivl -- pft -m 256m -t 2 >/out/record-ivl.txt 2>&1
+fl_check_eq "interval record exit status" $? 0
+n=$(ls /out/ivl/snap-*.snap 2>/dev/null | wc -l)
+fl_check_ge "interval snapshots written" "$n" 2
+faultline report --raw /out/ivl >/out/raw-ivl.txt 2>&1
+fl_check_eq "report merges every interval" "$(raw /out/raw-ivl.txt snapshots)" "$n"
+fl_check_within "intervals: user faults summed" "$(raw /out/raw-ivl.txt faults_user)" $PAGES 1
+fl_check_cmd "report --per-cpu --hist" sh -c 'faultline report --per-cpu --hist /out/ivl >/out/report-ivl.txt'
+cat /out/report-ivl.txt
+
+echo "=== system-wide and -p"
+faultline record -q -a -o /out/sys.snap -- pft -m 64m -t 1 >/dev/null 2>&1
+fl_check_eq "record -a exit status" $? 0
+faultline report --raw /out/sys.snap >/out/raw-sys.txt
+fl_check_ge "record -a: user faults system-wide" "$(raw /out/raw-sys.txt faults_user)" 16384
+fl_check_eq "record -a: no tgid filter" "$(raw /out/raw-sys.txt filter_tgid)" 0
+pft -m 64m -t 1 -s 3 >/dev/null 2>&1 &
+bg=$!
+sleep 1
+faultline record -q -p $bg -o /out/pid.snap >/dev/null 2>&1
+fl_check_eq "record -p ends when the process exits" $? 0
+wait $bg
+faultline report --raw /out/pid.snap >/out/raw-pid.txt
+fl_check_eq "record -p: filter is the process" "$(raw /out/raw-pid.txt filter_tgid)" $bg
+check_num "record -p: faults counted" "$(raw /out/raw-pid.txt faults_user)"
+
+echo "=== exit status and errors"
+faultline record -q -o /tmp/x.snap -- sh -c 'exit 7'
+fl_check_eq "record returns the command's exit status" $? 7
+faultline record -q -o /tmp/x.snap -- /fl/does-not-exist 2>/dev/null
+fl_check_eq "record of a missing command" $? 127
+fl_check_fails "record without anything to trace" faultline record -o /tmp/x.snap
+fl_check_fails "record -a -p together" faultline record -a -p 1 -d 1
+fl_check_fails "record -d 0" faultline record -a -d 0
+fl_check_fails "record --tier bogus" faultline record --tier bogus -- true
+if ! grep -q '^faultline ' /proc/modules; then
+	fl_check_fails "record -b kmod without the module" faultline record -b kmod -- true
+fi
+fl_check_fails "report of a missing file" faultline report /tmp/nope.snap
+fl_done

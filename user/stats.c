@@ -40,17 +40,19 @@ int fl_stats_compute(const double *v, unsigned int n, struct fl_stats *st)
 	st->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 	free(s);
 	if (n < 2) {
-		st->stddev = NAN;
+		st->stddev = st->sd_sample = NAN;
 		return 0;
 	}
-	/* corrected two-pass algorithm (Chan, Golub, LeVeque), sample variance */
+	/* corrected two-pass algorithm (Chan, Golub, LeVeque) */
 	for (i = 0; i < n; i++) {
 		double d = v[i] - st->mean;
 
 		ss += d * d;
 		comp += d;
 	}
-	st->stddev = sqrt((ss - comp * comp / n) / (n - 1));
+	ss -= comp * comp / n;
+	st->stddev = sqrt(ss / n);
+	st->sd_sample = sqrt(ss / (n - 1));
 	return 0;
 }
 
@@ -212,8 +214,8 @@ double fl_welch_p(const struct fl_stats *a, const struct fl_stats *b, double *t,
 
 	if (a->n < 2 || b->n < 2)
 		return NAN;
-	va = a->stddev * a->stddev / a->n;
-	vb = b->stddev * b->stddev / b->n;
+	va = a->sd_sample * a->sd_sample / a->n;
+	vb = b->sd_sample * b->sd_sample / b->n;
 	se2 = va + vb;
 	if (se2 == 0) {
 		if (a->mean == b->mean)

@@ -12,7 +12,14 @@
 struct fl_stats {
 	unsigned int n;
 	double min, max, mean, median;
-	double stddev;		/* sample (n - 1); NAN when n < 2 */
+	/*
+	 * stddev is the POPULATION standard deviation (divide by n): that is
+	 * what the seed report prints (deduced from its numbers, see
+	 * Documentation/compare.rst); NAN when n < 2.  The t-test uses the
+	 * sample one (divide by n - 1), sd_sample.
+	 */
+	double stddev;
+	double sd_sample;
 };
 
 /* 0, or -1 when n == 0 or a value is not finite. */

@@ -111,8 +111,9 @@ static void test_summary(void **state)
 	assert_int_equal(fl_stats_compute(v, 8, &st), 0);
 	assert_int_equal(st.n, 8);
 	assert_true(st.min == 2 && st.max == 9 && st.mean == 5 && st.median == 4.5);
-	/* sample stddev: sqrt(32 / 7), not the population sqrt(32 / 8) = 2 */
-	assert_true(fabs(st.stddev - sqrt(32.0 / 7)) < 1e-12);
+	/* population stddev (the seed's) sqrt(32 / 8) = 2; sample sqrt(32 / 7) */
+	assert_true(fabs(st.stddev - 2) < 1e-12);
+	assert_true(fabs(st.sd_sample - sqrt(32.0 / 7)) < 1e-12);
 	assert_int_equal(fl_stats_compute(odd, 3, &st), 0);
 	assert_true(st.median == 2);
 	assert_int_equal(fl_stats_compute(odd, 1, &st), 0);

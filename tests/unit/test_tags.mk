@@ -1,0 +1,1 @@
+test_tags_SRCS := user/tags.c user/topology.c user/snapshot.c

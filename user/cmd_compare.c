@@ -1,0 +1,659 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * faultline compare A B: the A/B table of two pft-sweep result directories,
+ * laid out like the LKML report in shared/seed/ (KERNELS, TAGS, METRICS
+ * with (A), (B) and % rows), plus a direction, Welch's t-test per metric and
+ * the collector's metrics when the sweeps carry snapshots.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "compare.h"
+#include "export_out.h"
+
+enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_MD };
+
+struct opts {
+	enum fmt fmt;
+	int seed;		/* the seed's exact columns and nothing else */
+	const char *label[2], *kernel[2], *out;
+	double alpha;
+};
+
+/* The seed's TAGS block, in its order; then ours. */
+static const char *const seed_tags[] = {
+	"kernel_version", "kernel_version_major", "kernel_version_minor",
+	"machine_platform_arch", "machine_platform_genus", "machine_total_logical_cores",
+	"machine_total_physical_cores", "machine_total_ram_gib", "test_name", "user",
+};
+static const char *const more_tags[] = {
+	"cpu_model_name", "machine_sockets", "machine_numa_nodes", "machine_llc_domains",
+	"level3_cache_size", "thp_enabled",
+};
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: faultline compare [OPTIONS] A B\n"
+"  A, B: pft-sweep result directories (base kernel A, test kernel B)\n"
+"  -f, --format FMT     text (default, the seed report's layout), json, csv, markdown\n"
+"      --seed           text with the seed's columns only (no direction, no p-value)\n"
+"      --label-a L      label of the (A) rows (default: A's kernel_version tag)\n"
+"      --label-b L\n"
+"      --kernel-a NAME  'Kernel File' of A in the KERNELS block (default: tag kernel_file)\n"
+"      --kernel-b NAME\n"
+"      --alpha P        significance level for Welch's t-test (default 0.05)\n"
+"  -o, --output FILE    write atomically to FILE instead of stdout\n");
+}
+
+static const char *side_tag(const struct fl_cmp *c, int s, const char *key, char *buf, size_t len)
+{
+	return c->sw[s].tags ? fl_kv_get(c->sw[s].tags, key, buf, len) : NULL;
+}
+
+static const char *side_label(const struct fl_cmp *c, const struct opts *o, int s,
+			      char *buf, size_t len)
+{
+	const char *v;
+
+	if (o->label[s])
+		return o->label[s];
+	v = side_tag(c, s, "kernel_version", buf, len);
+	if (v && *v)
+		return v;
+	snprintf(buf, len, "%s", c->sw[s].dir);
+	return basename(buf);
+}
+
+/* "A:B" when the sides differ, "-" for a missing side; NULL when neither has it. */
+static const char *merged_tag(const struct fl_cmp *c, const char *key, char *out, size_t len)
+{
+	char a[256], b[256];
+	const char *va = side_tag(c, 0, key, a, sizeof(a));
+	const char *vb = side_tag(c, 1, key, b, sizeof(b));
+
+	if (!va && !vb)
+		return NULL;
+	if (va && vb && !strcmp(va, vb))
+		snprintf(out, len, "%s", va);
+	else
+		snprintf(out, len, "%s:%s", va ? va : "-", vb ? vb : "-");
+	return out;
+}
+
+static const char *merged_conf(const struct fl_cmp *c, const char *key, char *out, size_t len)
+{
+	char a[256], b[256];
+	const char *va = c->sw[0].conf ? fl_kv_get(c->sw[0].conf, key, a, sizeof(a)) : NULL;
+	const char *vb = c->sw[1].conf ? fl_kv_get(c->sw[1].conf, key, b, sizeof(b)) : NULL;
+
+	if (!va && !vb)
+		return NULL;
+	if (va && vb && !strcmp(va, vb))
+		snprintf(out, len, "%s", va);
+	else
+		snprintf(out, len, "%s:%s", va ? va : "-", vb ? vb : "-");
+	return out;
+}
+
+/* PFT_* keys of both sweep.conf files, first-seen order, no duplicates. */
+static unsigned int conf_keys(const struct fl_cmp *c, char keys[][64], unsigned int max)
+{
+	unsigned int n = 0;
+
+	for (int s = 0; s < 2; s++) {
+		const char *p = c->sw[s].conf;
+
+		while (p && *p) {
+			const char *eol = strchr(p, '\n'), *q = p, *eq;
+
+			if (!eol)
+				eol = p + strlen(p);
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			if (eol - q > 7 && !strncmp(q, "export ", 7))
+				q += 7;
+			eq = memchr(q, '=', eol - q);
+			if (eq && eq - q < 64 && !strncmp(q, "PFT_", 4) && n < max) {
+				char k[64];
+				unsigned int i;
+
+				memcpy(k, q, eq - q);
+				k[eq - q] = '\0';
+				for (i = 0; i < n && strcmp(keys[i], k); i++)
+					;
+				if (i == n)
+					strcpy(keys[n++], k);
+			}
+			p = *eol ? eol + 1 : eol;
+		}
+	}
+	return n;
+}
+
+/* ---- text: tablewriter-like tables (the seed's separators: w+3 outer, w+2 inner) ---- */
+
+struct table {
+	unsigned int ncol, nrow;
+	char **cell;		/* nrow x ncol */
+	int *right;		/* per column: right-aligned */
+};
+
+static int table_add(struct table *t, char **row)
+{
+	char **n = realloc(t->cell, (size_t)(t->nrow + 1) * t->ncol * sizeof(char *));
+
+	if (!n)
+		return -1;
+	t->cell = n;
+	for (unsigned int i = 0; i < t->ncol; i++)
+		t->cell[(size_t)t->nrow * t->ncol + i] = strdup(row[i] ? row[i] : "");
+	t->nrow++;
+	return 0;
+}
+
+static void table_print(FILE *f, const struct table *t)
+{
+	size_t w[16] = { 0 };
+
+	for (unsigned int r = 0; r < t->nrow; r++)
+		for (unsigned int i = 0; i < t->ncol; i++) {
+			const char *s = t->cell[(size_t)r * t->ncol + i];
+			size_t l = s ? strlen(s) : 0;
+
+			if (l > w[i])
+				w[i] = l;
+		}
+	for (unsigned int r = 0; r < t->nrow; r++) {
+		char line[4096];
+		size_t o = 0;
+
+		for (unsigned int i = 0; i < t->ncol && o < sizeof(line) - 64; i++) {
+			const char *s = t->cell[(size_t)r * t->ncol + i];
+			int al = t->right && t->right[i] && r > 0;
+
+			o += snprintf(line + o, sizeof(line) - o, "%s%*s%s%-*s ",
+				      i == 0 ? "  " : " ", al ? (int)(w[i] - strlen(s)) : 0, "",
+				      s, al ? 0 : (int)w[i], al ? "" : s);
+			if (i + 1 < t->ncol)
+				o += snprintf(line + o, sizeof(line) - o, "|");
+		}
+		while (o && line[o - 1] == ' ')
+			line[--o] = '\0';
+		fprintf(f, "%s\n", line);
+		if (r == 0) {
+			for (unsigned int i = 0; i < t->ncol; i++) {
+				size_t n = w[i] + 2 + (i == 0 || i + 1 == t->ncol);
+
+				for (size_t k = 0; k < n; k++)
+					fputc('-', f);
+				if (i + 1 < t->ncol)
+					fputc('+', f);
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+static void table_free(struct table *t)
+{
+	for (size_t i = 0; i < (size_t)t->nrow * t->ncol; i++)
+		free(t->cell[i]);
+	free(t->cell);
+}
+
+static void num(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		fl_fmt_double(buf, len, v);
+}
+
+static void print_text(FILE *f, const struct fl_cmp *c, const struct opts *o)
+{
+	static const char *const box[2] = { "BASE KERNEL (A)", "TEST KERNEL (B)" };
+	char lab[2][300], buf[600];
+	struct table t = { 0 };
+	int right[9] = { 0, 1, 1, 1, 1, 1, 1, 0, 1 };
+
+	for (int s = 0; s < 2; s++) {
+		char lb[256];
+
+		snprintf(lab[s], sizeof(lab[s]), "(%c) %s", 'A' + s,
+			 side_label(c, o, s, lb, sizeof(lb)));
+	}
+
+	fprintf(f, "[*] KERNELS\n");
+	for (int s = 0; s < 2; s++) {
+		char kb[256];
+		const char *k = o->kernel[s] ? o->kernel[s] :
+				side_tag(c, s, "kernel_file", kb, sizeof(kb));
+
+		fprintf(f, "%s+-----------------+\n| %s |\n+-----------------+\n",
+			s ? "\n" : "", box[s]);
+		if (k)
+			fprintf(f, "Kernel File: %s\n", k);
+		else if (side_tag(c, s, "kernel_version", kb, sizeof(kb)))
+			fprintf(f, "Kernel: %s\n", kb);
+		else
+			fprintf(f, "Kernel: unknown (no kernel_version tag in %s/tags)\n",
+				c->sw[s].dir);
+		if (!o->seed)
+			fprintf(f, "Results: %s\n", c->sw[s].dir);
+	}
+
+	fprintf(f, "\n\n[*] TAGS\n");
+	t.ncol = 2;
+	table_add(&t, (char *[]){ "LABEL", "VALUE" });
+	for (size_t i = 0; i < ARRAY_SIZE(seed_tags); i++)
+		if (merged_tag(c, seed_tags[i], buf, sizeof(buf)))
+			table_add(&t, (char *[]){ (char *)seed_tags[i], buf });
+	if (!o->seed) {
+		char keys[64][64];
+		unsigned int nk = conf_keys(c, keys, 64);
+
+		for (size_t i = 0; i < ARRAY_SIZE(more_tags); i++)
+			if (merged_tag(c, more_tags[i], buf, sizeof(buf)))
+				table_add(&t, (char *[]){ (char *)more_tags[i], buf });
+		for (unsigned int i = 0; i < nk; i++)
+			if (merged_conf(c, keys[i], buf, sizeof(buf)))
+				table_add(&t, (char *[]){ keys[i], buf });
+	}
+	table_print(f, &t);
+	table_free(&t);
+	fprintf(f, "\nNote: values are delimited by colon (:)\n");
+
+	fprintf(f, "\n\n[*] METRICS\n");
+	memset(&t, 0, sizeof(t));
+	t.ncol = o->seed ? 8 : 9;
+	t.right = right;
+	table_add(&t, (char *[]){ "LABEL", "COUNT", "MIN", "MAX", "MEAN", "MEDIAN", "STDDEV",
+				  "DIRECTION", "P-VALUE" });
+	for (unsigned int i = 0; i < c->nm; i++) {
+		const struct fl_cmp_metric *m = &c->m[i];
+		char cells[9][320], *row[9];
+
+		for (int k = 0; k < 9; k++)
+			row[k] = cells[k];
+		for (int k = 0; k < 9; k++)
+			cells[k][0] = '\0';
+		snprintf(cells[0], sizeof(cells[0]), "%s", m->name);
+		table_add(&t, row);
+		for (int s = 0; s < 2; s++) {
+			const struct fl_stats *st = &m->st[s];
+
+			for (int k = 0; k < 9; k++)
+				cells[k][0] = '\0';
+			snprintf(cells[0], sizeof(cells[0]), "%s", lab[s]);
+			if (!m->have[s]) {
+				snprintf(cells[1], sizeof(cells[1]), "missing");
+				for (int k = 2; k <= 6; k++)
+					snprintf(cells[k], sizeof(cells[k]), "-");
+			} else {
+				snprintf(cells[1], sizeof(cells[1]), "%u", st->n);
+				num(cells[2], sizeof(cells[2]), st->min);
+				num(cells[3], sizeof(cells[3]), st->max);
+				num(cells[4], sizeof(cells[4]), st->mean);
+				num(cells[5], sizeof(cells[5]), st->median);
+				num(cells[6], sizeof(cells[6]), st->stddev);
+			}
+			table_add(&t, row);
+		}
+		for (int k = 0; k < 9; k++)
+			cells[k][0] = '\0';
+		for (int p = 0; p < FL_PCT_NR; p++) {
+			char pc[32];
+
+			fl_fmt_pct(pc, sizeof(pc), m->pct[p]);
+			if (!o->seed && p == FL_PCT_MEAN && m->significant)
+				snprintf(cells[2 + p], sizeof(cells[2 + p]), "*%s*", pc);
+			else
+				snprintf(cells[2 + p], sizeof(cells[2 + p]), "%s", pc);
+		}
+		if (o->seed)
+			snprintf(cells[7], sizeof(cells[7]), "<not defined>");
+		else
+			snprintf(cells[7], sizeof(cells[7]), "%s is better",
+				 m->higher_is_better ? "higher" : "lower");
+		if (isnan(m->p))
+			snprintf(cells[8], sizeof(cells[8]), "n/a");
+		else
+			snprintf(cells[8], sizeof(cells[8]), "%.3g", m->p);
+		table_add(&t, row);
+	}
+	table_print(f, &t);
+	table_free(&t);
+
+	if (!o->seed) {
+		int gaps = 0;
+
+		fprintf(f, "\nDIRECTION: whether a + %% is an improvement.  P-VALUE: Welch's t-test "
+			"of the runs, two-sided;\n*x%%* marks a MEAN change with p < %g.  "
+			"Faults rows: pft runs; latency, abort %%\nand mmap_lock rows: the "
+			"collector's snapshots (one value per run).\n", c->alpha);
+		for (unsigned int i = 0; i < c->nm; i++)
+			for (int s = 0; s < 2; s++)
+				if (!c->m[i].have[s] && c->m[i].gap[s][0]) {
+					if (!gaps++)
+						fprintf(f, "\n[*] GAPS\n");
+					fprintf(f, "%s (%c): %s\n", c->m[i].name, 'A' + s,
+						c->m[i].gap[s]);
+				}
+		if (c->nnotes)
+			fprintf(f, "\n[*] NOTES\n");
+		for (unsigned int i = 0; i < c->nnotes; i++)
+			fprintf(f, "%s\n", c->notes[i]);
+	}
+}
+
+static void json_stats(FILE *f, const struct fl_cmp_metric *m, int s)
+{
+	const struct fl_stats *st = &m->st[s];
+
+	if (!m->have[s]) {
+		fprintf(f, "null");
+		return;
+	}
+	fprintf(f, "{\"count\":%u,\"min\":", st->n);
+	fl_json_num(f, st->min);
+	fprintf(f, ",\"max\":");
+	fl_json_num(f, st->max);
+	fprintf(f, ",\"mean\":");
+	fl_json_num(f, st->mean);
+	fprintf(f, ",\"median\":");
+	fl_json_num(f, st->median);
+	fprintf(f, ",\"stddev\":");
+	fl_json_num(f, st->stddev);
+	fprintf(f, ",\"stddev_sample\":");
+	fl_json_num(f, st->sd_sample);
+	fprintf(f, "}");
+}
+
+static void print_json(FILE *f, const struct fl_cmp *c, const struct opts *o)
+{
+	static const char *const pn[FL_PCT_NR] = { "min", "max", "mean", "median", "stddev" };
+
+	fprintf(f, "{\"faultline_compare\":1,\"alpha\":");
+	fl_json_num(f, c->alpha);
+	fprintf(f, ",\"stddev\":\"population (divide by n, as the seed)\",\"pct\":\"(B-A)/A*100\",\"test\":\"welch-t-two-sided\"");
+	for (int s = 0; s < 2; s++) {
+		char lb[256], buf[600];
+
+		fprintf(f, ",\"%c\":{\"dir\":", 'a' + s);
+		fl_json_str(f, c->sw[s].dir);
+		fprintf(f, ",\"label\":");
+		fl_json_str(f, side_label(c, o, s, lb, sizeof(lb)));
+		fprintf(f, ",\"tags\":{");
+		int nt = 0;
+
+		for (const char *p = c->sw[s].tags; p && *p; ) {
+			const char *eol = strchr(p, '\n'), *eq;
+
+			if (!eol)
+				eol = p + strlen(p);
+			eq = memchr(p, '=', eol - p);
+			if (eq && eq > p && eol - p < (long)sizeof(buf)) {
+				memcpy(buf, p, eq - p);
+				buf[eq - p] = '\0';
+				fprintf(f, "%s", nt++ ? "," : "");
+				fl_json_str(f, buf);
+				memcpy(buf, eq + 1, eol - eq - 1);
+				buf[eol - eq - 1] = '\0';
+				fputc(':', f);
+				fl_json_str(f, buf);
+			}
+			p = *eol ? eol + 1 : eol;
+		}
+		fprintf(f, "}}");
+	}
+	fprintf(f, ",\"metrics\":[");
+	for (unsigned int i = 0; i < c->nm; i++) {
+		const struct fl_cmp_metric *m = &c->m[i];
+
+		fprintf(f, "%s{\"name\":\"%s\",\"kind\":\"%s\",\"threads\":%u,\"unit\":",
+			i ? "," : "", m->name, m->kind, m->threads);
+		fl_json_str(f, m->unit);
+		fprintf(f, ",\"direction\":\"%s\",\"a\":",
+			m->higher_is_better ? "higher_is_better" : "lower_is_better");
+		json_stats(f, m, 0);
+		fprintf(f, ",\"b\":");
+		json_stats(f, m, 1);
+		fprintf(f, ",\"pct\":{");
+		for (int p = 0; p < FL_PCT_NR; p++) {
+			fprintf(f, "%s\"%s\":", p ? "," : "", pn[p]);
+			fl_json_num(f, m->pct[p]);
+		}
+		fprintf(f, "},\"welch\":{\"t\":");
+		fl_json_num(f, m->t);
+		fprintf(f, ",\"df\":");
+		fl_json_num(f, m->df);
+		fprintf(f, ",\"p\":");
+		fl_json_num(f, m->p);
+		fprintf(f, "},\"significant\":%s", m->significant ? "true" : "false");
+		for (int s = 0; s < 2; s++)
+			if (!m->have[s]) {
+				fprintf(f, ",\"gap_%c\":", 'a' + s);
+				fl_json_str(f, m->gap[s]);
+			}
+		fprintf(f, "}");
+	}
+	fprintf(f, "],\"notes\":[");
+	for (unsigned int i = 0; i < c->nnotes; i++) {
+		fprintf(f, "%s", i ? "," : "");
+		fl_json_str(f, c->notes[i]);
+	}
+	fprintf(f, "]}\n");
+}
+
+static void csv_num(FILE *f, double v)
+{
+	char b[48];
+
+	if (!isnan(v)) {
+		fl_fmt_double(b, sizeof(b), v);
+		fputs(b, f);
+	}
+}
+
+static void print_csv(FILE *f, const struct fl_cmp *c, const struct opts *o)
+{
+	fprintf(f, "metric,kind,threads,unit,row,label,count,min,max,mean,median,stddev,"
+		"direction,p_value,significant,gap\n");
+	for (unsigned int i = 0; i < c->nm; i++) {
+		const struct fl_cmp_metric *m = &c->m[i];
+		const char *dir = m->higher_is_better ? "higher_is_better" : "lower_is_better";
+
+		for (int s = 0; s < 3; s++) {
+			char lb[256];
+
+			fprintf(f, "%s,%s,%u,", m->name, m->kind, m->threads);
+			fl_csv_str(f, m->unit);
+			fprintf(f, ",%s,", s == 2 ? "pct" : s ? "B" : "A");
+			if (s < 2)
+				fl_csv_str(f, side_label(c, o, s, lb, sizeof(lb)));
+			fputc(',', f);
+			if (s < 2 && m->have[s]) {
+				const struct fl_stats *st = &m->st[s];
+
+				fprintf(f, "%u,", st->n);
+				csv_num(f, st->min);
+				fputc(',', f);
+				csv_num(f, st->max);
+				fputc(',', f);
+				csv_num(f, st->mean);
+				fputc(',', f);
+				csv_num(f, st->median);
+				fputc(',', f);
+				csv_num(f, st->stddev);
+			} else if (s == 2) {
+				fputc(',', f);
+				for (int p = 0; p < FL_PCT_NR; p++) {
+					if (p)
+						fputc(',', f);
+					csv_num(f, m->pct[p]);
+				}
+			} else {
+				fputs(",,,,,", f);
+			}
+			fprintf(f, ",%s,", dir);
+			if (s == 2)
+				csv_num(f, m->p);
+			fprintf(f, ",%s,", s == 2 && m->significant ? "yes" : "");
+			if (s < 2 && !m->have[s])
+				fl_csv_str(f, m->gap[s]);
+			fputc('\n', f);
+		}
+	}
+}
+
+static void print_md(FILE *f, const struct fl_cmp *c, const struct opts *o)
+{
+	char la[256], lb[256];
+
+	fprintf(f, "**A** `%s` (%s) vs **B** `%s` (%s)\n\n", side_label(c, o, 0, la, sizeof(la)),
+		c->sw[0].dir, side_label(c, o, 1, lb, sizeof(lb)), c->sw[1].dir);
+	fprintf(f, "| metric | A mean | A stddev | A n | B mean | B stddev | B n | mean %% | "
+		"median %% | p (Welch) | direction |\n");
+	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+	for (unsigned int i = 0; i < c->nm; i++) {
+		const struct fl_cmp_metric *m = &c->m[i];
+		char pm[32], pd[32];
+
+		fprintf(f, "| %s ", m->name);
+		for (int s = 0; s < 2; s++) {
+			char a[48], b[48];
+
+			if (!m->have[s]) {
+				fprintf(f, "| missing: %s | | ", m->gap[s]);
+				continue;
+			}
+			num(a, sizeof(a), m->st[s].mean);
+			num(b, sizeof(b), m->st[s].stddev);
+			fprintf(f, "| %s | %s | %u ", a, b, m->st[s].n);
+		}
+		fl_fmt_pct(pm, sizeof(pm), m->pct[FL_PCT_MEAN]);
+		fl_fmt_pct(pd, sizeof(pd), m->pct[FL_PCT_MEDIAN]);
+		fprintf(f, "| %s%s%s | %s | ", m->significant ? "**" : "", pm,
+			m->significant ? "**" : "", pd);
+		if (isnan(m->p))
+			fprintf(f, "n/a");
+		else
+			fprintf(f, "%.3g", m->p);
+		fprintf(f, " | %s is better |\n", m->higher_is_better ? "higher" : "lower");
+	}
+	fprintf(f, "\nBold: p < %g (Welch's t-test, two-sided). %% = (B-A)/A.\n", c->alpha);
+	for (unsigned int i = 0; i < c->nnotes; i++)
+		fprintf(f, "%s- %s\n", i ? "" : "\nNotes:\n", c->notes[i]);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "seed", no_argument, NULL, 'S' },
+		{ "label-a", required_argument, NULL, 1 },
+		{ "label-b", required_argument, NULL, 2 },
+		{ "kernel-a", required_argument, NULL, 3 },
+		{ "kernel-b", required_argument, NULL, 4 },
+		{ "alpha", required_argument, NULL, 5 },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct opts o = { .alpha = FL_SIGNIFICANCE_ALPHA };
+	struct fl_out out;
+	struct fl_cmp c;
+	char err[512], *end;
+	int opt;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "f:o:h", lo, NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				o.fmt = FMT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				o.fmt = FMT_JSON;
+			else if (!strcmp(optarg, "csv"))
+				o.fmt = FMT_CSV;
+			else if (!strcmp(optarg, "markdown") || !strcmp(optarg, "md"))
+				o.fmt = FMT_MD;
+			else {
+				fprintf(stderr, "faultline compare: unknown format '%s' "
+					"(text, json, csv, markdown)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'o':
+			o.out = optarg;
+			break;
+		case 'S':
+			o.seed = 1;
+			break;
+		case 1: case 2:
+			o.label[opt - 1] = optarg;
+			break;
+		case 3: case 4:
+			o.kernel[opt - 3] = optarg;
+			break;
+		case 5:
+			errno = 0;
+			o.alpha = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(o.alpha > 0 && o.alpha < 1)) {
+				fprintf(stderr, "faultline compare: --alpha wants a number in (0, 1), "
+					"got '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind != 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (o.seed && o.fmt != FMT_TEXT) {
+		fprintf(stderr, "faultline compare: --seed applies to --format text only\n");
+		return 2;
+	}
+	if (fl_cmp_build(&c, argv[optind], argv[optind + 1], o.alpha, err, sizeof(err))) {
+		fprintf(stderr, "faultline compare: %s\n", err);
+		return 1;
+	}
+	for (unsigned int i = 0; i < c.nnotes; i++)
+		fprintf(stderr, "faultline compare: note: %s\n", c.notes[i]);
+	if (fl_out_open(&out, o.out)) {
+		fl_cmp_free(&c);
+		return 1;
+	}
+	switch (o.fmt) {
+	case FMT_TEXT:
+		print_text(out.f, &c, &o);
+		break;
+	case FMT_JSON:
+		print_json(out.f, &c, &o);
+		break;
+	case FMT_CSV:
+		print_csv(out.f, &c, &o);
+		break;
+	case FMT_MD:
+		print_md(out.f, &c, &o);
+		break;
+	}
+	fl_cmp_free(&c);
+	return fl_out_commit(&out) ? 1 : 0;
+}

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pft output lines and pft-sweep result directories (see pftlog.h). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "pftlog.h"
+
+#define MAX_LOG_BYTES	(64u << 20)
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static int parse_uint(const char *t, unsigned int *v)
+{
+	unsigned long x;
+	char *end;
+
+	if (*t < '0' || *t > '9')
+		return -1;
+	errno = 0;
+	x = strtoul(t, &end, 10);
+	if (errno || *end || x > 1u << 30)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* a finite non-negative decimal, optionally followed by `suffix` */
+static int parse_num(const char *t, double *v, char suffix, int allow_inf)
+{
+	char *end;
+	double x;
+
+	if (allow_inf && (!strcmp(t, "inf") || !strcmp(t, "INF"))) {
+		*v = INFINITY;
+		return 0;
+	}
+	if ((*t < '0' || *t > '9') && *t != '.')
+		return -1;
+	errno = 0;
+	x = strtod(t, &end);
+	if (errno || end == t || !isfinite(x) || x < 0)
+		return -1;
+	if (suffix && *end == suffix)
+		end++;
+	if (*end)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+int fl_pft_parse_line(const char *line, struct fl_pft_sample *s, char *err, size_t errlen)
+{
+	char buf[512], *tok[9], *save = NULL, *p;
+	int n = 0;
+
+	while (*line == ' ' || *line == '\t')
+		line++;
+	if (!*line || *line == '\n' || *line == '#')
+		return 0;
+	if (!strncmp(line, "Gb ", 3) || !strncmp(line, "Gb\t", 3))
+		return 0;	/* column header */
+	if (strlen(line) >= sizeof(buf))
+		return fail(err, errlen, "line too long");
+	strcpy(buf, line);
+	for (p = strtok_r(buf, " \t\r\n", &save); p; p = strtok_r(NULL, " \t\r\n", &save)) {
+		if (n == 9)
+			break;
+		tok[n++] = p;
+	}
+	if (n != 8)
+		return fail(err, errlen, "expected 8 columns (Gb Thr CLine User System Wall "
+			    "flt/cpu/s fault/wsec), got %s%d", n == 9 ? "more than " : "",
+			    n == 9 ? 8 : n);
+	memset(s, 0, sizeof(*s));
+	if (parse_num(tok[0], &s->gb, 0, 0))
+		return fail(err, errlen, "bad Gb column '%s'", tok[0]);
+	if (parse_uint(tok[1], &s->threads) || !s->threads)
+		return fail(err, errlen, "bad thread count '%s'", tok[1]);
+	if (parse_uint(tok[2], &s->clines))
+		return fail(err, errlen, "bad CLine column '%s'", tok[2]);
+	if (parse_num(tok[3], &s->user_s, 's', 0) || parse_num(tok[4], &s->sys_s, 's', 0) ||
+	    parse_num(tok[5], &s->wall_s, 's', 0))
+		return fail(err, errlen, "bad time column in '%s %s %s'", tok[3], tok[4], tok[5]);
+	if (parse_num(tok[6], &s->flt_cpu, 0, 1) || parse_num(tok[7], &s->flt_wsec, 0, 1))
+		return fail(err, errlen, "bad rate column in '%s %s'", tok[6], tok[7]);
+	return 1;
+}
+
+char *fl_read_text(const char *path, size_t max)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t n;
+
+	if (!f)
+		return NULL;
+	buf = malloc(max + 1);
+	if (!buf) {
+		fclose(f);
+		errno = ENOMEM;
+		return NULL;
+	}
+	n = fread(buf, 1, max + 1, f);
+	if (ferror(f) || n > max) {
+		free(buf);
+		fclose(f);
+		errno = n > max ? EFBIG : EIO;
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n)) {	/* binary: not a text file */
+		free(buf);
+		errno = EINVAL;
+		return NULL;
+	}
+	return buf;
+}
+
+const char *fl_kv_get(const char *text, const char *key, char *buf, size_t len)
+{
+	size_t klen = strlen(key);
+	const char *p = text;
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n'), *q = p, *v, *e;
+		size_t n;
+
+		if (!eol)
+			eol = p + strlen(p);
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if (eol - q > 7 && !strncmp(q, "export ", 7))
+			q += 7;
+		if ((size_t)(eol - q) > klen && !strncmp(q, key, klen) && q[klen] == '=') {
+			v = q + klen + 1;
+			e = eol;
+			if (e > v && e[-1] == '\r')
+				e--;
+			if (e - v >= 2 && (*v == '"' || *v == '\'') && e[-1] == *v) {
+				v++;
+				e--;
+			}
+			n = (size_t)(e - v);
+			if (n >= len)
+				n = len - 1;
+			memcpy(buf, v, n);
+			buf[n] = '\0';
+			return buf;
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	return NULL;
+}
+
+static int cmp_series(const void *a, const void *b)
+{
+	const struct fl_pft_series *x = a, *y = b;
+
+	return x->threads < y->threads ? -1 : x->threads > y->threads;
+}
+
+static int load_log(const char *path, const char *name, struct fl_pft_series *ser,
+		    char *err, size_t errlen)
+{
+	char *text = fl_read_text(path, MAX_LOG_BYTES);
+	unsigned int lineno = 0, cap = 0;
+	const char *p;
+
+	if (!text)
+		return fail(err, errlen, "%s: %s", path, strerror(errno));
+	/* strtok_r would merge empty lines; count lines by hand */
+	for (p = text; *p; ) {
+		const char *eol = strchr(p, '\n');
+		size_t n = eol ? (size_t)(eol - p) : strlen(p);
+		struct fl_pft_sample s;
+		char lbuf[600], why[200];
+		int r;
+
+		lineno++;
+		if (n >= sizeof(lbuf)) {
+			free(text);
+			return fail(err, errlen, "%s:%u: line too long", name, lineno);
+		}
+		memcpy(lbuf, p, n);
+		lbuf[n] = '\0';
+		p += n + (eol ? 1 : 0);
+		r = fl_pft_parse_line(lbuf, &s, why, sizeof(why));
+		if (r < 0) {
+			free(text);
+			return fail(err, errlen, "%s:%u: %s", name, lineno, why);
+		}
+		if (r == 0)
+			continue;
+		if (s.threads != ser->threads) {
+			free(text);
+			return fail(err, errlen, "%s:%u: thread column says %u, file name says %u",
+				    name, lineno, s.threads, ser->threads);
+		}
+		if (!isfinite(s.flt_cpu) || !isfinite(s.flt_wsec)) {
+			ser->dropped++;
+			continue;
+		}
+		if (ser->n == cap) {
+			double *a, *b;
+
+			cap = cap ? cap * 2 : 32;
+			a = realloc(ser->flt_cpu, cap * sizeof(double));
+			if (a)
+				ser->flt_cpu = a;
+			b = realloc(ser->flt_wsec, cap * sizeof(double));
+			if (b)
+				ser->flt_wsec = b;
+			if (!a || !b) {
+				free(text);
+				return fail(err, errlen, "%s: out of memory", name);
+			}
+		}
+		ser->flt_cpu[ser->n] = s.flt_cpu;
+		ser->flt_wsec[ser->n] = s.flt_wsec;
+		ser->n++;
+	}
+	free(text);
+	if (!ser->n)
+		return fail(err, errlen, "%s: no pft result lines%s", name,
+			    ser->dropped ? " with a finite rate" : "");
+	return 0;
+}
+
+/* "pft-<N>.log" -> N; "pft-<N>-<I>.snap" -> N, I */
+static int name_num(const char *s, const char *prefix, const char *suffix,
+		    unsigned int *a, unsigned int *b)
+{
+	size_t pl = strlen(prefix), sl = strlen(suffix), n = strlen(s);
+	char mid[64], *dash;
+
+	if (n <= pl + sl || strncmp(s, prefix, pl) || strcmp(s + n - sl, suffix) ||
+	    n - pl - sl >= sizeof(mid))
+		return -1;
+	memcpy(mid, s + pl, n - pl - sl);
+	mid[n - pl - sl] = '\0';
+	dash = strchr(mid, '-');
+	if (b) {
+		if (!dash)
+			return -1;
+		*dash = '\0';
+		if (parse_uint(dash + 1, b))
+			return -1;
+	} else if (dash) {
+		return -1;
+	}
+	return parse_uint(mid, a) || !*a ? -1 : 0;
+}
+
+struct snap_ent { unsigned int iter; char *path; };
+
+static int cmp_snap(const void *a, const void *b)
+{
+	const struct snap_ent *x = a, *y = b;
+
+	return x->iter < y->iter ? -1 : x->iter > y->iter;
+}
+
+static int load_snaps(struct fl_sweep *sw, char *err, size_t errlen)
+{
+	char path[4096];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/snap", sw->dir);
+	d = opendir(path);
+	if (!d)
+		return errno == ENOENT ? 0 : fail(err, errlen, "%s: %s", path, strerror(errno));
+	for (unsigned int i = 0; i < sw->nseries; i++) {
+		struct fl_pft_series *ser = &sw->series[i];
+		struct snap_ent *ents = NULL;
+		unsigned int n = 0;
+
+		rewinddir(d);
+		while ((de = readdir(d))) {
+			unsigned int t, it;
+			struct snap_ent *ne;
+
+			if (name_num(de->d_name, "pft-", ".snap", &t, &it) || t != ser->threads)
+				continue;
+			ne = realloc(ents, (n + 1) * sizeof(*ents));
+			if (!ne)
+				goto oom;
+			ents = ne;
+			if (asprintf(&ents[n].path, "%s/snap/%s", sw->dir, de->d_name) < 0)
+				goto oom;
+			ents[n++].iter = it;
+			continue;
+oom:
+			for (unsigned int k = 0; k < n; k++)
+				free(ents[k].path);
+			free(ents);
+			closedir(d);
+			return fail(err, errlen, "out of memory");
+		}
+		qsort(ents, n, sizeof(*ents), cmp_snap);
+		ser->snaps = calloc(n ? n : 1, sizeof(char *));
+		if (!ser->snaps) {
+			for (unsigned int k = 0; k < n; k++)
+				free(ents[k].path);
+			free(ents);
+			closedir(d);
+			return fail(err, errlen, "out of memory");
+		}
+		for (unsigned int k = 0; k < n; k++)
+			ser->snaps[k] = ents[k].path;
+		ser->nsnaps = n;
+		free(ents);
+	}
+	closedir(d);
+	return 0;
+}
+
+int fl_sweep_load(const char *dir, struct fl_sweep *sw, char *err, size_t errlen)
+{
+	char path[4096];
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	memset(sw, 0, sizeof(*sw));
+	if (stat(dir, &st))
+		return fail(err, errlen, "%s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return fail(err, errlen, "%s: not a directory (a pft-sweep result directory is)",
+			    dir);
+	sw->dir = strdup(dir);
+	d = opendir(dir);
+	if (!sw->dir || !d) {
+		fail(err, errlen, "%s: %s", dir, strerror(errno));
+		goto bad;
+	}
+	while ((de = readdir(d))) {
+		unsigned int t;
+		struct fl_pft_series *ns;
+
+		if (name_num(de->d_name, "pft-", ".log", &t, NULL))
+			continue;
+		ns = realloc(sw->series, (sw->nseries + 1) * sizeof(*ns));
+		if (!ns) {
+			closedir(d);
+			fail(err, errlen, "out of memory");
+			goto bad;
+		}
+		sw->series = ns;
+		memset(&ns[sw->nseries], 0, sizeof(*ns));
+		ns[sw->nseries++].threads = t;
+	}
+	closedir(d);
+	if (!sw->nseries) {
+		fail(err, errlen, "%s: no pft-<threads>.log files (not a pft-sweep result directory?)",
+		     dir);
+		goto bad;
+	}
+	qsort(sw->series, sw->nseries, sizeof(*sw->series), cmp_series);
+	for (unsigned int i = 0; i < sw->nseries; i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "pft-%u.log", sw->series[i].threads);
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if (load_log(path, name, &sw->series[i], err, errlen))
+			goto bad_prefix;
+	}
+	snprintf(path, sizeof(path), "%s/tags", dir);
+	sw->tags = fl_read_text(path, 1 << 20);
+	if (!sw->tags && errno != ENOENT) {
+		fail(err, errlen, "%s: %s", path, strerror(errno));
+		goto bad;
+	}
+	snprintf(path, sizeof(path), "%s/sweep.conf", dir);
+	sw->conf = fl_read_text(path, 1 << 20);
+	if (!sw->conf && errno != ENOENT) {
+		fail(err, errlen, "%s: %s", path, strerror(errno));
+		goto bad;
+	}
+	if (load_snaps(sw, err, errlen))
+		goto bad;
+	return 0;
+bad_prefix:
+	/* prefix "DIR/" so the user knows which side was bad */
+	{
+		char tmp[512];
+
+		snprintf(tmp, sizeof(tmp), "%s", err);
+		fail(err, errlen, "%s/%s", dir, tmp);
+	}
+bad:
+	fl_sweep_free(sw);
+	return -1;
+}
+
+void fl_sweep_free(struct fl_sweep *sw)
+{
+	for (unsigned int i = 0; i < sw->nseries; i++) {
+		free(sw->series[i].flt_cpu);
+		free(sw->series[i].flt_wsec);
+		for (unsigned int k = 0; k < sw->series[i].nsnaps; k++)
+			free(sw->series[i].snaps[k]);
+		free(sw->series[i].snaps);
+	}
+	free(sw->series);
+	free(sw->tags);
+	free(sw->conf);
+	free(sw->dir);
+	memset(sw, 0, sizeof(*sw));
+}
+
+const struct fl_pft_series *fl_sweep_series(const struct fl_sweep *sw, unsigned int threads)
+{
+	for (unsigned int i = 0; i < sw->nseries; i++)
+		if (sw->series[i].threads == threads)
+			return &sw->series[i];
+	return NULL;
+}

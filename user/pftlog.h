@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading pft output and pft-sweep result directories:
+ *
+ *   RESULTS/sweep.conf           PFT_* key=value (the sweep's settings)
+ *   RESULTS/tags                 key=value (faultline tags at sweep time)
+ *   RESULTS/pft-<N>.log          one classic pft line per iteration at N threads
+ *   RESULTS/snap/pft-<N>-<I>.snap  optional collector snapshot of iteration I
+ *
+ * A classic pft line has 8 columns:
+ *   Gb Thr CLine User System Wall flt/cpu/s fault/wsec
+ *   "   1    4   1     0.12s     0.80s     0.23s 123456.789 456789.012"
+ */
+#ifndef FAULTLINE_PFTLOG_H
+#define FAULTLINE_PFTLOG_H
+
+#include <stddef.h>
+
+struct fl_pft_sample {
+	double gb;
+	unsigned int threads, clines;
+	double user_s, sys_s, wall_s;
+	double flt_cpu;		/* faults per second per CPU */
+	double flt_wsec;	/* faults per wall-clock second */
+};
+
+/*
+ * One line.  Returns 1 for a sample, 0 for a line that carries none (blank,
+ * the column header, '#' comments such as pft's latency line), -1 for
+ * anything else, with the reason in err.  A rate printed as "inf" (a run
+ * shorter than the clock's resolution) is a sample with an infinite rate:
+ * callers must not average it (fl_sweep_load counts it as dropped).
+ */
+int fl_pft_parse_line(const char *line, struct fl_pft_sample *s, char *err, size_t errlen);
+
+struct fl_pft_series {
+	unsigned int threads;
+	unsigned int n;			/* usable samples */
+	double *flt_cpu, *flt_wsec;	/* n each, in file order */
+	unsigned int dropped;		/* samples with a non-finite rate */
+	char **snaps;			/* paths of snap/pft-<N>-<I>.snap, by I */
+	unsigned int nsnaps;
+};
+
+struct fl_sweep {
+	char *dir;
+	struct fl_pft_series *series;	/* ascending thread count */
+	unsigned int nseries;
+	char *tags;			/* RESULTS/tags text or NULL */
+	char *conf;			/* RESULTS/sweep.conf text or NULL */
+};
+
+/* 0, or -1 with "FILE:LINE: reason" in err.  A directory without any
+ * pft-<N>.log is an error; so is a log without a single sample. */
+int fl_sweep_load(const char *dir, struct fl_sweep *sw, char *err, size_t errlen);
+void fl_sweep_free(struct fl_sweep *sw);
+const struct fl_pft_series *fl_sweep_series(const struct fl_sweep *sw, unsigned int threads);
+
+/*
+ * Value of KEY in "key=value" text (tags, sweep.conf: an optional "export "
+ * prefix and surrounding quotes are removed).  Copied into buf; NULL when absent.
+ */
+const char *fl_kv_get(const char *text, const char *key, char *buf, size_t len);
+
+/* Whole file as a NUL-terminated string (NULL + errno on failure). */
+char *fl_read_text(const char *path, size_t max);
+
+#endif

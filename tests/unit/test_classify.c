@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fault state machine (include/faultline/classify.h) fed with the event
+ * sequences each kind of kernel produces, with the kernel values chosen the
+ * way the collector chooses them (user/kfeatures.c), and kernel detection
+ * from synthetic BTF (user/kfeatures_btf.c): per-VMA locks (6.4+), SPF by
+ * Lespinasse (do_handle_mm_fault, 0x400) and by Dufour
+ * (__handle_speculative_fault, 0x200), and kernels with no lockless path.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <bpf/btf.h>
+
+#include <faultline/classify.h>
+#include "kfeatures.h"
+
+#define RETRY		0x400u		/* VM_FAULT_RETRY */
+#define COMPLETED	0x4000u		/* VM_FAULT_COMPLETED */
+#define F_TRIED		(1u << 5)
+#define F_USER		(1u << 6)
+#define F_UNSHARE	(1u << 10)	/* mainline's 0x400: not SPECULATIVE there */
+#define F_VMA_LOCK	(1u << 12)
+
+struct sim {
+	struct fl_fault_state st;
+	struct fl_cpu_stats cs;
+	struct fl_kvals kv;
+	fl_u64 now;
+	fl_u64 lat[16];		/* latencies returned, in order */
+	unsigned int nlat;
+};
+
+static struct fl_kfeatures feat(void)
+{
+	struct fl_kfeatures f;
+
+	memset(&f, 0, sizeof(f));
+	f.btf = true;
+	f.has_hmf = true;
+	f.tp_pf_user = f.tp_pf_kernel = true;
+	f.mmap_memcg = -1;
+	f.flag_vma_lock = f.flag_speculative = f.vm_fault_retry = -1;
+	return f;
+}
+
+static void sim_init(struct sim *s, const struct fl_kfeatures *f)
+{
+	memset(s, 0, sizeof(*s));
+	fl_kvals_from_features(f, &s->kv);
+	s->now = 1000;
+}
+
+static void ev_start(struct sim *s, int kernel)
+{
+	s->now += 10;
+	fl_ev_fault_start(&s->st, &s->cs, s->now, kernel);
+}
+
+static void ev_lock_vma(struct sim *s, int got)
+{
+	s->now += 100;
+	fl_ev_lock_vma(&s->st, &s->cs, got);
+}
+
+static void ev_hmf(struct sim *s, fl_u32 flags, fl_u32 ret)
+{
+	fl_u64 lat;
+
+	s->now += 1000;
+	lat = fl_ev_hmf_exit(&s->st, &s->cs, &s->kv, flags, ret, s->now);
+	if (lat && s->nlat < 16)
+		s->lat[s->nlat++] = lat;
+}
+
+/* ---- kernel values from kernel facts --------------------------------- */
+
+static void test_kvals_vma_lock(void **state)
+{
+	struct fl_kfeatures f = feat();
+	struct fl_kvals kv;
+
+	(void)state;
+	f.has_lock_vma = true;
+	f.flag_vma_lock = 0x1000;
+	f.vm_fault_retry = 0x400;
+	fl_kvals_from_features(&f, &kv);
+	assert_int_equal(kv.ll_kind, FL_LL_KIND_VMA_LOCK);
+	assert_int_equal(kv.ll_flag, 0x1000);
+	assert_int_equal(kv.vm_fault_retry, 0x400);
+	/* BTF value wins over the default */
+	f.flag_vma_lock = 0x2000;
+	f.vm_fault_retry = 0x800;
+	fl_kvals_from_features(&f, &kv);
+	assert_int_equal(kv.ll_flag, 0x2000);
+	assert_int_equal(kv.vm_fault_retry, 0x800);
+	/* no enumerator: mainline default */
+	f.flag_vma_lock = -1;
+	f.vm_fault_retry = -1;
+	fl_kvals_from_features(&f, &kv);
+	assert_int_equal(kv.ll_flag, FL_DEF_FAULT_FLAG_VMA_LOCK);
+	assert_int_equal(kv.vm_fault_retry, FL_DEF_VM_FAULT_RETRY);
+}
+
+static void test_kvals_spf(void **state)
+{
+	struct fl_kfeatures f = feat();
+	struct fl_kvals kv;
+
+	(void)state;
+	/* Lespinasse: handle_mm_fault is an inline wrapper of do_handle_mm_fault */
+	f.has_hmf = false;
+	f.has_do_hmf = true;
+	fl_kvals_from_features(&f, &kv);
+	assert_int_equal(kv.ll_kind, FL_LL_KIND_SPF);
+	assert_int_equal(kv.ll_flag, 0x400);
+	/* Dufour */
+	f = feat();
+	f.has_spf_dufour = true;
+	fl_kvals_from_features(&f, &kv);
+	assert_int_equal(kv.ll_kind, FL_LL_KIND_SPF);
+	assert_int_equal(kv.ll_flag, 0x200);
+	/* an SPF kernel that exposes the flag in BTF: its value is used */
+	f.flag_speculative = 0x800;
+	fl_kvals_from_features(&f, &kv);
+	assert_int_equal(kv.ll_flag, 0x800);
+	/* SPF entry point and per-VMA locks both present: SPF is what is hooked */
+	f = feat();
+	f.has_do_hmf = true;
+	f.has_lock_vma = true;
+	fl_kvals_from_features(&f, &kv);
+	assert_int_equal(kv.ll_kind, FL_LL_KIND_SPF);
+	assert_int_equal(kv.ll_flag, 0x400);
+}
+
+static void test_kvals_none(void **state)
+{
+	struct fl_kfeatures f = feat();
+	struct fl_kvals kv;
+
+	(void)state;
+	fl_kvals_from_features(&f, &kv);
+	assert_int_equal(kv.ll_kind, FL_LL_KIND_NONE);
+	assert_int_equal(kv.ll_flag, 0);
+	/* the flag without a hookable function: unknown, not "none" */
+	f.flag_vma_lock = 0x1000;
+	fl_kvals_from_features(&f, &kv);
+	assert_int_equal(kv.ll_kind, FL_LL_KIND_UNKNOWN);
+	assert_int_equal(kv.ll_flag, 0);
+}
+
+/* ---- per-VMA-lock kernels (6.4+) -------------------------------------- */
+
+static struct fl_kfeatures vma_kernel(void)
+{
+	struct fl_kfeatures f = feat();
+
+	f.has_lock_vma = true;
+	f.flag_vma_lock = 0x1000;
+	f.vm_fault_retry = 0x400;
+	return f;
+}
+
+static void test_vma_success(void **state)
+{
+	struct fl_kfeatures f = vma_kernel();
+	struct sim s;
+
+	(void)state;
+	sim_init(&s, &f);
+	ev_start(&s, 0);
+	ev_lock_vma(&s, 1);
+	ev_hmf(&s, F_USER | F_VMA_LOCK, 0);
+	assert_int_equal(s.nlat, 1);
+	assert_int_equal(s.lat[0], 1100);	/* start -> hmf return */
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_USER], 1);
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_ENDED], 1);
+	assert_int_equal(s.cs.cnt[FL_C_HMF_CALLS], 1);
+	assert_int_equal(s.cs.ll[FL_LL_ATTEMPTED], 1);
+	assert_int_equal(s.cs.ll[FL_LL_SUCCEEDED], 1);
+	assert_int_equal(s.cs.ll[FL_LL_ABORTED], 0);
+	assert_int_equal(s.cs.ll[FL_LL_RETRIED], 0);
+	assert_int_equal(s.cs.ll[FL_LL_NOT_ATTEMPTED], 0);
+	assert_int_equal(s.st.start_ns, 0);	/* nothing in flight */
+}
+
+static void test_vma_completed_is_end(void **state)
+{
+	struct fl_kfeatures f = vma_kernel();
+	struct sim s;
+
+	(void)state;
+	sim_init(&s, &f);
+	ev_start(&s, 0);
+	ev_lock_vma(&s, 1);
+	ev_hmf(&s, F_USER | F_VMA_LOCK, COMPLETED);
+	assert_int_equal(s.nlat, 1);
+	assert_int_equal(s.cs.ll[FL_LL_SUCCEEDED], 1);
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_ENDED], 1);
+}
+
+static void test_vma_abort(void **state)
+{
+	struct fl_kfeatures f = vma_kernel();
+	struct sim s;
+
+	(void)state;
+	sim_init(&s, &f);
+	/* lock_vma_under_rcu returned NULL: fall back to mmap_lock */
+	ev_start(&s, 0);
+	ev_lock_vma(&s, 0);
+	ev_hmf(&s, F_USER, 0);
+	assert_int_equal(s.nlat, 1);
+	assert_int_equal(s.lat[0], 1100);
+	assert_int_equal(s.cs.ll[FL_LL_ATTEMPTED], 1);
+	assert_int_equal(s.cs.ll[FL_LL_ABORTED], 1);
+	assert_int_equal(s.cs.ll[FL_LL_SUCCEEDED], 0);
+	assert_int_equal(s.cs.ll[FL_LL_NOT_ATTEMPTED], 0);	/* it was attempted */
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_ENDED], 1);
+}
+
+static void test_vma_retry(void **state)
+{
+	struct fl_kfeatures f = vma_kernel();
+	struct sim s;
+
+	(void)state;
+	sim_init(&s, &f);
+	/* handled under the VMA lock, asked for RETRY, redone under mmap_lock */
+	ev_start(&s, 0);
+	ev_lock_vma(&s, 1);
+	ev_hmf(&s, F_USER | F_VMA_LOCK, RETRY);
+	assert_int_equal(s.nlat, 0);
+	assert_int_not_equal(s.st.start_ns, 0);		/* still in flight */
+	ev_hmf(&s, F_USER, 0);
+	assert_int_equal(s.nlat, 1);
+	assert_int_equal(s.lat[0], 2100);		/* both calls */
+	assert_int_equal(s.cs.cnt[FL_C_HMF_CALLS], 2);
+	assert_int_equal(s.cs.ll[FL_LL_ATTEMPTED], 1);
+	assert_int_equal(s.cs.ll[FL_LL_RETRIED], 1);
+	assert_int_equal(s.cs.ll[FL_LL_SUCCEEDED], 0);
+	assert_int_equal(s.cs.ll[FL_LL_ABORTED], 0);
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_ENDED], 1);
+}
+
+static void test_vma_kernel_mode_and_mmap_retry(void **state)
+{
+	struct fl_kfeatures f = vma_kernel();
+	struct sim s;
+
+	(void)state;
+	sim_init(&s, &f);
+	/* kernel-mode fault on a user address: no lockless attempt */
+	ev_start(&s, 1);
+	ev_hmf(&s, 0, RETRY);		/* e.g. page lock: retry under mmap_lock */
+	ev_hmf(&s, F_TRIED, 0);
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_KERNEL], 1);
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_USER], 0);
+	assert_int_equal(s.cs.ll[FL_LL_MMAP_RETRY], 1);
+	assert_int_equal(s.cs.ll[FL_LL_NOT_ATTEMPTED], 1);
+	assert_int_equal(s.cs.ll[FL_LL_ATTEMPTED], 0);
+	assert_int_equal(s.nlat, 1);
+	assert_int_equal(s.lat[0], 2000);	/* both calls */
+}
+
+static void test_unhandled_and_gup(void **state)
+{
+	struct fl_kfeatures f = vma_kernel();
+	struct fl_fault_state none = { 0 };
+	struct sim s;
+	fl_u64 lat;
+
+	(void)state;
+	sim_init(&s, &f);
+	/* access error / SIGSEGV: the fault never reaches handle_mm_fault */
+	ev_start(&s, 0);
+	ev_start(&s, 0);
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_UNHANDLED], 1);
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_USER], 2);
+	ev_lock_vma(&s, 1);
+	ev_hmf(&s, F_USER | F_VMA_LOCK, 0);
+	assert_int_equal(s.nlat, 1);
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_ENDED], 1);
+	/* a fault that reached handle_mm_fault is not unhandled */
+	ev_start(&s, 0);
+	ev_lock_vma(&s, 1);
+	ev_hmf(&s, F_USER | F_VMA_LOCK, RETRY);
+	ev_start(&s, 0);
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_UNHANDLED], 1);
+	/* GUP (no fault in flight): a call, nothing else */
+	lat = fl_ev_hmf_exit(&none, &s.cs, &s.kv, F_VMA_LOCK, 0, s.now + 5);
+	assert_int_equal(lat, 0);
+	assert_int_equal(s.cs.cnt[FL_C_HMF_CALLS], 3);
+	assert_int_equal(s.cs.ll[FL_LL_SUCCEEDED], 1);
+	/* lock_vma_under_rcu outside a traced fault is ignored */
+	memset(&none, 0, sizeof(none));
+	fl_ev_lock_vma(&none, &s.cs, 0);
+	assert_int_equal(s.cs.ll[FL_LL_ABORTED], 0);
+}
+
+/* ---- SPF kernels -------------------------------------------------------- */
+
+static void spf_sequences(fl_u32 spf_flag, const struct fl_kfeatures *f)
+{
+	struct sim s;
+
+	sim_init(&s, f);
+	assert_int_equal(s.kv.ll_flag, spf_flag);
+	/* speculative success */
+	ev_start(&s, 0);
+	ev_hmf(&s, F_USER | spf_flag, 0);
+	assert_int_equal(s.nlat, 1);
+	assert_int_equal(s.lat[0], 1000);
+	assert_int_equal(s.cs.ll[FL_LL_ATTEMPTED], 1);
+	assert_int_equal(s.cs.ll[FL_LL_SUCCEEDED], 1);
+	/* speculative abort (RETRY), then the classic path */
+	ev_start(&s, 0);
+	ev_hmf(&s, F_USER | spf_flag, RETRY);
+	assert_int_equal(s.nlat, 1);
+	assert_int_equal(s.cs.ll[FL_LL_ABORTED], 1);
+	ev_hmf(&s, F_USER, 0);
+	assert_int_equal(s.nlat, 2);
+	assert_int_equal(s.lat[1], 2000);
+	assert_int_equal(s.cs.ll[FL_LL_ATTEMPTED], 2);
+	assert_int_equal(s.cs.ll[FL_LL_NOT_ATTEMPTED], 0);
+	/* single-threaded mm: no speculative attempt */
+	ev_start(&s, 0);
+	ev_hmf(&s, F_USER, 0);
+	assert_int_equal(s.cs.ll[FL_LL_NOT_ATTEMPTED], 1);
+	assert_int_equal(s.cs.ll[FL_LL_ATTEMPTED], 2);
+	assert_int_equal(s.cs.ll[FL_LL_SUCCEEDED], 1);
+	assert_int_equal(s.cs.ll[FL_LL_RETRIED], 0);
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_ENDED], 3);
+	assert_int_equal(s.cs.cnt[FL_C_HMF_CALLS], 4);
+}
+
+static void test_spf_lespinasse(void **state)
+{
+	struct fl_kfeatures f = feat();
+
+	(void)state;
+	f.has_hmf = false;
+	f.has_do_hmf = true;
+	spf_sequences(0x400, &f);
+}
+
+static void test_spf_dufour(void **state)
+{
+	struct fl_kfeatures f = feat();
+
+	(void)state;
+	f.has_spf_dufour = true;
+	spf_sequences(0x200, &f);
+}
+
+/* ---- kernels without a lockless path (6.1) ------------------------------ */
+
+static void test_no_lockless(void **state)
+{
+	struct fl_kfeatures f = feat();
+	struct sim s;
+
+	(void)state;
+	sim_init(&s, &f);
+	/* flags that mean SPF / VMA_LOCK elsewhere mean nothing here */
+	ev_start(&s, 0);
+	ev_hmf(&s, F_USER | F_UNSHARE, 0);
+	ev_start(&s, 0);
+	ev_hmf(&s, F_USER | F_VMA_LOCK, RETRY);
+	ev_hmf(&s, F_USER | F_TRIED, 0);
+	assert_int_equal(s.nlat, 2);
+	assert_int_equal(s.cs.ll[FL_LL_ATTEMPTED], 0);
+	assert_int_equal(s.cs.ll[FL_LL_SUCCEEDED], 0);
+	assert_int_equal(s.cs.ll[FL_LL_ABORTED], 0);
+	assert_int_equal(s.cs.ll[FL_LL_RETRIED], 0);
+	assert_int_equal(s.cs.ll[FL_LL_NOT_ATTEMPTED], 2);
+	assert_int_equal(s.cs.ll[FL_LL_MMAP_RETRY], 1);
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_ENDED], 2);
+}
+
+/* ---- detection from BTF (synthetic vmlinux BTF files) ------------------- */
+
+static char btf_path[64];
+
+static void add_func(struct btf *b, const char *name, int proto)
+{
+	assert_true(btf__add_func(b, name, BTF_FUNC_GLOBAL, proto) > 0);
+}
+
+/* typedef btf_trace_TP -> ptr -> func_proto with NARGS params */
+static void add_tp(struct btf *b, const char *tp, int nargs, int int_id)
+{
+	char name[128];
+	int proto, ptr;
+
+	proto = btf__add_func_proto(b, int_id);
+	for (int i = 0; i < nargs; i++)
+		assert_int_equal(btf__add_func_param(b, "", int_id), 0);
+	ptr = btf__add_ptr(b, proto);
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	assert_true(btf__add_typedef(b, name, ptr) > 0);
+}
+
+static void write_btf(struct btf *b)
+{
+	const void *data;
+	__u32 size;
+	FILE *fp;
+
+	data = btf__raw_data(b, &size);
+	assert_non_null(data);
+	snprintf(btf_path, sizeof(btf_path), "/tmp/fl-test-btf.%d", (int)getpid());
+	fp = fopen(btf_path, "w");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(data, 1, size, fp), size);
+	fclose(fp);
+	setenv("FAULTLINE_BTF", btf_path, 1);
+}
+
+static void detect(struct fl_kfeatures *f, const char *const *funcs, int memcg,
+		   const char *enum_name, long long enum_val)
+{
+	struct btf *b = btf__new_empty();
+	char err[256];
+	int int_id, proto, e;
+
+	assert_non_null(b);
+	int_id = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	proto = btf__add_func_proto(b, int_id);
+	for (; *funcs; funcs++)
+		add_func(b, *funcs, proto);
+	add_tp(b, "page_fault_user", 4, int_id);
+	add_tp(b, "mmap_lock_start_locking", memcg ? 4 : 3, int_id);
+	add_tp(b, "mmap_lock_acquire_returned", memcg ? 5 : 4, int_id);
+	add_tp(b, "mmap_lock_released", memcg ? 4 : 3, int_id);
+	e = btf__add_enum(b, "vm_fault_reason", 4);
+	assert_true(e > 0);
+	assert_int_equal(btf__add_enum_value(b, "VM_FAULT_RETRY", 0x400), 0);
+	if (enum_name) {
+		assert_true(btf__add_enum(b, "fault_flag", 4) > 0);
+		assert_int_equal(btf__add_enum_value(b, enum_name, enum_val), 0);
+	}
+	write_btf(b);
+	btf__free(b);
+	assert_int_equal(fl_kfeatures_read(f, err, sizeof(err)), 0);
+	unlink(btf_path);
+}
+
+static void test_detect_vma_lock_kernel(void **state)
+{
+	static const char *const funcs[] = { "handle_mm_fault", "lock_vma_under_rcu", NULL };
+	struct fl_kfeatures f;
+	struct fl_kvals kv;
+
+	(void)state;
+	detect(&f, funcs, 1, "FAULT_FLAG_VMA_LOCK", 0x1000);
+	assert_true(f.has_hmf && f.has_lock_vma);
+	assert_false(f.has_do_hmf || f.has_spf_dufour);
+	assert_true(f.tp_pf_user);
+	assert_false(f.tp_pf_kernel);
+	assert_true(f.tp_mmap_lock);
+	assert_int_equal(f.mmap_memcg, 1);	/* (mm, memcg_path, write) */
+	assert_int_equal(f.flag_vma_lock, 0x1000);
+	assert_int_equal(f.flag_speculative, -1);
+	assert_int_equal(f.vm_fault_retry, 0x400);
+	fl_kvals_from_features(&f, &kv);
+	assert_int_equal(kv.ll_kind, FL_LL_KIND_VMA_LOCK);
+	assert_int_equal(kv.ll_flag, 0x1000);
+}
+
+static void test_detect_spf_kernels(void **state)
+{
+	static const char *const lesp[] = { "do_handle_mm_fault", NULL };
+	static const char *const duf[] = { "handle_mm_fault", "__handle_speculative_fault", NULL };
+	struct fl_kfeatures f;
+	struct fl_kvals kv;
+
+	(void)state;
+	detect(&f, lesp, 1, NULL, 0);
+	assert_true(f.has_do_hmf);
+	assert_false(f.has_hmf);
+	fl_kvals_from_features(&f, &kv);
+	assert_int_equal(kv.ll_kind, FL_LL_KIND_SPF);
+	assert_int_equal(kv.ll_flag, 0x400);
+
+	detect(&f, duf, 0, NULL, 0);
+	assert_true(f.has_spf_dufour && f.has_hmf);
+	assert_int_equal(f.mmap_memcg, 0);	/* (mm, write) prototype */
+	fl_kvals_from_features(&f, &kv);
+	assert_int_equal(kv.ll_kind, FL_LL_KIND_SPF);
+	assert_int_equal(kv.ll_flag, 0x200);
+
+	/* an SPF kernel with the flag as an enumerator */
+	detect(&f, lesp, 0, "FAULT_FLAG_SPECULATIVE", 0x800);
+	assert_int_equal(f.flag_speculative, 0x800);
+	fl_kvals_from_features(&f, &kv);
+	assert_int_equal(kv.ll_flag, 0x800);
+}
+
+static void test_detect_no_lockless_kernel(void **state)
+{
+	static const char *const funcs[] = { "handle_mm_fault", NULL };
+	struct fl_kfeatures f;
+	struct fl_kvals kv;
+
+	(void)state;
+	detect(&f, funcs, 1, NULL, 0);
+	assert_false(f.has_lock_vma || f.has_do_hmf || f.has_spf_dufour);
+	fl_kvals_from_features(&f, &kv);
+	assert_int_equal(kv.ll_kind, FL_LL_KIND_NONE);
+	assert_string_equal(fl_lockless_describe(&f),
+			    "none (no lock_vma_under_rcu, no SPF entry point)");
+}
+
+static void test_detect_no_btf(void **state)
+{
+	struct fl_kfeatures f;
+	char err[256] = "";
+
+	(void)state;
+	setenv("FAULTLINE_BTF", "/nonexistent/vmlinux", 1);
+	assert_int_equal(fl_kfeatures_read(&f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no kernel BTF"));
+	assert_false(f.btf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kvals_vma_lock),
+		cmocka_unit_test(test_kvals_spf),
+		cmocka_unit_test(test_kvals_none),
+		cmocka_unit_test(test_vma_success),
+		cmocka_unit_test(test_vma_completed_is_end),
+		cmocka_unit_test(test_vma_abort),
+		cmocka_unit_test(test_vma_retry),
+		cmocka_unit_test(test_vma_kernel_mode_and_mmap_retry),
+		cmocka_unit_test(test_unhandled_and_gup),
+		cmocka_unit_test(test_spf_lespinasse),
+		cmocka_unit_test(test_spf_dufour),
+		cmocka_unit_test(test_no_lockless),
+		cmocka_unit_test(test_detect_vma_lock_kernel),
+		cmocka_unit_test(test_detect_spf_kernels),
+		cmocka_unit_test(test_detect_no_lockless_kernel),
+		cmocka_unit_test(test_detect_no_btf),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

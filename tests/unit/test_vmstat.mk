@@ -1,0 +1,1 @@
+test_vmstat_SRCS := user/vmstat.c

@@ -280,7 +280,7 @@ static void print_text(FILE *f, const struct fl_cmp *c, const struct opts *o)
 				  "DIRECTION", "P-VALUE" });
 	for (unsigned int i = 0; i < c->nm; i++) {
 		const struct fl_cmp_metric *m = &c->m[i];
-		char cells[9][320], *row[9];
+		char cells[9][640], *row[9];
 
 		for (int k = 0; k < 9; k++)
 			row[k] = cells[k];

@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * faultline phases: where the time inside a fault goes, and which lock
+ * classes the traced tasks waited on.  A separate, optional skeleton
+ * (`record --phases` / `--locks`), loaded by user/phases.c.
+ *
+ * Phases (ebpf/phases.h does the arithmetic): the fault starts at
+ * exceptions:page_fault_user/_kernel and ends at the handle_mm_fault return
+ * without VM_FAULT_RETRY.  Inside it:
+ *   LOCKLESS   fentry/fexit lock_vma_under_rcu, plus a FAULT_FLAG_VMA_LOCK
+ *              handle_mm_fault call that returned VM_FAULT_RETRY (wasted)
+ *   MMAP_WAIT  mmap_lock_start_locking -> mmap_lock_acquire_returned
+ *   ALLOC      vma_alloc_folio(_noprof)
+ *   ZERO       post_alloc_hook (init_on_alloc / __GFP_ZERO zeroing),
+ *              folio_zero_user, clear_huge_page
+ *   MEMCG      __mem_cgroup_charge
+ *   PTL        lock:contention_begin -> end of a lock named PTL
+ *   LRU        folio_add_lru_vma, folio_add_lru
+ *   REST       handle_mm_fault minus all of the above nested in it
+ * Programs whose function the kernel lacks are not loaded (user space decides
+ * from BTF); their phase is then reported unavailable.
+ *
+ * Lock classes: lock:contention_begin/end of traced tasks.  A lock is named
+ * by address (current->mm->mmap_lock, mm->page_table_lock, the faulting
+ * VMA's lock), else by the first kernel functions on the contending stack
+ * outside the lock implementation (ranges from /proc/kallsyms, set by user
+ * space), else by the fault phase it was contended in; the rest is "other",
+ * whose callers are kept.
+ *
+ * Storage: per-CPU arrays for the statistics, task-local storage for the
+ * per-task state.  Nothing every CPU writes to.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include <faultline/abi.h>
+
+/*
+ * fl_hist_add() with a compiler barrier before the bucket clamp: without it
+ * clang proves the clamp redundant and drops it, and the verifier then
+ * rejects the variable index into the map value.
+ */
+static __always_inline void ph_hist_add(struct fl_hist *h, fl_u64 v)
+{
+	fl_u64 i = fl_hist_bucket(v);	/* 64-bit: one register, no second zext */
+
+	asm volatile("" : "+r"(i));
+	if (i >= FL_HIST_NBUCKETS)
+		i = FL_HIST_NBUCKETS - 1;
+	h->buckets[i]++;
+	if (h->count == 0 || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum += v;
+}
+#define PH_HIST_ADD ph_hist_add
+#define PH_BARRIER(x) asm volatile("" : "+r"(x))
+
+#include "phases.h"
+
+#define PH_MAX_TGIDS	8192
+#define PH_MAX_CALLERS	1024
+#define PH_USER_ADDR_END 0x8000000000000000ULL
+
+struct ph_ct {			/* one contention in flight */
+	fl_u64 lock;
+	fl_u64 start;
+	fl_u32 cls;
+	fl_u32 ptl_pushed;	/* PTL phase pushed for it */
+	fl_u64 caller;		/* "other": the caller ip, 0 if unknown */
+};
+
+struct ph_task {
+	struct ph_acct a;
+	fl_u64 vma_lock;	/* lock address of the VMA being faulted */
+	fl_u32 hmf_flags;	/* flags of the handle_mm_fault call in flight */
+	fl_u32 hmf_in_fault;
+	fl_u32 cdepth;
+	fl_u32 pad;
+	struct ph_ct ct[PH_CT_DEPTH];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct fl_phase_stats);
+} pstats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct fl_lock_stats);
+} lstats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, fl_u64[PH_M_NR]);
+} pmisc SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, PH_MAX_CALLERS);
+	__type(key, struct ph_caller_key);
+	__type(value, struct ph_caller_val);
+} callers SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct ph_task);
+} ptask SEC(".maps");
+
+/* Traced thread groups (same layout as faultline.bpf.c's, which may be reused). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, PH_MAX_TGIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} ph_tgids SEC(".maps");
+
+/* Set by user space before load. */
+const volatile bool filter_tgid = false;
+const volatile bool do_phases = false;	/* charge phases (else context only) */
+const volatile bool do_locks = false;
+const volatile __u32 ll_flag = 0;	/* FAULT_FLAG_VMA_LOCK, 0 if none */
+const volatile __u32 vm_fault_retry = 0x400;
+const volatile __u64 text_start = 0, text_end = 0;
+const volatile __u32 nr_ranges = 0;
+const volatile struct ph_range ranges[PH_NR_RANGES] = {};
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+static __always_inline fl_u64 *misc(void)
+{
+	__u32 k = 0;
+
+	return bpf_map_lookup_elem(&pmisc, &k);
+}
+
+static __always_inline bool traced(void)
+{
+	__u32 tgid;
+
+	if (!filter_tgid)
+		return true;
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	return bpf_map_lookup_elem(&ph_tgids, &tgid) != NULL;
+}
+
+/* The current task's state; created on first use for traced tasks. */
+static __always_inline struct ph_task *task_get(bool create)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct ph_task *st;
+	fl_u64 *m;
+
+	st = bpf_task_storage_get(&ptask, t, 0, 0);
+	if (st || !create)
+		return st;
+	if (!traced())
+		return NULL;
+	st = bpf_task_storage_get(&ptask, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!st) {
+		m = misc();
+		PH_COUNT(m, PH_M_NOSTATE);
+	}
+	return st;
+}
+
+/* ---- fault start / end ----------------------------------------------- */
+
+static __always_inline int on_fault_start(unsigned long address, bool kernel_mode)
+{
+	struct ph_task *st;
+
+	if (kernel_mode && address >= PH_USER_ADDR_END)
+		return 0;
+	st = task_get(true);
+	if (!st)
+		return 0;
+	ph_fault_start(&st->a, bpf_ktime_get_ns(), misc());
+	st->vma_lock = 0;
+	return 0;
+}
+
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(ph_pf_user, unsigned long address, struct pt_regs *regs,
+	     unsigned long error_code)
+{
+	return on_fault_start(address, false);
+}
+
+SEC("tp_btf/page_fault_kernel")
+int BPF_PROG(ph_pf_kernel, unsigned long address, struct pt_regs *regs,
+	     unsigned long error_code)
+{
+	return on_fault_start(address, true);
+}
+
+/* 6.4-6.12: vma->vm_lock is a pointer; ~6.13-6.14: embedded; 6.15+: none. */
+struct vma_lock___ph {
+	struct rw_semaphore lock;
+} __attribute__((preserve_access_index));
+
+struct vm_area_struct___ph {
+	struct vma_lock___ph *vm_lock;
+} __attribute__((preserve_access_index));
+
+static __always_inline fl_u64 vma_lock_addr(struct vm_area_struct *vma)
+{
+	struct vm_area_struct___ph *v = (void *)vma;
+	struct vma_lock___ph *l;
+
+	if (!vma || !bpf_core_field_exists(v->vm_lock))
+		return 0;
+	if (bpf_core_field_size(v->vm_lock) == sizeof(void *)) {
+		l = BPF_CORE_READ(v, vm_lock);
+		return l ? (fl_u64)&l->lock : 0;
+	}
+	return (fl_u64)vma + bpf_core_field_offset(v->vm_lock);
+}
+
+static __always_inline void on_hmf_enter(struct vm_area_struct *vma, fl_u32 flags,
+					 bool in_fault)
+{
+	struct ph_task *st = task_get(false);
+
+	if (!st)
+		return;
+	st->hmf_flags = flags;
+	st->hmf_in_fault = in_fault;
+	if (!in_fault || !ph_in_fault(&st->a))
+		return;
+	if (st->a.depth) {	/* stale frames (an end we never saw) */
+		PH_COUNT(misc(), PH_M_UNPAIRED);
+		st->a.depth = 0;
+	}
+	if (do_locks)
+		st->vma_lock = vma_lock_addr(vma);
+	ph_push(&st->a, FL_PH_REST, bpf_ktime_get_ns(), misc());
+}
+
+static __always_inline void on_hmf_exit(fl_u32 flags, fl_u32 ret, bool in_fault)
+{
+	struct ph_task *st = task_get(false);
+	struct fl_phase_stats *ps;
+	fl_u32 charge = FL_PH_REST;
+	fl_u64 now;
+	__u32 k = 0;
+
+	if (!st || !in_fault || !ph_in_fault(&st->a))
+		return;
+	now = bpf_ktime_get_ns();
+	if (ll_flag && (flags & ll_flag) && (ret & vm_fault_retry))
+		charge = FL_PH_LOCKLESS;	/* the attempt was wasted */
+	ph_pop(&st->a, FL_PH_REST, charge, now, misc());
+	if (ret & vm_fault_retry)
+		return;		/* retried: the fault goes on */
+	ps = bpf_map_lookup_elem(&pstats, &k);
+	if (!ps)
+		return;
+	if (do_phases)
+		ph_fault_end(&st->a, ps, now);
+	else
+		ph_reset(&st->a);
+	st->vma_lock = 0;
+}
+
+SEC("fentry/handle_mm_fault")
+int BPF_PROG(ph_fe_hmf, struct vm_area_struct *vma, unsigned long address,
+	     unsigned int flags, struct pt_regs *regs)
+{
+	on_hmf_enter(vma, flags, regs != NULL);
+	return 0;
+}
+
+SEC("fexit/handle_mm_fault")
+int BPF_PROG(ph_fx_hmf, struct vm_area_struct *vma, unsigned long address,
+	     unsigned int flags, struct pt_regs *regs, unsigned int ret)
+{
+	on_hmf_exit(flags, ret, regs != NULL);
+	return 0;
+}
+
+/* ---- nested phases --------------------------------------------------- */
+
+/* A phase function was entered: charge it only inside a traced fault's hmf. */
+static __always_inline void phase_enter(fl_u32 phase)
+{
+	struct ph_task *st = task_get(false);
+
+	if (!st || !ph_in_fault(&st->a) || !st->a.depth)
+		return;
+	ph_push(&st->a, phase, bpf_ktime_get_ns(), misc());
+}
+
+static __always_inline void phase_exit(fl_u32 phase)
+{
+	struct ph_task *st = task_get(false);
+
+	if (!st || !ph_in_fault(&st->a) || !st->a.depth)
+		return;
+	ph_pop(&st->a, phase, phase, bpf_ktime_get_ns(), misc());
+}
+
+/* lock_vma_under_rcu runs before handle_mm_fault: in the fault, outside hmf. */
+SEC("fentry/lock_vma_under_rcu")
+int BPF_PROG(ph_fe_lock_vma)
+{
+	struct ph_task *st = task_get(false);
+
+	if (st && ph_in_fault(&st->a))
+		ph_push(&st->a, FL_PH_LOCKLESS, bpf_ktime_get_ns(), misc());
+	return 0;
+}
+
+SEC("fexit/lock_vma_under_rcu")
+int BPF_PROG(ph_fx_lock_vma)
+{
+	struct ph_task *st = task_get(false);
+
+	if (st && ph_in_fault(&st->a))
+		ph_pop(&st->a, FL_PH_LOCKLESS, FL_PH_LOCKLESS, bpf_ktime_get_ns(), misc());
+	return 0;
+}
+
+#define PHASE_PROGS(name, func, phase)				\
+SEC("fentry/" #func)						\
+int BPF_PROG(ph_fe_##name)					\
+{								\
+	phase_enter(phase);					\
+	return 0;						\
+}								\
+SEC("fexit/" #func)						\
+int BPF_PROG(ph_fx_##name)					\
+{								\
+	phase_exit(phase);					\
+	return 0;						\
+}
+
+PHASE_PROGS(alloc_np, vma_alloc_folio_noprof, FL_PH_ALLOC)	/* 6.10+ */
+PHASE_PROGS(alloc, vma_alloc_folio, FL_PH_ALLOC)		/* up to 6.9 */
+PHASE_PROGS(zero_pah, post_alloc_hook, FL_PH_ZERO)
+PHASE_PROGS(zero_fzu, folio_zero_user, FL_PH_ZERO)		/* 6.10+ THP */
+PHASE_PROGS(zero_chp, clear_huge_page, FL_PH_ZERO)		/* up to 6.9 THP */
+PHASE_PROGS(memcg, __mem_cgroup_charge, FL_PH_MEMCG)
+PHASE_PROGS(lru_vma, folio_add_lru_vma, FL_PH_LRU)
+PHASE_PROGS(lru, folio_add_lru, FL_PH_LRU)
+
+/* ---- mmap_lock wait inside a fault ----------------------------------- */
+
+static __always_inline bool own_mm(struct mm_struct *mm)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	return mm && t->mm == mm;
+}
+
+static __always_inline void mmap_wait_start(struct mm_struct *mm)
+{
+	struct ph_task *st;
+
+	if (!own_mm(mm))
+		return;
+	st = task_get(false);
+	if (st && ph_in_fault(&st->a))
+		ph_push(&st->a, FL_PH_MMAP_WAIT, bpf_ktime_get_ns(), misc());
+}
+
+static __always_inline void mmap_wait_end(struct mm_struct *mm)
+{
+	struct ph_task *st;
+
+	if (!own_mm(mm))
+		return;
+	st = task_get(false);
+	/* trylocks report acquire_returned without start_locking: no frame */
+	if (st && ph_in_fault(&st->a) && ph_top(&st->a) == FL_PH_MMAP_WAIT)
+		ph_pop(&st->a, FL_PH_MMAP_WAIT, FL_PH_MMAP_WAIT, bpf_ktime_get_ns(), misc());
+}
+
+/* Prototype up to ~6.13: (mm, memcg_path, write[, success]). */
+SEC("tp_btf/mmap_lock_start_locking")
+int BPF_PROG(ph_mm_start_memcg, struct mm_struct *mm, const char *memcg_path, bool write)
+{
+	mmap_wait_start(mm);
+	return 0;
+}
+
+SEC("tp_btf/mmap_lock_acquire_returned")
+int BPF_PROG(ph_mm_acq_memcg, struct mm_struct *mm, const char *memcg_path, bool write,
+	     bool success)
+{
+	mmap_wait_end(mm);
+	return 0;
+}
+
+/* From ~6.14: (mm, write[, success]). */
+SEC("tp_btf/mmap_lock_start_locking")
+int BPF_PROG(ph_mm_start, struct mm_struct *mm, bool write)
+{
+	mmap_wait_start(mm);
+	return 0;
+}
+
+SEC("tp_btf/mmap_lock_acquire_returned")
+int BPF_PROG(ph_mm_acq, struct mm_struct *mm, bool write, bool success)
+{
+	mmap_wait_end(mm);
+	return 0;
+}
+
+/* ---- lock contention --------------------------------------------------- */
+
+/*
+ * Class of one kernel text address.  A global (not inlined) function: the
+ * verifier checks its binary search once instead of once per stack frame.
+ */
+__noinline int ph_ip_class(__u64 ip)
+{
+	return ph_range_class(ranges, nr_ranges, ip);
+}
+
+/*
+ * Name a contended lock from the stack: skip tracing and lock-implementation
+ * frames (PH_RANGE_SKIP) and addresses outside kernel text (BPF programs);
+ * the first real frame is the caller; the first of the next PH_CALLER_SCAN
+ * real frames that lies in a classified function names the class.
+ */
+static __always_inline fl_u32 class_from_stack(void *ctx, fl_u64 *caller)
+{
+	fl_u64 stack[PH_STACK];
+	fl_u32 i, cls, real = 0;
+	long n;
+
+	*caller = 0;
+	n = bpf_get_stack(ctx, stack, sizeof(stack), 0);
+	if (n <= 0)
+		return FL_LK_NR;
+	n /= sizeof(fl_u64);
+	for (i = 0; i < PH_STACK; i++) {
+		if (i >= n)
+			break;
+		if (stack[i] < text_start || stack[i] >= text_end)
+			continue;
+		cls = ph_ip_class(stack[i]);
+		if (cls == PH_RANGE_SKIP)
+			continue;
+		if (!*caller)
+			*caller = stack[i];
+		if (cls < FL_LK_NR)
+			return cls;
+		if (++real >= PH_CALLER_SCAN)
+			break;
+	}
+	return FL_LK_NR;
+}
+
+static __always_inline fl_u32 classify(void *ctx, struct ph_task *st, void *lock,
+				       fl_u32 flags, fl_u64 *caller)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct mm_struct *mm = t->mm;
+	fl_u32 cls, top;
+
+	*caller = 0;
+	if (mm && lock == (void *)&mm->mmap_lock)
+		return (flags & PH_LCB_F_WRITE) ? FL_LK_MMAP_W : FL_LK_MMAP_R;
+	if (mm && lock == (void *)&mm->page_table_lock)
+		return FL_LK_PTL;
+	if (st->vma_lock && (fl_u64)lock == st->vma_lock)
+		return FL_LK_VMA;
+	cls = class_from_stack(ctx, caller);
+	if (cls < FL_LK_NR)
+		return cls;
+	/* by the fault phase it was contended in */
+	if (ph_in_fault(&st->a)) {
+		top = ph_top(&st->a);
+		if (top == FL_PH_ALLOC || top == FL_PH_ZERO)
+			return FL_LK_ZONE;
+		if (top == FL_PH_MEMCG)
+			return FL_LK_MEMCG;
+		if (top == FL_PH_LRU)
+			return FL_LK_LRU;
+		if (top == FL_PH_REST && (flags & PH_LCB_F_SPIN))
+			return FL_LK_PTL;
+	}
+	return FL_LK_OTHER;
+}
+
+SEC("tp_btf/contention_begin")
+int BPF_PROG(ph_cont_begin, void *lock, unsigned int flags)
+{
+	struct fl_lock_stats *ls;
+	struct ph_task *st;
+	struct ph_ct *c;
+	fl_u64 caller, now;
+	fl_u32 d, cls;
+	__u32 k = 0;
+
+	st = task_get(true);
+	if (!st)
+		return 0;
+	d = st->cdepth;
+	if (d >= PH_CT_DEPTH) {
+		PH_COUNT(misc(), PH_M_DEPTH);
+		return 0;
+	}
+	cls = classify(ctx, st, lock, flags, &caller);
+	if (cls >= FL_LK_NR)
+		cls = FL_LK_OTHER;
+	now = bpf_ktime_get_ns();
+	c = &st->ct[d];
+	c->lock = (fl_u64)lock;
+	c->start = now;
+	c->cls = cls;
+	c->caller = cls == FL_LK_OTHER ? caller : 0;
+	c->ptl_pushed = 0;
+	st->cdepth = d + 1;
+	if (do_phases && cls == FL_LK_PTL && ph_in_fault(&st->a) && st->a.depth)
+		c->ptl_pushed = ph_push(&st->a, FL_PH_PTL, now, misc()) == 0;
+	ls = bpf_map_lookup_elem(&lstats, &k);
+	asm volatile("" : "+r"(cls));	/* keep the mask: the verifier needs the bound */
+	if (ls)
+		ls->count[cls & 7]++;
+	return 0;
+}
+
+static __always_inline void other_caller(fl_u64 ip, fl_u64 wait)
+{
+	struct ph_caller_key key = { .ip = ip };
+	struct ph_caller_val *v, init = { 1, wait };
+
+	v = bpf_map_lookup_elem(&callers, &key);
+	if (v) {
+		v->count++;
+		v->wait_ns += wait;
+		return;
+	}
+	if (bpf_map_update_elem(&callers, &key, &init, BPF_NOEXIST))
+		PH_COUNT(misc(), PH_M_CALLERS_FULL);
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(ph_cont_end, void *lock, int ret)
+{
+	struct fl_lock_stats *ls;
+	struct ph_task *st;
+	struct ph_ct *c;
+	fl_u64 now, wait;
+	fl_u32 d;
+	__u32 k = 0;
+
+	st = task_get(false);
+	if (!st)
+		return 0;
+	d = st->cdepth;
+	if (d == 0 || d > PH_CT_DEPTH)
+		return 0;
+	/* the innermost contention, or the outer one if the inner end was lost */
+	c = &st->ct[d - 1];
+	if (c->lock != (fl_u64)lock) {
+		if (d < 2 || st->ct[0].lock != (fl_u64)lock) {
+			PH_COUNT(misc(), PH_M_UNPAIRED);
+			return 0;
+		}
+		PH_COUNT(misc(), PH_M_UNPAIRED);
+		d = 1;
+		c = &st->ct[0];
+	}
+	st->cdepth = d - 1;
+	now = bpf_ktime_get_ns();
+	wait = now > c->start ? now - c->start : 0;
+	if (c->ptl_pushed && ph_in_fault(&st->a))
+		ph_pop(&st->a, FL_PH_PTL, FL_PH_PTL, now, misc());
+	ls = bpf_map_lookup_elem(&lstats, &k);
+	if (ls) {
+		fl_u32 cls = c->cls;
+
+		asm volatile("" : "+r"(cls));
+		ph_hist_add(&ls->wait[cls & 7], wait);
+	}
+	if (c->cls == FL_LK_OTHER)
+		other_caller(c->caller, wait);
+	return 0;
+}
+
+/* ---- follow the workload's children (own tgid map only) -------------- */
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(ph_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = parent->tgid, ctgid = child->tgid;
+	__u8 one = 1;
+
+	if (!filter_tgid || ptgid == ctgid)
+		return 0;
+	if (!bpf_map_lookup_elem(&ph_tgids, &ptgid))
+		return 0;
+	bpf_map_update_elem(&ph_tgids, &ctgid, &one, BPF_ANY);
+	return 0;
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Fault-phase accounting shared by ebpf/phases.bpf.c and the unit tests
+ * (tests/unit/test_phases_acct.c), so the arithmetic that must keep
+ * "sum of phases <= fault latency" is tested without a kernel.
+ *
+ * Phases nest (an allocation inside handle_mm_fault, zeroing inside the
+ * allocation).  Each phase is pushed on a small per-task stack when it starts
+ * and popped when it ends; a phase is charged its EXCLUSIVE time (its
+ * duration minus the durations of the phases nested in it), so the charged
+ * times of one fault never overlap and their sum cannot exceed the time from
+ * the fault's entry to its end.  handle_mm_fault itself is the FL_PH_REST
+ * frame: what it spent outside every nested phase.
+ *
+ * Plain C on fl_* types: compiles after vmlinux.h and in user space.
+ */
+#ifndef FAULTLINE_EBPF_PHASES_H
+#define FAULTLINE_EBPF_PHASES_H
+
+#include <faultline/abi.h>
+
+#define PH_DEPTH	6	/* phase nesting: REST > ALLOC > ZERO > ... */
+#define PH_CT_DEPTH	2	/* contention nesting: rwsem > its wait_lock */
+#define PH_NR_RANGES	96	/* kernel function ranges used to name locks */
+#define PH_STACK	10	/* frames read at contention_begin */
+#define PH_CALLER_SCAN	3	/* real frames (after lock internals) examined */
+
+/* lock:contention_begin flags (include/trace/events/lock.h) */
+#define PH_LCB_F_SPIN	(1u << 0)
+#define PH_LCB_F_READ	(1u << 1)
+#define PH_LCB_F_WRITE	(1u << 2)
+
+/* Classes of a function range, beyond enum fl_lock_class. */
+#define PH_RANGE_SKIP	255	/* lock implementation / tracing: not a caller */
+
+struct ph_range {		/* [start, end) of one kernel function */
+	fl_u64 start;
+	fl_u64 end;
+	fl_u32 cls;		/* enum fl_lock_class or PH_RANGE_SKIP */
+	fl_u32 pad;
+};
+
+/* Key of the "other" callers map: the first frame outside lock internals. */
+struct ph_caller_key {
+	fl_u64 ip;
+};
+
+struct ph_caller_val {
+	fl_u64 count;
+	fl_u64 wait_ns;
+};
+
+/* Internal counters (per CPU), reported as snapshot tags. */
+enum ph_misc {
+	PH_M_UNPAIRED = 0,	/* an end without its start, or a stale stack */
+	PH_M_DEPTH,		/* phase or contention stack full: event dropped */
+	PH_M_NOSTATE,		/* task storage could not be created */
+	PH_M_CALLERS_FULL,	/* "other" callers map full */
+	PH_M_ABANDONED,		/* fault restarted before it ended (SIGSEGV...) */
+	PH_M_NR = 8,
+};
+
+struct ph_frame {
+	fl_u64 start;
+	fl_u64 child;		/* time of phases nested in this one */
+	fl_u32 phase;
+	fl_u32 pad;
+};
+
+struct ph_acct {
+	fl_u64 fault_start;	/* 0 = no fault in flight */
+	fl_u64 acc[FL_PH_NR];	/* exclusive time per phase, this fault */
+	fl_u32 seen;		/* 1 << phase: the phase occurred in this fault */
+	fl_u32 depth;
+	struct ph_frame stk[PH_DEPTH];
+};
+
+#ifndef PH_HIST_ADD
+#define PH_HIST_ADD fl_hist_add
+#endif
+
+/*
+ * Hide a value from the compiler so a bounds check on it is kept and is
+ * done on the register that is then used as an index (the BPF verifier
+ * needs to see the check).  A no-op in user space.
+ */
+#ifndef PH_BARRIER
+#define PH_BARRIER(x) ((void)0)
+#endif
+
+#ifndef PH_COUNT
+#define PH_COUNT(misc, id) do { fl_u64 *m__ = (misc); if (m__) m__[id]++; } while (0)
+#endif
+
+FL_INLINE void ph_reset(struct ph_acct *a)
+{
+	fl_u32 i;
+
+	a->fault_start = 0;
+	a->seen = 0;
+	a->depth = 0;
+	for (i = 0; i < FL_PH_NR; i++)
+		a->acc[i] = 0;
+}
+
+/* A fault begins (exceptions:page_fault_user / _kernel). */
+FL_INLINE void ph_fault_start(struct ph_acct *a, fl_u64 now, fl_u64 *misc)
+{
+	if (a->fault_start)
+		PH_COUNT(misc, PH_M_ABANDONED);
+	ph_reset(a);
+	a->fault_start = now;
+}
+
+FL_INLINE int ph_in_fault(const struct ph_acct *a)
+{
+	return a->fault_start != 0;
+}
+
+/* Phase `phase` starts now.  Returns 0, or -1 when the stack is full. */
+FL_INLINE int ph_push(struct ph_acct *a, fl_u32 phase, fl_u64 now, fl_u64 *misc)
+{
+	fl_u64 d = a->depth;
+
+	PH_BARRIER(d);
+	if (d >= PH_DEPTH) {
+		PH_COUNT(misc, PH_M_DEPTH);
+		return -1;
+	}
+	a->stk[d].start = now;
+	a->stk[d].child = 0;
+	a->stk[d].phase = phase;
+	a->depth = d + 1;
+	return 0;
+}
+
+FL_INLINE fl_u32 ph_top(const struct ph_acct *a)
+{
+	fl_u64 d = a->depth;
+
+	PH_BARRIER(d);
+	if (d == 0 || d > PH_DEPTH)
+		return FL_PH_NR;
+	return a->stk[d - 1].phase;
+}
+
+/*
+ * Phase `phase` ends now.  Its exclusive time is charged to `charge_to`
+ * (normally the same phase; FL_PH_LOCKLESS for a lockless handle_mm_fault
+ * attempt that had to be retried).  Frames above it whose end was never seen
+ * are discarded (counted).  Returns 0, or -1 if no such frame was open.
+ */
+FL_INLINE int ph_pop(struct ph_acct *a, fl_u32 phase, fl_u32 charge_to, fl_u64 now,
+		     fl_u64 *misc)
+{
+	fl_u64 dur, excl, d = a->depth, found = PH_DEPTH, k;
+
+	for (k = PH_DEPTH; k-- > 0;) {	/* innermost open frame first */
+		if (k >= d)
+			continue;
+		if (a->stk[k].phase == phase) {
+			found = k;
+			break;
+		}
+	}
+	PH_BARRIER(found);
+	if (found >= PH_DEPTH) {
+		PH_COUNT(misc, PH_M_UNPAIRED);
+		return -1;
+	}
+	if (found + 1 != d)
+		PH_COUNT(misc, PH_M_UNPAIRED);
+	dur = now > a->stk[found].start ? now - a->stk[found].start : 0;
+	excl = dur > a->stk[found].child ? dur - a->stk[found].child : 0;
+	if (charge_to < FL_PH_NR) {
+		a->acc[charge_to] += excl;
+		a->seen |= 1u << charge_to;
+	}
+	if (found > 0)
+		a->stk[found - 1].child += dur;
+	a->depth = (fl_u32)found;
+	return 0;
+}
+
+/*
+ * The fault ended now.  Adds it to `ps` and resets the accounting.  Returns
+ * the latency, or 0 if no fault was in flight.
+ */
+FL_INLINE fl_u64 ph_fault_end(struct ph_acct *a, struct fl_phase_stats *ps, fl_u64 now)
+{
+	fl_u64 lat, sum = 0;
+	fl_u32 p;
+
+	if (!a->fault_start)
+		return 0;
+	lat = now > a->fault_start ? now - a->fault_start : 0;
+	for (p = 0; p < FL_PH_NR; p++)
+		sum += a->acc[p];
+	ps->faults++;
+	ps->lat_sum += lat;
+	if (sum > lat)
+		ps->overrun++;
+	else
+		ps->unattributed_sum += lat - sum;
+	for (p = 0; p < FL_PH_NR; p++)
+		if (a->seen & (1u << p))
+			PH_HIST_ADD(&ps->hist[p], a->acc[p]);
+	ph_reset(a);
+	return lat ? lat : 1;
+}
+
+/*
+ * Class of a kernel text address: binary search over `nr` sorted,
+ * non-overlapping ranges.  Returns FL_LK_NR when no range contains ip.
+ */
+FL_INLINE fl_u32 ph_range_class(const volatile struct ph_range *r, fl_u32 nr, fl_u64 ip)
+{
+	fl_u32 lo = 0, hi = nr, i, mid;
+
+	if (hi > PH_NR_RANGES)
+		hi = PH_NR_RANGES;
+	for (i = 0; i < 8; i++) {	/* 2^8 > PH_NR_RANGES */
+		if (lo >= hi)
+			break;
+		mid = (lo + hi) / 2;
+		if (mid >= PH_NR_RANGES)
+			break;
+		if (ip < r[mid].start)
+			hi = mid;
+		else if (ip >= r[mid].end)
+			lo = mid + 1;
+		else
+			return r[mid].cls;
+	}
+	return FL_LK_NR;
+}
+
+#endif /* FAULTLINE_EBPF_PHASES_H */

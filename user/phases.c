@@ -1,0 +1,836 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Load, attach and read the optional phases / lock-class skeleton
+ * (ebpf/phases.bpf.c).  API: user/phases.h.  Design: Documentation/phases.rst.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "../ebpf/phases.h"
+#include "phases.skel.h"
+#include "phases.h"
+
+#define PH_TOP_CALLERS	16
+
+struct fl_phases {
+	struct phases_bpf *skel;
+	bool want_phases, want_locks;
+	bool phases_on, locks_on;	/* loaded and attached */
+	bool fentry_loaded;		/* fault context (phase) hooks loaded */
+	bool own_filter;		/* ph_tgids is ours (not shared) */
+	unsigned int nr_cpus;
+	char phases_why[160];		/* reason when !phases_on */
+	char locks_why[160];
+	char phase_unavail[FL_PH_NR][96]; /* per phase: why unavailable, "" = available */
+	char naming[160];
+	char desc[512];
+};
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* ---- what the running kernel has (BTF) -------------------------------- */
+
+static bool btf_has_func(const struct btf *btf, const char *name)
+{
+	return btf && btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+}
+
+/* Number of arguments of tracepoint TP (btf_trace_<tp> typedef), -1 if absent. */
+static int btf_tp_nargs(const struct btf *btf, const char *tp)
+{
+	char name[128];
+	const struct btf_type *t;
+	int id;
+
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	if (!btf)
+		return -1;
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	if (id <= 0)
+		return -1;
+	t = btf__type_by_id(btf, id);	/* typedef -> pointer -> func proto */
+	while (t && (btf_is_typedef(t) || btf_is_ptr(t)))
+		t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_func_proto(t))
+		return -1;
+	return btf_vlen(t) - 1;		/* first argument is the ctx */
+}
+
+/* Value of enumerator NAME in any enum, or -1. */
+static long long btf_enum_value(const struct btf *btf, const char *name)
+{
+	unsigned int i, j, n;
+
+	if (!btf)
+		return -1;
+	n = btf__type_cnt(btf);
+	for (i = 1; i < n; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, i);
+
+		if (!btf_is_enum(t))
+			continue;
+		for (j = 0; j < btf_vlen(t); j++) {
+			const struct btf_enum *e = btf_enum(t) + j;
+
+			if (!strcmp(btf__name_by_offset(btf, e->name_off), name))
+				return e->val;
+		}
+	}
+	return -1;
+}
+
+/* ---- kernel function ranges from /proc/kallsyms ---------------------- */
+
+struct ksym {
+	unsigned long long addr;
+	char *name;
+};
+
+struct ksyms {
+	struct ksym *s;
+	size_t n, cap;
+	unsigned long long stext, etext;
+};
+
+static void ksyms_free(struct ksyms *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		free(k->s[i].name);
+	free(k->s);
+	memset(k, 0, sizeof(*k));
+}
+
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Core-kernel text symbols, sorted; 0 on success with addresses visible. */
+static int ksyms_load(struct ksyms *k, char *err, size_t errlen)
+{
+	char line[512], name[256], type;
+	unsigned long long addr;
+	FILE *f;
+
+	memset(k, 0, sizeof(*k));
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return fail(err, errlen, "/proc/kallsyms: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (strchr(line, '['))		/* module symbol */
+			continue;
+		if (!strcmp(name, "_stext"))
+			k->stext = addr;
+		else if (!strcmp(name, "_etext"))
+			k->etext = addr;
+		if (type != 't' && type != 'T')
+			continue;
+		if (k->n == k->cap) {
+			size_t cap = k->cap ? k->cap * 2 : 65536;
+			struct ksym *n = realloc(k->s, cap * sizeof(*n));
+
+			if (!n)
+				goto oom;
+			k->s = n;
+			k->cap = cap;
+		}
+		k->s[k->n].addr = addr;
+		k->s[k->n].name = strdup(name);
+		if (!k->s[k->n].name)
+			goto oom;
+		k->n++;
+	}
+	fclose(f);
+	if (!k->n || !k->stext || k->etext <= k->stext) {
+		ksyms_free(k);
+		return fail(err, errlen, "/proc/kallsyms shows no addresses (kptr_restrict, not root?)");
+	}
+	qsort(k->s, k->n, sizeof(*k->s), ksym_cmp);
+	return 0;
+oom:
+	fclose(f);
+	ksyms_free(k);
+	return fail(err, errlen, "out of memory reading /proc/kallsyms");
+}
+
+/* Name without a compiler suffix (".constprop.0", ".isra.0", ".part.0", ".cold"). */
+static size_t base_len(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	return dot ? (size_t)(dot - name) : strlen(name);
+}
+
+/* Index of the symbol containing addr, or -1. */
+static long ksyms_find(const struct ksyms *k, unsigned long long addr)
+{
+	size_t lo = 0, hi = k->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->s[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? (long)lo - 1 : -1;
+}
+
+/*
+ * Functions that name a contended lock when they are the first real caller
+ * (see Documentation/phases.rst).  "prefix*" matches by prefix.  Names the
+ * running kernel lacks (inlined, renamed) are simply not found.
+ */
+static const struct {
+	const char *name;
+	unsigned int cls;
+} lock_funcs[] = {
+	/* lock implementation and tracing: skipped, never the caller */
+	{ "bpf_trace_run*", PH_RANGE_SKIP },
+	{ "__bpf_trace_contention_begin", PH_RANGE_SKIP },
+	{ "__traceiter_contention_begin", PH_RANGE_SKIP },
+	{ "queued_spin_lock_slowpath", PH_RANGE_SKIP },
+	{ "native_queued_spin_lock_slowpath", PH_RANGE_SKIP },
+	{ "__pv_queued_spin_lock_slowpath", PH_RANGE_SKIP },
+	{ "queued_read_lock_slowpath", PH_RANGE_SKIP },
+	{ "queued_write_lock_slowpath", PH_RANGE_SKIP },
+	{ "_raw_spin_lock*", PH_RANGE_SKIP },
+	{ "_raw_read_lock*", PH_RANGE_SKIP },
+	{ "_raw_write_lock*", PH_RANGE_SKIP },
+	{ "rwsem_down_read_slowpath", PH_RANGE_SKIP },
+	{ "rwsem_down_write_slowpath", PH_RANGE_SKIP },
+	{ "down_read*", PH_RANGE_SKIP },
+	{ "down_write*", PH_RANGE_SKIP },
+	{ "__down_read*", PH_RANGE_SKIP },
+	{ "__down_write*", PH_RANGE_SKIP },
+	{ "__mutex_lock*", PH_RANGE_SKIP },
+	{ "mutex_lock*", PH_RANGE_SKIP },
+	{ "percpu_down_write", PH_RANGE_SKIP },
+	{ "__percpu_down_read", PH_RANGE_SKIP },
+	{ "percpu_rwsem_wait", PH_RANGE_SKIP },
+	{ "rt_mutex_slowlock*", PH_RANGE_SKIP },
+	/* zone->lock */
+	{ "rmqueue_bulk", FL_LK_ZONE },
+	{ "rmqueue_buddy", FL_LK_ZONE },
+	{ "__rmqueue_pcplist", FL_LK_ZONE },
+	{ "rmqueue_pcplist", FL_LK_ZONE },
+	{ "rmqueue", FL_LK_ZONE },
+	{ "free_pcppages_bulk", FL_LK_ZONE },
+	{ "free_one_page", FL_LK_ZONE },
+	{ "__free_pages_ok", FL_LK_ZONE },
+	{ "reserve_highatomic_pageblock", FL_LK_ZONE },
+	{ "unreserve_highatomic_pageblock", FL_LK_ZONE },
+	/* lruvec->lru_lock */
+	{ "folio_lruvec_lock", FL_LK_LRU },
+	{ "folio_lruvec_lock_irq", FL_LK_LRU },
+	{ "folio_lruvec_lock_irqsave", FL_LK_LRU },
+	{ "folio_batch_move_lru", FL_LK_LRU },
+	{ "shrink_active_list", FL_LK_LRU },
+	{ "shrink_inactive_list", FL_LK_LRU },
+	{ "move_folios_to_lru", FL_LK_LRU },
+	{ "lru_note_cost", FL_LK_LRU },
+	{ "folio_isolate_lru", FL_LK_LRU },
+	/* page table locks (split ptlock and mm->page_table_lock) */
+	{ "__pte_offset_map_lock", FL_LK_PTL },
+	{ "__pte_alloc", FL_LK_PTL },
+	{ "__pmd_alloc", FL_LK_PTL },
+	{ "do_anonymous_page", FL_LK_PTL },
+	{ "do_pte_missing", FL_LK_PTL },
+	{ "handle_pte_fault", FL_LK_PTL },
+	{ "__handle_mm_fault", FL_LK_PTL },
+	{ "do_wp_page", FL_LK_PTL },
+	{ "wp_page_copy", FL_LK_PTL },
+	{ "finish_fault", FL_LK_PTL },
+	{ "do_set_pmd", FL_LK_PTL },
+	{ "do_huge_pmd_anonymous_page", FL_LK_PTL },
+	{ "__do_huge_pmd_anonymous_page", FL_LK_PTL },
+	{ "do_huge_pmd_wp_page", FL_LK_PTL },
+	{ "zap_pte_range", FL_LK_PTL },
+	{ "zap_pmd_range", FL_LK_PTL },
+	{ "unmap_page_range", FL_LK_PTL },
+	{ "copy_pte_range", FL_LK_PTL },
+	{ "change_pte_range", FL_LK_PTL },
+	{ "move_ptes", FL_LK_PTL },
+	{ "__split_huge_pmd", FL_LK_PTL },
+	{ "filemap_map_pages", FL_LK_PTL },
+	{ "do_swap_page", FL_LK_PTL },
+	{ "do_numa_page", FL_LK_PTL },
+	{ "page_vma_mapped_walk", FL_LK_PTL },
+	{ "follow_page_pte", FL_LK_PTL },
+	/* memcg */
+	{ "try_charge_memcg", FL_LK_MEMCG },
+	{ "charge_memcg", FL_LK_MEMCG },
+	{ "__mem_cgroup_charge", FL_LK_MEMCG },
+	{ "drain_all_stock", FL_LK_MEMCG },
+	{ "refill_stock", FL_LK_MEMCG },
+	{ "mem_cgroup_handle_over_high", FL_LK_MEMCG },
+	{ "lock_page_memcg", FL_LK_MEMCG },
+	{ "folio_memcg_lock", FL_LK_MEMCG },
+	/* per-VMA lock writers */
+	{ "vma_start_write", FL_LK_VMA },
+	{ "__vma_start_write", FL_LK_VMA },
+	{ "vms_gather_munmap_vmas", FL_LK_VMA },
+};
+
+static bool name_matches(const char *pat, const char *name)
+{
+	size_t pl = strlen(pat);
+
+	if (pl && pat[pl - 1] == '*')
+		return !strncmp(pat, name, pl - 1);
+	return base_len(name) == pl && !strncmp(pat, name, pl);
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct ph_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Fill the skeleton's ranges; returns how many classified (non-skip) ranges. */
+static int set_ranges(struct fl_phases *p, const struct ksyms *k)
+{
+	struct ph_range r[PH_NR_RANGES];
+	unsigned int n = 0, named = 0, skip = 0;
+	size_t i, j;
+
+	for (i = 0; i < k->n && n < PH_NR_RANGES; i++) {
+		const char *name = k->s[i].name;
+		unsigned long long end = 0;
+
+		for (j = 0; j < sizeof(lock_funcs) / sizeof(lock_funcs[0]); j++)
+			if (name_matches(lock_funcs[j].name, name))
+				break;
+		if (j == sizeof(lock_funcs) / sizeof(lock_funcs[0]))
+			continue;
+		/* end: the next symbol at a higher address */
+		for (size_t m = i + 1; m < k->n; m++)
+			if (k->s[m].addr > k->s[i].addr) {
+				end = k->s[m].addr;
+				break;
+			}
+		if (!end || (n && r[n - 1].start == k->s[i].addr))
+			continue;	/* alias of the previous range */
+		r[n].start = k->s[i].addr;
+		r[n].end = end;
+		r[n].cls = lock_funcs[j].cls;
+		r[n].pad = 0;
+		n++;
+		if (lock_funcs[j].cls == PH_RANGE_SKIP)
+			skip++;
+		else
+			named++;
+	}
+	qsort(r, n, sizeof(r[0]), range_cmp);
+	memcpy((void *)p->skel->rodata->ranges, r, n * sizeof(r[0]));
+	p->skel->rodata->nr_ranges = n;
+	p->skel->rodata->text_start = k->stext;
+	p->skel->rodata->text_end = k->etext;
+	(void)skip;
+	return named;
+}
+
+/* ---- open / load ------------------------------------------------------- */
+
+/* Autoload settings for one attempt.  tier_fentry: load the fentry programs. */
+static void set_autoload(struct fl_phases *p, const struct btf *btf, bool fentry,
+			 bool contention, int mmap_nargs)
+{
+	struct phases_bpf *s = p->skel;
+	struct bpf_program *prog;
+	const struct {
+		struct bpf_program *fe, *fx;
+		const char *func;
+	} fn[] = {
+		{ s->progs.ph_fe_hmf, s->progs.ph_fx_hmf, "handle_mm_fault" },
+		{ s->progs.ph_fe_lock_vma, s->progs.ph_fx_lock_vma, "lock_vma_under_rcu" },
+		{ s->progs.ph_fe_alloc_np, s->progs.ph_fx_alloc_np, "vma_alloc_folio_noprof" },
+		{ s->progs.ph_fe_alloc, s->progs.ph_fx_alloc, "vma_alloc_folio" },
+		{ s->progs.ph_fe_zero_pah, s->progs.ph_fx_zero_pah, "post_alloc_hook" },
+		{ s->progs.ph_fe_zero_fzu, s->progs.ph_fx_zero_fzu, "folio_zero_user" },
+		{ s->progs.ph_fe_zero_chp, s->progs.ph_fx_zero_chp, "clear_huge_page" },
+		{ s->progs.ph_fe_memcg, s->progs.ph_fx_memcg, "__mem_cgroup_charge" },
+		{ s->progs.ph_fe_lru_vma, s->progs.ph_fx_lru_vma, "folio_add_lru_vma" },
+		{ s->progs.ph_fe_lru, s->progs.ph_fx_lru, "folio_add_lru" },
+	};
+	size_t i;
+
+	bpf_object__for_each_program(prog, s->obj)
+		bpf_program__set_autoload(prog, false);
+	bpf_program__set_autoload(s->progs.ph_pf_user, true);
+	bpf_program__set_autoload(s->progs.ph_pf_kernel, btf_tp_nargs(btf, "page_fault_kernel") >= 0);
+	bpf_program__set_autoload(s->progs.ph_fork, p->own_filter);
+	if (contention) {
+		bpf_program__set_autoload(s->progs.ph_cont_begin, true);
+		bpf_program__set_autoload(s->progs.ph_cont_end, true);
+	}
+	if (!fentry)
+		return;
+	for (i = 0; i < sizeof(fn) / sizeof(fn[0]); i++) {
+		bool on = btf_has_func(btf, fn[i].func);
+
+		bpf_program__set_autoload(fn[i].fe, on);
+		bpf_program__set_autoload(fn[i].fx, on);
+	}
+	if (p->want_phases && mmap_nargs == 3) {	/* (mm, memcg_path, write) */
+		bpf_program__set_autoload(s->progs.ph_mm_start_memcg, true);
+		bpf_program__set_autoload(s->progs.ph_mm_acq_memcg, true);
+	} else if (p->want_phases && mmap_nargs == 2) {
+		bpf_program__set_autoload(s->progs.ph_mm_start, true);
+		bpf_program__set_autoload(s->progs.ph_mm_acq, true);
+	}
+}
+
+static void note_phase(struct fl_phases *p, unsigned int ph, const char *why)
+{
+	snprintf(p->phase_unavail[ph], sizeof(p->phase_unavail[ph]), "%s", why);
+}
+
+/* Which phases this load can see (fentry tier loaded). */
+static void phase_availability(struct fl_phases *p, const struct btf *btf,
+			       bool contention, int mmap_nargs)
+{
+	if (!btf_has_func(btf, "lock_vma_under_rcu"))
+		note_phase(p, FL_PH_LOCKLESS, "no lockless fault path (lock_vma_under_rcu) in this kernel");
+	if (mmap_nargs < 2)
+		note_phase(p, FL_PH_MMAP_WAIT, "no mmap_lock tracepoints");
+	if (!btf_has_func(btf, "vma_alloc_folio_noprof") && !btf_has_func(btf, "vma_alloc_folio"))
+		note_phase(p, FL_PH_ALLOC, "no traceable vma_alloc_folio");
+	if (!btf_has_func(btf, "post_alloc_hook") && !btf_has_func(btf, "folio_zero_user") &&
+	    !btf_has_func(btf, "clear_huge_page"))
+		note_phase(p, FL_PH_ZERO, "no traceable zeroing function (counted in alloc)");
+	if (!btf_has_func(btf, "__mem_cgroup_charge"))
+		note_phase(p, FL_PH_MEMCG, "no traceable __mem_cgroup_charge");
+	if (!contention)
+		note_phase(p, FL_PH_PTL, "no lock:contention tracepoints (5.19+)");
+	if (!btf_has_func(btf, "folio_add_lru_vma") && !btf_has_func(btf, "folio_add_lru"))
+		note_phase(p, FL_PH_LRU, "no traceable folio_add_lru");
+}
+
+static int try_load(struct fl_phases *p, const struct fl_phases_opts *o, const struct btf *btf,
+		    const struct ksyms *k, bool fentry, bool contention, int mmap_nargs,
+		    long long ll_flag, long long retry, char *why, size_t whylen)
+{
+	int err;
+
+	p->skel = phases_bpf__open();
+	if (!p->skel)
+		return fail(why, whylen, "cannot open the BPF object: %s", strerror(errno));
+	p->skel->rodata->filter_tgid = o->tgids_map_fd >= 0 || o->tgid != 0;
+	p->skel->rodata->do_phases = fentry && o->phases;
+	p->skel->rodata->do_locks = contention && o->locks;
+	p->skel->rodata->ll_flag = ll_flag > 0 ? (__u32)ll_flag : 0;
+	p->skel->rodata->vm_fault_retry = retry > 0 ? (__u32)retry : 0x400;
+	if (k)
+		set_ranges(p, k);
+	if (o->tgids_map_fd >= 0) {
+		err = bpf_map__reuse_fd(p->skel->maps.ph_tgids, o->tgids_map_fd);
+		if (err) {
+			fail(why, whylen, "cannot share the tgid map: %s", strerror(-err));
+			goto out;
+		}
+	}
+	set_autoload(p, btf, fentry, contention, mmap_nargs);
+	err = phases_bpf__load(p->skel);
+	if (err) {
+		fail(why, whylen, "%s programs refused by this kernel (load: %s)",
+		     fentry ? "fentry" : "tracepoint", strerror(-err));
+		goto out;
+	}
+	if (p->own_filter) {
+		__u32 tgid = o->tgid;
+		__u8 one = 1;
+
+		if (bpf_map_update_elem(bpf_map__fd(p->skel->maps.ph_tgids), &tgid, &one, BPF_ANY)) {
+			fail(why, whylen, "cannot set the tgid filter: %s", strerror(errno));
+			goto out;
+		}
+	}
+	err = phases_bpf__attach(p->skel);
+	if (err) {
+		fail(why, whylen, "attach failed: %s", strerror(-err));
+		goto out;
+	}
+	return 0;
+out:
+	phases_bpf__destroy(p->skel);
+	p->skel = NULL;
+	return -1;
+}
+
+static void describe(struct fl_phases *p)
+{
+	size_t off = 0;
+	unsigned int ph;
+	bool first = true;
+
+	if (!p->want_phases)
+		off += snprintf(p->desc + off, sizeof(p->desc) - off, "phases: not requested");
+	else if (!p->phases_on)
+		off += snprintf(p->desc + off, sizeof(p->desc) - off, "phases: unavailable (%s)",
+				p->phases_why);
+	else {
+		off += snprintf(p->desc + off, sizeof(p->desc) - off, "phases: fentry");
+		for (ph = 0; ph < FL_PH_NR && off < sizeof(p->desc); ph++) {
+			if (!p->phase_unavail[ph][0])
+				continue;
+			off += snprintf(p->desc + off, sizeof(p->desc) - off, "%s%s",
+					first ? " (unavailable: " : ", ", fl_phase_name(ph));
+			first = false;
+		}
+		if (!first && off < sizeof(p->desc))
+			off += snprintf(p->desc + off, sizeof(p->desc) - off, ")");
+	}
+	if (off >= sizeof(p->desc))
+		return;
+	if (!p->want_locks)
+		snprintf(p->desc + off, sizeof(p->desc) - off, ", locks: not requested");
+	else if (!p->locks_on)
+		snprintf(p->desc + off, sizeof(p->desc) - off, ", locks: unavailable (%s)",
+			 p->locks_why);
+	else
+		snprintf(p->desc + off, sizeof(p->desc) - off, ", locks: tracepoint (%s)",
+			 p->naming);
+}
+
+struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size_t errlen)
+{
+	struct fl_phases *p;
+	struct btf *btf;
+	struct ksyms k;
+	bool have_k, contention, fentry;
+	int mmap_nargs, n;
+	long long ll_flag, retry;
+	char why[160] = "", kerr[160] = "";
+
+	if (!o || (!o->phases && !o->locks)) {
+		fail(err, errlen, "phases: nothing requested (--phases and/or --locks)");
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		fail(err, errlen, "out of memory");
+		return NULL;
+	}
+	p->want_phases = o->phases;
+	p->want_locks = o->locks;
+	p->own_filter = o->tgids_map_fd < 0 && o->tgid != 0;
+	n = libbpf_num_possible_cpus();
+	p->nr_cpus = n > 0 ? (unsigned int)n : 0;
+
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		snprintf(p->phases_why, sizeof(p->phases_why), "no kernel BTF");
+		snprintf(p->locks_why, sizeof(p->locks_why), "no kernel BTF");
+		describe(p);
+		return p;
+	}
+	contention = btf_tp_nargs(btf, "contention_begin") == 2;
+	mmap_nargs = btf_tp_nargs(btf, "mmap_lock_start_locking");
+	ll_flag = btf_enum_value(btf, "FAULT_FLAG_VMA_LOCK");
+	retry = btf_enum_value(btf, "VM_FAULT_RETRY");
+	fentry = btf_has_func(btf, "handle_mm_fault");
+	have_k = ksyms_load(&k, kerr, sizeof(kerr)) == 0;
+
+	if (fentry && try_load(p, o, btf, have_k ? &k : NULL, true, contention, mmap_nargs,
+			       ll_flag, retry, why, sizeof(why)) == 0) {
+		p->phases_on = o->phases;
+		p->fentry_loaded = true;
+		phase_availability(p, btf, contention, mmap_nargs);
+	} else {
+		snprintf(p->phases_why, sizeof(p->phases_why), "%s",
+			 fentry ? why : "handle_mm_fault not in kernel BTF");
+		/* tracepoints only: lock classes without the fault-phase context */
+		if (o->locks && contention &&
+		    try_load(p, o, btf, have_k ? &k : NULL, false, true, mmap_nargs, ll_flag,
+			     retry, why, sizeof(why)) == 0) {
+			;
+		} else if (o->locks) {
+			snprintf(p->locks_why, sizeof(p->locks_why), "%s",
+				 contention ? why : "no lock:contention tracepoints (5.19+)");
+		}
+	}
+	if (p->skel && o->locks && contention) {
+		p->locks_on = true;
+		snprintf(p->naming, sizeof(p->naming), "address%s%s",
+			 have_k ? "+stack" : "", p->fentry_loaded ? "+phase" : "");
+		if (!have_k)
+			snprintf(p->naming + strlen(p->naming), sizeof(p->naming) - strlen(p->naming),
+				 "; stack naming unavailable: %s", kerr);
+	} else if (o->locks && !p->locks_why[0]) {
+		snprintf(p->locks_why, sizeof(p->locks_why), "no lock:contention tracepoints (5.19+)");
+	}
+	if (have_k)
+		ksyms_free(&k);
+	btf__free(btf);
+	describe(p);
+	return p;
+}
+
+int fl_phases_add_tgid(struct fl_phases *p, unsigned int tgid, char *err, size_t errlen)
+{
+	__u8 one = 1;
+
+	if (!p->own_filter)
+		return fail(err, errlen, "phases: tgid filter is not ours to change");
+	if (!p->skel)
+		return 0;
+	if (bpf_map_update_elem(bpf_map__fd(p->skel->maps.ph_tgids), &tgid, &one, BPF_ANY))
+		return fail(err, errlen, "phases: add tgid %u: %s", tgid, strerror(errno));
+	return 0;
+}
+
+const char *fl_phases_describe(const struct fl_phases *p)
+{
+	return p->desc;
+}
+
+void fl_phases_close(struct fl_phases *p)
+{
+	if (!p)
+		return;
+	if (p->skel)
+		phases_bpf__destroy(p->skel);
+	free(p);
+}
+
+/* ---- read ---------------------------------------------------------------- */
+
+static void drop_sections(struct fl_snapshot *s)
+{
+	unsigned int i, j = 0;
+
+	for (i = 0; i < s->nr_extra; i++) {
+		unsigned int t = s->extra[i].sec.type;
+
+		if (t == FL_SEC_PHASES || t == FL_SEC_LOCKS || t == FL_SEC_LOCK_CALLERS) {
+			free(s->extra[i].data);
+			continue;
+		}
+		s->extra[j++] = s->extra[i];
+	}
+	s->nr_extra = j;
+}
+
+/* Append a section; takes ownership of data. */
+static int add_section(struct fl_snapshot *s, unsigned int type, unsigned int count,
+		       void *data, size_t size)
+{
+	struct fl_raw_section *n = realloc(s->extra, (s->nr_extra + 1) * sizeof(*n));
+
+	if (!n) {
+		free(data);
+		return -1;
+	}
+	s->extra = n;
+	memset(&n[s->nr_extra], 0, sizeof(n[0]));
+	n[s->nr_extra].sec.type = type;
+	n[s->nr_extra].sec.count = count;
+	n[s->nr_extra].sec.size = size;
+	n[s->nr_extra].data = data;
+	s->nr_extra++;
+	return 0;
+}
+
+static int read_percpu(int fd, void *out, char *err, size_t errlen)
+{
+	__u32 key = 0;
+
+	if (bpf_map_lookup_elem(fd, &key, out))
+		return fail(err, errlen, "phases: read per-CPU map: %s", strerror(errno));
+	return 0;
+}
+
+static int caller_cmp(const void *a, const void *b)
+{
+	const struct fl_lock_caller *x = a, *y = b;
+
+	if (x->wait_ns != y->wait_ns)
+		return x->wait_ns < y->wait_ns ? 1 : -1;
+	return strcmp(x->sym, y->sym);
+}
+
+/* "other" callers: summed over CPUs, symbolised, merged per function, top N. */
+static int read_callers(struct fl_phases *p, struct fl_snapshot *s, char *err, size_t errlen)
+{
+	struct ph_caller_val *vals = calloc(p->nr_cpus, sizeof(*vals));
+	struct fl_lock_caller *c = NULL, *top;
+	struct ph_caller_key key, next, *kp = NULL;
+	unsigned int nc = 0, cap = 0, i, j;
+	int fd = bpf_map__fd(p->skel->maps.callers);
+	struct ksyms k;
+	bool have_k;
+	char kerr[160];
+
+	if (!vals)
+		return fail(err, errlen, "out of memory");
+	have_k = ksyms_load(&k, kerr, sizeof(kerr)) == 0;
+	while (bpf_map_get_next_key(fd, kp, &next) == 0) {
+		struct fl_lock_caller one = {0};
+		long idx;
+
+		key = next;
+		kp = &key;
+		if (bpf_map_lookup_elem(fd, &key, vals))
+			continue;
+		for (i = 0; i < p->nr_cpus; i++) {
+			one.count += vals[i].count;
+			one.wait_ns += vals[i].wait_ns;
+		}
+		idx = have_k && key.ip ? ksyms_find(&k, key.ip) : -1;
+		if (idx >= 0)
+			snprintf(one.sym, sizeof(one.sym), "%.*s", (int)base_len(k.s[idx].name),
+				 k.s[idx].name);
+		else if (key.ip)
+			snprintf(one.sym, sizeof(one.sym), "0x%llx", (unsigned long long)key.ip);
+		else
+			snprintf(one.sym, sizeof(one.sym), "(unknown)");
+		for (j = 0; j < nc; j++)
+			if (!strcmp(c[j].sym, one.sym))
+				break;
+		if (j < nc) {
+			c[j].count += one.count;
+			c[j].wait_ns += one.wait_ns;
+			continue;
+		}
+		if (nc == cap) {
+			cap = cap ? cap * 2 : 64;
+			top = realloc(c, cap * sizeof(*c));
+			if (!top) {
+				free(c);
+				free(vals);
+				if (have_k)
+					ksyms_free(&k);
+				return fail(err, errlen, "out of memory");
+			}
+			c = top;
+		}
+		c[nc++] = one;
+	}
+	free(vals);
+	if (have_k)
+		ksyms_free(&k);
+	if (nc > 1)
+		qsort(c, nc, sizeof(*c), caller_cmp);
+	if (nc > PH_TOP_CALLERS)
+		nc = PH_TOP_CALLERS;
+	if (!nc) {
+		free(c);
+		c = NULL;
+	}
+	if (add_section(s, FL_SEC_LOCK_CALLERS, nc, c, nc * sizeof(*c)))
+		return fail(err, errlen, "out of memory");
+	return 0;
+}
+
+static int set_tags(struct fl_phases *p, struct fl_snapshot *s)
+{
+	char buf[1024];
+	size_t off = 0;
+	unsigned int ph;
+	fl_u64 *misc, m[PH_M_NR] = {0};
+	int rc = 0;
+
+	if (p->want_phases) {
+		if (p->phases_on)
+			rc |= fl_snapshot_set_tag(s, "phases", "fentry");
+		else {
+			snprintf(buf, sizeof(buf), "unavailable (%s)", p->phases_why);
+			rc |= fl_snapshot_set_tag(s, "phases", buf);
+		}
+		buf[0] = 0;
+		for (ph = 0; p->phases_on && ph < FL_PH_NR; ph++) {
+			if (!p->phase_unavail[ph][0] || off >= sizeof(buf))
+				continue;
+			off += snprintf(buf + off, sizeof(buf) - off, "%s%s (%s)", off ? "; " : "",
+					fl_phase_name(ph), p->phase_unavail[ph]);
+		}
+		if (off)
+			rc |= fl_snapshot_set_tag(s, "phases.unavailable", buf);
+	}
+	if (p->want_locks) {
+		if (p->locks_on) {
+			rc |= fl_snapshot_set_tag(s, "locks", "tracepoint");
+			rc |= fl_snapshot_set_tag(s, "locks.naming", p->naming);
+		} else {
+			snprintf(buf, sizeof(buf), "unavailable (%s)", p->locks_why);
+			rc |= fl_snapshot_set_tag(s, "locks", buf);
+		}
+	}
+	if (p->skel) {
+		misc = calloc(p->nr_cpus, sizeof(fl_u64) * PH_M_NR);
+		if (misc && !read_percpu(bpf_map__fd(p->skel->maps.pmisc), misc, NULL, 0)) {
+			for (unsigned int c = 0; c < p->nr_cpus; c++)
+				for (unsigned int i = 0; i < PH_M_NR; i++)
+					m[i] += misc[c * PH_M_NR + i];
+			snprintf(buf, sizeof(buf),
+				 "unpaired:%llu depth:%llu nostate:%llu callers_full:%llu abandoned:%llu",
+				 m[PH_M_UNPAIRED], m[PH_M_DEPTH], m[PH_M_NOSTATE],
+				 m[PH_M_CALLERS_FULL], m[PH_M_ABANDONED]);
+			rc |= fl_snapshot_set_tag(s, "phases.events", buf);
+		}
+		free(misc);
+	}
+	return rc ? -1 : 0;
+}
+
+int fl_phases_read(struct fl_phases *p, struct fl_snapshot *s, char *err, size_t errlen)
+{
+	void *buf;
+	size_t sz;
+
+	drop_sections(s);
+	if (p->phases_on) {
+		sz = (size_t)p->nr_cpus * sizeof(struct fl_phase_stats);
+		buf = malloc(sz);
+		if (!buf)
+			return fail(err, errlen, "out of memory");
+		if (read_percpu(bpf_map__fd(p->skel->maps.pstats), buf, err, errlen)) {
+			free(buf);
+			return -1;
+		}
+		if (add_section(s, FL_SEC_PHASES, p->nr_cpus, buf, sz))
+			return fail(err, errlen, "out of memory");
+	}
+	if (p->locks_on) {
+		sz = (size_t)p->nr_cpus * sizeof(struct fl_lock_stats);
+		buf = malloc(sz);
+		if (!buf)
+			return fail(err, errlen, "out of memory");
+		if (read_percpu(bpf_map__fd(p->skel->maps.lstats), buf, err, errlen)) {
+			free(buf);
+			return -1;
+		}
+		if (add_section(s, FL_SEC_LOCKS, p->nr_cpus, buf, sz))
+			return fail(err, errlen, "out of memory");
+		if (read_callers(p, s, err, errlen))
+			return -1;
+	}
+	if (set_tags(p, s))
+		return fail(err, errlen, "phases: cannot set snapshot tags");
+	return 0;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Optional fault-phase and lock-class recording (`record --phases`,
+ * `--locks`): a separate BPF skeleton (ebpf/phases.bpf.c) beside the main
+ * backend.  See Documentation/phases.rst.
+ *
+ * Use from `record`:
+ *
+ *	struct fl_phases_opts po = { .tgids_map_fd = fd_or_-1, .tgid = pid_or_0,
+ *				     .phases = true, .locks = true };
+ *	struct fl_phases *ph = fl_phases_open(&po, err, sizeof(err));
+ *	...workload runs...
+ *	fl_phases_read(ph, &snap, err, sizeof(err));	// before writing snap
+ *	fl_phases_close(ph);
+ *
+ * fl_phases_open() fails (NULL) only for bad arguments or out of memory.  A
+ * kernel that cannot run a part (no fentry, no contention tracepoints, not
+ * root) still gets a handle: what it could not load is written into the
+ * snapshot as "unavailable (reason)" tags, never as zero figures.
+ *
+ * What fl_phases_read() adds to the snapshot (values are cumulative since
+ * open; sections of the same types already in s->extra are replaced):
+ *   FL_SEC_PHASES        per possible CPU struct fl_phase_stats (if phases ran)
+ *   FL_SEC_LOCKS         per possible CPU struct fl_lock_stats  (if locks ran)
+ *   FL_SEC_LOCK_CALLERS  top callers of "other" contention, symbolised
+ *   tags: phases=<tier>|unavailable (why)
+ *         phases.unavailable=<phase> (why); ...      phases that tier lacks
+ *         locks=tracepoint|unavailable (why)
+ *         locks.naming=<how locks are named on this kernel>
+ *         phases.events=unpaired:N depth:N nostate:N callers_full:N abandoned:N
+ */
+#ifndef FAULTLINE_PHASES_H
+#define FAULTLINE_PHASES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "snapshot.h"
+
+struct fl_phases;
+
+struct fl_phases_opts {
+	int tgids_map_fd;	/* >= 0: share this tgid filter map (the main
+				 * backend's `tgids`, u32 tgid -> u8); -1: none */
+	unsigned int tgid;	/* with tgids_map_fd < 0: trace this thread group
+				 * and its children; 0 = every task */
+	bool phases;		/* time the phases of every fault */
+	bool locks;		/* contended lock classes */
+};
+
+struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size_t errlen);
+/* Add a thread group to the filter (only when opened with tgid != 0 and no map fd). */
+int fl_phases_add_tgid(struct fl_phases *p, unsigned int tgid, char *err, size_t errlen);
+/* One line: what is loaded, e.g. "phases: fentry (zero unavailable), locks: tracepoint". */
+const char *fl_phases_describe(const struct fl_phases *p);
+int fl_phases_read(struct fl_phases *p, struct fl_snapshot *s, char *err, size_t errlen);
+void fl_phases_close(struct fl_phases *p);
+
+/* ---- reading the sections back (user/phases_report.c) --------------- */
+
+const char *fl_phase_name(unsigned int phase);		/* "lockless", "mmap_wait", ... */
+const char *fl_lock_class_name(unsigned int cls);	/* "mmap_r", "mmap_w", "vma", ... */
+
+/*
+ * The FL_SEC_PHASES / FL_SEC_LOCKS / FL_SEC_LOCK_CALLERS payload of s, or
+ * NULL when absent or malformed (size != count * element size); *nr gets
+ * the element count.
+ */
+const struct fl_phase_stats *fl_snapshot_phases(const struct fl_snapshot *s, unsigned int *nr);
+const struct fl_lock_stats *fl_snapshot_locks(const struct fl_snapshot *s, unsigned int *nr);
+const struct fl_lock_caller *fl_snapshot_lock_callers(const struct fl_snapshot *s,
+						      unsigned int *nr);
+
+/* Sum of the CPUs in [0, nr) whose group[cpu] == g (group NULL: all CPUs). */
+void fl_phase_stats_sum(const struct fl_phase_stats *in, unsigned int nr,
+			const int *group, int g, struct fl_phase_stats *out);
+void fl_lock_stats_sum(const struct fl_lock_stats *in, unsigned int nr,
+		       const int *group, int g, struct fl_lock_stats *out);
+/* The lock class with the most wait time (FL_LK_NR if nothing contended). */
+unsigned int fl_lock_dominant(const struct fl_lock_stats *t);
+
+/*
+ * `report --phases` / `--locks`.  Rows per group: group == NULL gives one
+ * row per CPU; otherwise group[cpu] (0..nr_groups-1, -1 = leave out) maps
+ * each CPU to a group named "<group_label><g>" (e.g. "llc", "node"); a
+ * total row ends the table.  Absent sections print "unavailable (reason)"
+ * from the snapshot's tags.  Return 0, or -1 on an output error.
+ */
+struct fl_phases_report_opts {
+	const int *group;
+	unsigned int nr_groups;
+	const char *group_label;
+};
+int fl_report_phases(const struct fl_snapshot *s, FILE *out,
+		     const struct fl_phases_report_opts *o);
+int fl_report_locks(const struct fl_snapshot *s, FILE *out,
+		    const struct fl_phases_report_opts *o);
+
+#endif

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading the phase / lock-class sections of a snapshot, and the
+ * `report --phases` / `--locks` tables.  API: user/phases.h.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "phases.h"
+
+static const char *const phase_names[FL_PH_NR] = {
+	[FL_PH_LOCKLESS] = "lockless",
+	[FL_PH_MMAP_WAIT] = "mmap_wait",
+	[FL_PH_ALLOC] = "alloc",
+	[FL_PH_ZERO] = "zero",
+	[FL_PH_MEMCG] = "memcg",
+	[FL_PH_PTL] = "ptl",
+	[FL_PH_LRU] = "lru",
+	[FL_PH_REST] = "rest",
+};
+
+static const char *const lock_names[FL_LK_NR] = {
+	[FL_LK_MMAP_R] = "mmap_r",
+	[FL_LK_MMAP_W] = "mmap_w",
+	[FL_LK_VMA] = "vma",
+	[FL_LK_PTL] = "ptl",
+	[FL_LK_ZONE] = "zone",
+	[FL_LK_LRU] = "lru",
+	[FL_LK_MEMCG] = "memcg",
+	[FL_LK_OTHER] = "other",
+};
+
+const char *fl_phase_name(unsigned int phase)
+{
+	return phase < FL_PH_NR ? phase_names[phase] : "?";
+}
+
+const char *fl_lock_class_name(unsigned int cls)
+{
+	return cls < FL_LK_NR ? lock_names[cls] : "?";
+}
+
+static const void *find_section(const struct fl_snapshot *s, unsigned int type, size_t elem,
+				unsigned int *nr)
+{
+	unsigned int i;
+
+	*nr = 0;
+	for (i = 0; i < s->nr_extra; i++) {
+		const struct fl_raw_section *r = &s->extra[i];
+
+		if (r->sec.type != type)
+			continue;
+		if (r->sec.size != (fl_u64)r->sec.count * elem || (r->sec.count && !r->data))
+			return NULL;
+		*nr = r->sec.count;
+		return r->data;
+	}
+	return NULL;
+}
+
+const struct fl_phase_stats *fl_snapshot_phases(const struct fl_snapshot *s, unsigned int *nr)
+{
+	return find_section(s, FL_SEC_PHASES, sizeof(struct fl_phase_stats), nr);
+}
+
+const struct fl_lock_stats *fl_snapshot_locks(const struct fl_snapshot *s, unsigned int *nr)
+{
+	return find_section(s, FL_SEC_LOCKS, sizeof(struct fl_lock_stats), nr);
+}
+
+const struct fl_lock_caller *fl_snapshot_lock_callers(const struct fl_snapshot *s,
+						      unsigned int *nr)
+{
+	return find_section(s, FL_SEC_LOCK_CALLERS, sizeof(struct fl_lock_caller), nr);
+}
+
+void fl_phase_stats_sum(const struct fl_phase_stats *in, unsigned int nr,
+			const int *group, int g, struct fl_phase_stats *out)
+{
+	unsigned int c, p;
+
+	memset(out, 0, sizeof(*out));
+	for (c = 0; c < nr; c++) {
+		if (group && group[c] != g)
+			continue;
+		out->faults += in[c].faults;
+		out->lat_sum += in[c].lat_sum;
+		out->unattributed_sum += in[c].unattributed_sum;
+		out->overrun += in[c].overrun;
+		for (p = 0; p < FL_PH_NR; p++)
+			fl_hist_merge(&out->hist[p], &in[c].hist[p]);
+	}
+}
+
+void fl_lock_stats_sum(const struct fl_lock_stats *in, unsigned int nr,
+		       const int *group, int g, struct fl_lock_stats *out)
+{
+	unsigned int c, k;
+
+	memset(out, 0, sizeof(*out));
+	for (c = 0; c < nr; c++) {
+		if (group && group[c] != g)
+			continue;
+		for (k = 0; k < FL_LK_NR; k++) {
+			out->count[k] += in[c].count[k];
+			fl_hist_merge(&out->wait[k], &in[c].wait[k]);
+		}
+	}
+}
+
+unsigned int fl_lock_dominant(const struct fl_lock_stats *t)
+{
+	unsigned int k, best = FL_LK_NR;
+
+	for (k = 0; k < FL_LK_NR; k++)
+		if (t->wait[k].count && (best == FL_LK_NR || t->wait[k].sum > t->wait[best].sum))
+			best = k;
+	return best;
+}
+
+/* The phase names the snapshot's tags list as unavailable. */
+static void unavailable_phases(const struct fl_snapshot *s, int out[FL_PH_NR])
+{
+	const char *u = fl_snapshot_tag(s, "phases.unavailable");
+	char buf[1024];
+	unsigned int p;
+
+	memset(out, 0, FL_PH_NR * sizeof(out[0]));
+	if (!u)
+		return;
+	snprintf(buf, sizeof(buf), "%s", u);	/* tag string is reused by the next call */
+	for (p = 0; p < FL_PH_NR; p++) {
+		size_t n = strlen(phase_names[p]);
+		const char *q = buf;
+
+		while ((q = strstr(q, phase_names[p]))) {
+			if ((q == buf || (q - buf >= 2 && q[-2] == ';')) && q[n] == ' ') {
+				out[p] = 1;
+				break;
+			}
+			q += n;
+		}
+	}
+}
+
+static double pct(fl_u64 part, fl_u64 whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void row_label(char *buf, size_t len, const struct fl_phases_report_opts *o, int g)
+{
+	if (g < 0)
+		snprintf(buf, len, "total");
+	else if (o && o->group)
+		snprintf(buf, len, "%s%d", o->group_label ? o->group_label : "group", g);
+	else
+		snprintf(buf, len, "cpu%d", g);
+}
+
+static void phase_row(FILE *out, const char *label, const struct fl_phase_stats *t,
+		      const int unavail[FL_PH_NR])
+{
+	unsigned int p;
+
+	fprintf(out, "%-8s %9llu %9llu", label, t->faults, t->faults ? t->lat_sum / t->faults : 0);
+	for (p = 0; p < FL_PH_NR; p++) {
+		if (unavail[p])
+			fprintf(out, " %9s", "n/a");
+		else
+			fprintf(out, " %9llu", t->faults ? t->hist[p].sum / t->faults : 0);
+	}
+	fprintf(out, " %9llu %7llu\n", t->faults ? t->unattributed_sum / t->faults : 0,
+		t->overrun);
+}
+
+int fl_report_phases(const struct fl_snapshot *s, FILE *out,
+		     const struct fl_phases_report_opts *o)
+{
+	const struct fl_phase_stats *ps;
+	struct fl_phase_stats t;
+	const char *tag = fl_snapshot_tag(s, "phases");
+	char label[32], tier[256];
+	int unavail[FL_PH_NR];
+	unsigned int nr, p;
+	int g, ngroups;
+
+	snprintf(tier, sizeof(tier), "%s", tag ? tag : "");
+	ps = fl_snapshot_phases(s, &nr);
+	if (!ps) {
+		fprintf(out, "phases: %s\n", tag ? tier : "unavailable (not recorded; use record --phases)");
+		return ferror(out) ? -1 : 0;
+	}
+	unavailable_phases(s, unavail);
+	fprintf(out, "phases: %s; mean ns per fault (a phase's mean counts every fault)\n",
+		tag ? tier : "recorded");
+	tag = fl_snapshot_tag(s, "phases.unavailable");
+	if (tag)
+		fprintf(out, "unavailable: %s\n", tag);
+	fprintf(out, "%-8s %9s %9s", "", "faults", "latency");
+	for (p = 0; p < FL_PH_NR; p++)
+		fprintf(out, " %9s", phase_names[p]);
+	fprintf(out, " %9s %7s\n", "unattrib", "overrun");
+	ngroups = o && o->group ? (int)o->nr_groups : (int)nr;
+	for (g = 0; g < ngroups; g++) {
+		if (o && o->group)
+			fl_phase_stats_sum(ps, nr, o->group, g, &t);
+		else
+			t = ps[g];
+		if (!t.faults)
+			continue;
+		row_label(label, sizeof(label), o, g);
+		phase_row(out, label, &t, unavail);
+	}
+	fl_phase_stats_sum(ps, nr, NULL, 0, &t);
+	phase_row(out, "total", &t, unavail);
+
+	fprintf(out, "\n%-10s %9s %8s %9s %9s %9s\n", "phase", "faults", "share", "p50", "p99",
+		"max");
+	for (p = 0; p < FL_PH_NR; p++) {
+		const struct fl_hist *h = &t.hist[p];
+
+		if (unavail[p]) {
+			fprintf(out, "%-10s unavailable\n", phase_names[p]);
+			continue;
+		}
+		fprintf(out, "%-10s %9llu %7.1f%% %9llu %9llu %9llu\n", phase_names[p], h->count,
+			pct(h->sum, t.lat_sum), fl_hist_quantile_ppm(h, 500000),
+			fl_hist_quantile_ppm(h, 990000), h->count ? h->max : 0);
+	}
+	fprintf(out, "%-10s %9llu %7.1f%%\n", "unattrib", t.faults,
+		pct(t.unattributed_sum, t.lat_sum));
+	fprintf(out, "unattributed share: %.1f%% of %llu ns total fault latency; overrun: %llu faults\n",
+		pct(t.unattributed_sum, t.lat_sum), t.lat_sum, t.overrun);
+	tag = fl_snapshot_tag(s, "phases.events");
+	if (tag)
+		fprintf(out, "events: %s\n", tag);
+	return ferror(out) ? -1 : 0;
+}
+
+static void lock_row(FILE *out, const char *label, const struct fl_lock_stats *t)
+{
+	unsigned int k;
+
+	char cell[48];
+
+	fprintf(out, "%-8s", label);
+	for (k = 0; k < FL_LK_NR; k++) {
+		snprintf(cell, sizeof(cell), "%llu/%llu", t->count[k], t->wait[k].sum / 1000);
+		fprintf(out, " %17s", cell);
+	}
+	fputc('\n', out);
+}
+
+int fl_report_locks(const struct fl_snapshot *s, FILE *out,
+		    const struct fl_phases_report_opts *o)
+{
+	const struct fl_lock_stats *ls;
+	const struct fl_lock_caller *lc;
+	struct fl_lock_stats t;
+	const char *tag = fl_snapshot_tag(s, "locks");
+	char label[32], buf[256];
+	unsigned int nr, nc, k, dom;
+	fl_u64 total = 0;
+	int g, ngroups;
+
+	snprintf(buf, sizeof(buf), "%s", tag ? tag : "");
+	ls = fl_snapshot_locks(s, &nr);
+	if (!ls) {
+		fprintf(out, "locks: %s\n", tag ? buf : "unavailable (not recorded; use record --locks)");
+		return ferror(out) ? -1 : 0;
+	}
+	tag = fl_snapshot_tag(s, "locks.naming");
+	fprintf(out, "locks: contended waits per class, count/total us%s%s\n",
+		tag ? "; named by " : "", tag ? tag : "");
+	fprintf(out, "%-8s", "");
+	for (k = 0; k < FL_LK_NR; k++)
+		fprintf(out, " %17s", lock_names[k]);
+	fputc('\n', out);
+	ngroups = o && o->group ? (int)o->nr_groups : (int)nr;
+	for (g = 0; g < ngroups; g++) {
+		fl_u64 any = 0;
+
+		if (o && o->group)
+			fl_lock_stats_sum(ls, nr, o->group, g, &t);
+		else
+			t = ls[g];
+		for (k = 0; k < FL_LK_NR; k++)
+			any += t.count[k];
+		if (!any)
+			continue;
+		row_label(label, sizeof(label), o, g);
+		lock_row(out, label, &t);
+	}
+	fl_lock_stats_sum(ls, nr, NULL, 0, &t);
+	lock_row(out, "total", &t);
+	for (k = 0; k < FL_LK_NR; k++)
+		total += t.wait[k].sum;
+
+	fprintf(out, "\n%-8s %9s %12s %8s %9s %9s %9s\n", "class", "count", "wait_ns", "share",
+		"mean", "p99", "max");
+	for (k = 0; k < FL_LK_NR; k++) {
+		const struct fl_hist *h = &t.wait[k];
+
+		fprintf(out, "%-8s %9llu %12llu %7.1f%% %9llu %9llu %9llu\n", lock_names[k],
+			t.count[k], h->sum, pct(h->sum, total), h->count ? h->sum / h->count : 0,
+			fl_hist_quantile_ppm(h, 990000), h->count ? h->max : 0);
+	}
+	dom = fl_lock_dominant(&t);
+	if (dom < FL_LK_NR)
+		fprintf(out, "dominant: %s (%.1f%% of contended wait)\n", lock_names[dom],
+			pct(t.wait[dom].sum, total));
+	else
+		fprintf(out, "dominant: none (no contention seen)\n");
+	lc = fl_snapshot_lock_callers(s, &nc);
+	if (lc && nc) {
+		fprintf(out, "\ntop \"other\" callers\n%-*s %9s %12s\n", FL_SYM_LEN, "caller",
+			"count", "wait_ns");
+		for (k = 0; k < nc; k++)
+			fprintf(out, "%-*.*s %9llu %12llu\n", FL_SYM_LEN, FL_SYM_LEN, lc[k].sym,
+				lc[k].count, lc[k].wait_ns);
+	}
+	return ferror(out) ? -1 : 0;
+}

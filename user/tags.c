@@ -2,7 +2,6 @@
 /* Machine tags (see tags.h). */
 #include <ctype.h>
 #include <errno.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,13 +300,13 @@ int fl_tags_collect_root(struct fl_snapshot *s, const char *root)
 	if (have_topo)
 		fl_topology_free(&t);
 	if (!root || !*root || !strcmp(root, "/")) {
+		/* from the environment: getpwuid() is not usable in a static binary */
 		const char *u = getenv("SUDO_USER");
-		struct passwd *pw;
 
 		if (!u || !*u)
 			u = getenv("USER");
-		if ((!u || !*u) && (pw = getpwuid(getuid())))
-			u = pw->pw_name;
+		if (!u || !*u)
+			u = getenv("LOGNAME");
 		if (u && *u && !strpbrk(u, "\n="))
 			r |= set(s, "user", u);
 	}

@@ -399,6 +399,11 @@ int fl_bpf_add_tgid(struct fl_bpf *b, unsigned int tgid)
 				    sizeof(one), BPF_ANY) ? -1 : 0;
 }
 
+int fl_bpf_tgids_fd(const struct fl_bpf *b)
+{
+	return b->skel ? bpf_map__fd(b->skel->maps.tgids) : -1;
+}
+
 int fl_read_online_cpus(unsigned char *online, unsigned int nr)
 {
 	char buf[4096], *p = buf;

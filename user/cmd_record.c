@@ -24,6 +24,7 @@
 #include "backend_bpf.h"
 #include "commands.h"
 #include "report_common.h"
+#include "report_merge.h"
 #include "snapshot.h"
 #include "vmstat.h"
 
@@ -41,6 +42,25 @@ int kmod_read(struct fl_snapshot *s, char *err, size_t errlen) __attribute__((we
 void kmod_stop(void) __attribute__((weak));
 int fl_tags_collect(struct fl_snapshot *s) __attribute__((weak));
 
+/* Optional phases / lock classes (user/phases.c, a second skeleton). */
+#if defined(__has_include) && __has_include("phases.h")
+#include "phases.h"
+#else
+struct fl_phases;
+struct fl_phases_opts {
+	int tgids_map_fd;
+	unsigned int tgid;
+	bool phases;
+	bool locks;
+};
+#endif
+struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size_t errlen)
+	__attribute__((weak));
+const char *fl_phases_describe(const struct fl_phases *p) __attribute__((weak));
+int fl_phases_read(struct fl_phases *p, struct fl_snapshot *s, char *err, size_t errlen)
+	__attribute__((weak));
+void fl_phases_close(struct fl_phases *p) __attribute__((weak));
+
 enum { B_AUTO, B_BPF, B_KMOD };
 
 struct rec {
@@ -51,10 +71,13 @@ struct rec {
 	unsigned int pid;
 	double interval, duration;
 	bool quiet;
+	bool phases, locks;
 	char **cmd;
 
 	int backend;		/* FL_BACKEND_* in use */
 	struct fl_bpf *bpf;
+	struct fl_phases *ph;
+	struct fl_snapshot acc;	/* every window merged, for the summary */
 	bool dir_mode;
 	unsigned int tgid;
 	pid_t child;
@@ -107,6 +130,8 @@ static void usage(FILE *f)
 "  -i, --interval SEC     one snapshot per interval (needs a directory output)\n"
 "  -d, --duration SEC     stop after SEC seconds (CMD gets SIGTERM)\n"
 "  -q, --quiet            no summary\n"
+"      --phases           also time the phases of each fault (see Documentation/phases.rst)\n"
+"      --locks            also record contended lock classes\n"
 "With CMD: CMD and its children are traced, its exit status is returned.\n");
 }
 
@@ -405,6 +430,8 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 		fprintf(stderr, "faultline record: out of memory\n");
 		return -1;
 	}
+	if (r->ph && fl_phases_read(r->ph, s, err, sizeof(err)) && !r->quiet)
+		fprintf(stderr, "faultline record: phases: %s\n", err);
 	if (fl_tags_collect && fl_tags_collect(s) && !r->quiet)
 		fprintf(stderr, "faultline record: machine tags incomplete\n");
 	if (r->cmdline[0])
@@ -427,6 +454,8 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 		return -1;
 	}
 	*written = true;
+	if (fl_snapshot_merge(&r->acc, s, err, sizeof(err)) && !r->quiet)
+		fprintf(stderr, "faultline record: summary: %s\n", err);
 	return 0;
 }
 
@@ -441,6 +470,8 @@ int cmd_record(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "phases", no_argument, NULL, 'P' },
+		{ "locks", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -501,6 +532,12 @@ int cmd_record(int argc, char **argv)
 		case 'q':
 			r.quiet = true;
 			break;
+		case 'P':
+			r.phases = true;
+			break;
+		case 'L':
+			r.locks = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -529,6 +566,14 @@ int cmd_record(int argc, char **argv)
 	}
 	if (r.interval > 0 && r.backend_req == B_KMOD) {
 		fprintf(stderr, "faultline record: -i needs the bpf backend (the module has no interval reset)\n");
+		return 2;
+	}
+	if ((r.phases || r.locks) && r.interval > 0) {
+		fprintf(stderr, "faultline record: --phases/--locks figures are cumulative: not with -i\n");
+		return 2;
+	}
+	if ((r.phases || r.locks) && !fl_phases_open) {
+		fprintf(stderr, "faultline record: --phases/--locks are not built into this faultline\n");
 		return 2;
 	}
 	if (!r.out)
@@ -586,6 +631,27 @@ int cmd_record(int argc, char **argv)
 		kill_child_unreleased(&r);
 		sigprocmask(SIG_SETMASK, &orig, NULL);
 		return 1;
+	}
+	if (r.phases || r.locks) {
+		struct fl_phases_opts po = {
+			.tgids_map_fd = -1,
+			.tgid = r.system_wide ? 0 : r.tgid,
+			.phases = r.phases,
+			.locks = r.locks,
+		};
+
+		if (r.backend == FL_BACKEND_BPF && !r.system_wide)
+			po.tgids_map_fd = fl_bpf_tgids_fd(r.bpf);
+		r.ph = fl_phases_open(&po, err, sizeof(err));
+		if (!r.ph) {
+			fprintf(stderr, "faultline record: --phases/--locks: %s\n", err);
+			stop_backend(&r);
+			kill_child_unreleased(&r);
+			sigprocmask(SIG_SETMASK, &orig, NULL);
+			return 1;
+		}
+		if (!r.quiet && fl_phases_describe)
+			fprintf(stderr, "faultline record: %s\n", fl_phases_describe(r.ph));
 	}
 	if (fl_vmstat_read(&r.vm, NULL, false, err, sizeof(err)) && !r.quiet)
 		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);
@@ -662,6 +728,9 @@ int cmd_record(int argc, char **argv)
 		ret = 1;
 	else
 		have_last = true;
+	if (r.ph)
+		fl_phases_close(r.ph);
+	r.ph = NULL;
 	stop_backend(&r);
 	if (r.child > 0) {
 		/* -d ended the recording: wait for the command (it got SIGTERM) */
@@ -671,14 +740,13 @@ int cmd_record(int argc, char **argv)
 	}
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 
-	if (have_last && !r.quiet) {
+	if (have_last && !r.quiet && r.acc.cpus) {
 		struct fl_cpu_stats *tot = calloc(1, sizeof(*tot));
 
 		if (tot) {
-			fl_snapshot_total(&last, tot);
-			printf("faultline record: %s%s\n", r.dir_mode ? "last interval, " : "",
-			       r.dir_mode ? r.out : path);
-			fl_print_summary(stdout, &last, tot);
+			fl_snapshot_total(&r.acc, tot);
+			printf("faultline record: %s\n", r.dir_mode ? r.out : path);
+			fl_print_summary(stdout, &r.acc, tot);
 			if (r.dir_mode)
 				printf("wrote %u snapshot(s) to %s/ (faultline report %s)\n",
 				       r.nsnap, r.out, r.out);
@@ -688,6 +756,7 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	fl_snapshot_free(&last);
+	fl_snapshot_free(&r.acc);
 	fl_vmstat_free(&r.vm);
 	if (child_status >= 0 && r.cmd) {
 		if (WIFEXITED(child_status))

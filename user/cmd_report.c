@@ -13,14 +13,31 @@
 #include "report_common.h"
 #include "report_merge.h"
 
+/* `--phases` / `--locks` tables (user/phases_report.c), when linked in. */
+#if defined(__has_include) && __has_include("phases.h")
+#include "phases.h"
+#else
+struct fl_phases_report_opts {
+	const int *group;
+	unsigned int nr_groups;
+	const char *group_label;
+};
+#endif
+int fl_report_phases(const struct fl_snapshot *s, FILE *out,
+		     const struct fl_phases_report_opts *o) __attribute__((weak));
+int fl_report_locks(const struct fl_snapshot *s, FILE *out,
+		    const struct fl_phases_report_opts *o) __attribute__((weak));
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: faultline report FILE|DIR [--per-cpu] [--hist] [--raw]\n"
+"usage: faultline report FILE|DIR [--per-cpu] [--hist] [--phases] [--locks] [--raw]\n"
 "  FILE|DIR     a snapshot, or a directory of interval snapshots (merged)\n"
 "  --per-cpu    per-CPU table: faults, latency p50/p90/p99/max, lockless attempts,\n"
 "               abort %%, retry %%, mmap_lock wait p99\n"
 "  --hist       bcc-style histograms (nsecs, power-of-two rows)\n"
+"  --phases     per-CPU fault phases (recorded with record --phases)\n"
+"  --locks      per-CPU contended lock classes (recorded with record --locks)\n"
 "  --raw        key=value lines for scripts (unmeasured figures say why)\n");
 }
 
@@ -235,10 +252,13 @@ int cmd_report(int argc, char **argv)
 		{ "per-cpu", no_argument, NULL, 'c' },
 		{ "hist", no_argument, NULL, 'H' },
 		{ "raw", no_argument, NULL, 'r' },
+		{ "phases", no_argument, NULL, 'P' },
+		{ "locks", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	bool per_cpu = false, hist = false, raw = false;
+	bool per_cpu = false, hist = false, raw = false, phases = false, locks = false;
+	int ret = 0;
 	struct fl_snapshot s;
 	struct fl_cpu_stats *tot;
 	unsigned int nfiles;
@@ -257,6 +277,12 @@ int cmd_report(int argc, char **argv)
 		case 'r':
 			raw = true;
 			break;
+		case 'P':
+			phases = true;
+			break;
+		case 'L':
+			locks = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -264,6 +290,10 @@ int cmd_report(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
+	}
+	if ((phases && !fl_report_phases) || (locks && !fl_report_locks)) {
+		fprintf(stderr, "faultline report: --phases/--locks are not built into this faultline\n");
+		return 2;
 	}
 	if (optind != argc - 1) {
 		usage(stderr);
@@ -296,8 +326,18 @@ int cmd_report(int argc, char **argv)
 			print_per_cpu(&s);
 		if (hist)
 			print_hists(&s, tot);
+		if (phases) {
+			printf("\n");
+			if (fl_report_phases(&s, stdout, &(struct fl_phases_report_opts){ 0 }))
+				ret = 1;
+		}
+		if (locks) {
+			printf("\n");
+			if (fl_report_locks(&s, stdout, &(struct fl_phases_report_opts){ 0 }))
+				ret = 1;
+		}
 	}
 	free(tot);
 	fl_snapshot_free(&s);
-	return 0;
+	return ret;
 }

@@ -158,6 +158,16 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 	cs = cpu_stats();
 	if (!cs)
 		return 0;
+	if (st->hmf_start_ns) {
+		/*
+		 * The last handle_mm_fault entry never saw its exit: a missed
+		 * kretprobe (maxactive) or a skipped fexit.  Count it, and do
+		 * not call that fault "never reached handle_mm_fault".
+		 */
+		cs->cnt[FL_C_MISSED]++;
+		st->hmf_start_ns = 0;
+		st->fs.flags |= FL_FS_HMF_SEEN;
+	}
 	fl_ev_fault_start(&st->fs, cs, bpf_ktime_get_ns(), kernel_mode);
 	return 0;
 }
@@ -181,9 +191,15 @@ int BPF_PROG(tp_pf_kernel, unsigned long address, struct pt_regs *regs,
 static __always_inline void on_hmf_enter(fl_u32 flags, bool in_fault)
 {
 	struct fl_task *st = task_state();
+	struct fl_cpu_stats *cs;
 
 	if (!st)
 		return;
+	if (st->hmf_start_ns) {		/* the previous call's exit was missed */
+		cs = cpu_stats();
+		if (cs)
+			cs->cnt[FL_C_MISSED]++;
+	}
 	st->hmf_start_ns = bpf_ktime_get_ns();
 	st->hmf_flags = flags;
 	st->hmf_in_fault = in_fault;

@@ -1,0 +1,1 @@
+test_invariants_SRCS := user/invariants.c user/snapshot.c

@@ -180,9 +180,12 @@ static void table_print(FILE *f, const struct table *t)
 			const char *s = t->cell[(size_t)r * t->ncol + i];
 			int al = t->right && t->right[i] && r > 0;
 
-			o += snprintf(line + o, sizeof(line) - o, "%s%*s%s%-*s ",
-				      i == 0 ? "  " : " ", al ? (int)(w[i] - strlen(s)) : 0, "",
-				      s, al ? 0 : (int)w[i], al ? "" : s);
+			if (al)
+				o += snprintf(line + o, sizeof(line) - o, "%s%*s ",
+					      i == 0 ? "  " : " ", (int)w[i], s);
+			else
+				o += snprintf(line + o, sizeof(line) - o, "%s%-*s ",
+					      i == 0 ? "  " : " ", (int)w[i], s);
 			if (i + 1 < t->ncol)
 				o += snprintf(line + o, sizeof(line) - o, "|");
 		}

@@ -292,6 +292,18 @@ int fl_tags_collect_root(struct fl_snapshot *s, const char *root)
 			r |= setu(s, "machine_llc_domains", t.nr_llc);
 			r |= setu(s, "machine_llc_cpus", per);
 		}
+		{
+			char *llc, *node;
+
+			if (!fl_topology_tags(&t, &llc, &node)) {
+				if (llc)
+					r |= set(s, "topology_llc", llc);
+				if (node)
+					r |= set(s, "topology_node", node);
+				free(llc);
+				free(node);
+			}
+		}
 	} else {
 		fprintf(stderr, "faultline: topology: %s\n", err);
 	}

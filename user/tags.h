@@ -10,7 +10,10 @@
  *   machine_numa_nodes machine_llc_domains machine_llc_cpus machine_total_ram_gib
  *   thp_enabled thp_defrag user
  *   levelN_{icache,dcache,cache}_{size,assoc,linesize} (like getconf -a | grep CACHE,
- *   from cpu0's sysfs caches; level3_cache_size is one LLC domain's size)
+ *   from cpu0's sysfs caches; level3_cache_size is one LLC domain's size,
+ *   level3_cache_size_per_socket the getconf-like per-package total)
+ *   topology_llc topology_node (the per-CPU layout, see topology.h; long on
+ *   big machines: read them with fl_kv_get(), not fl_snapshot_tag())
  */
 #ifndef FAULTLINE_TAGS_H
 #define FAULTLINE_TAGS_H

@@ -329,3 +329,153 @@ int fl_by_parse(const char *s, enum fl_by *by)
 		return -1;
 	return 0;
 }
+
+void fl_cpulist_format(const unsigned char *mask, unsigned int n, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < n && o + 24 < len; i++) {
+		unsigned int j = i;
+
+		if (!mask[i])
+			continue;
+		while (j + 1 < n && mask[j + 1])
+			j++;
+		o += snprintf(buf + o, len - o, "%s%u", o ? "," : "", i);
+		if (j > i)
+			o += snprintf(buf + o, len - o, "-%u", j);
+		i = j;
+	}
+}
+
+/* append "sep prefix list" to a growing string */
+static int append(char **s, size_t *len, const char *piece)
+{
+	size_t pl = strlen(piece);
+	char *n = realloc(*s, *len + pl + 2);
+
+	if (!n)
+		return -1;
+	if (*len)
+		n[(*len)++] = ' ';
+	memcpy(n + *len, piece, pl + 1);
+	*len += pl;
+	*s = n;
+	return 0;
+}
+
+int fl_topology_tags(const struct fl_topology *t, char **llc, char **node)
+{
+	unsigned char *mask = calloc(t->nr_cpus ? t->nr_cpus : 1, 1);
+	size_t cap = (size_t)t->nr_cpus * 12 + 32, ll = 0, nl = 0;
+	char *buf = malloc(cap), *piece = malloc(cap + 16);
+	int maxnode = -1, rc = 0;
+
+	*llc = *node = NULL;
+	if (!mask || !buf || !piece) {
+		rc = -1;
+		goto out;
+	}
+	for (unsigned int k = 0; k < t->nr_llc && !rc; k++) {
+		for (unsigned int c = 0; c < t->nr_cpus; c++)
+			mask[c] = t->cpu[c].llc == (int)k;
+		fl_cpulist_format(mask, t->nr_cpus, buf, cap);
+		rc = append(llc, &ll, buf);
+	}
+	for (unsigned int c = 0; c < t->nr_cpus; c++)
+		if (t->cpu[c].node > maxnode)
+			maxnode = t->cpu[c].node;
+	for (int nd = 0; nd <= maxnode && !rc; nd++) {
+		int any = 0;
+
+		for (unsigned int c = 0; c < t->nr_cpus; c++)
+			any |= (mask[c] = t->cpu[c].node == nd);
+		if (!any)
+			continue;
+		fl_cpulist_format(mask, t->nr_cpus, buf, cap);
+		snprintf(piece, cap + 16, "%d:%s", nd, buf);
+		rc = append(node, &nl, piece);
+	}
+out:
+	free(mask);
+	free(buf);
+	free(piece);
+	if (rc) {
+		free(*llc);
+		free(*node);
+		*llc = *node = NULL;
+	}
+	return rc;
+}
+
+int fl_topology_from_tags(const char *llc, const char *node, unsigned int nr_cpus,
+			  struct fl_topology *t, char *err, size_t errlen)
+{
+	unsigned char *mask;
+	char *copy = NULL, *save = NULL, *tok;
+
+	memset(t, 0, sizeof(*t));
+	if (!llc && !node)
+		return fail(err, errlen, "no topology_llc/topology_node tags");
+	t->nr_cpus = nr_cpus;
+	t->cpu = calloc(nr_cpus ? nr_cpus : 1, sizeof(*t->cpu));
+	mask = calloc(nr_cpus ? nr_cpus : 1, 1);
+	if (!t->cpu || !mask)
+		goto oom;
+	for (unsigned int c = 0; c < nr_cpus; c++)
+		t->cpu[c] = (struct fl_cpu_topo){ 1, -1, -1, -1, -1 };
+	if (llc) {
+		copy = strdup(llc);
+		if (!copy)
+			goto oom;
+		for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+			memset(mask, 0, nr_cpus);
+			if (fl_cpulist_parse(tok, mask, nr_cpus)) {
+				fail(err, errlen, "topology_llc: bad cpu list '%s' (for %u CPUs)",
+				     tok, nr_cpus);
+				goto bad;
+			}
+			for (unsigned int c = 0; c < nr_cpus; c++)
+				if (mask[c])
+					t->cpu[c].llc = t->nr_llc;
+			t->nr_llc++;
+		}
+		free(copy);
+		copy = NULL;
+	}
+	if (node) {
+		copy = strdup(node);
+		if (!copy)
+			goto oom;
+		for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+			char *colon = strchr(tok, ':'), *end;
+			long nd;
+
+			nd = colon ? strtol(tok, &end, 10) : -1;
+			if (!colon || end != colon || nd < 0 || nd > 65535) {
+				fail(err, errlen, "topology_node: bad entry '%s'", tok);
+				goto bad;
+			}
+			memset(mask, 0, nr_cpus);
+			if (fl_cpulist_parse(colon + 1, mask, nr_cpus)) {
+				fail(err, errlen, "topology_node: bad cpu list '%s'", colon + 1);
+				goto bad;
+			}
+			for (unsigned int c = 0; c < nr_cpus; c++)
+				if (mask[c])
+					t->cpu[c].node = (int)nd;
+			t->nr_nodes++;
+		}
+	}
+	free(copy);
+	free(mask);
+	return 0;
+oom:
+	fail(err, errlen, "out of memory");
+bad:
+	free(copy);
+	free(mask);
+	fl_topology_free(t);
+	return -1;
+}

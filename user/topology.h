@@ -34,6 +34,21 @@ void fl_topology_free(struct fl_topology *t);
 /* "0-3,8,10-11" -> mask[i] = 1; -1 on syntax error or id >= n. */
 int fl_cpulist_parse(const char *s, unsigned char *mask, unsigned int n);
 
+/* mask -> "0-3,8" (empty string for an empty mask). */
+void fl_cpulist_format(const unsigned char *mask, unsigned int n, char *buf, size_t len);
+
+/*
+ * The topology as two snapshot tags, so a snapshot carries the layout of the
+ * machine it was recorded on:
+ *   topology_llc=0-3,128-131 4-7,132-135 ...   (LLC domain i = i-th list)
+ *   topology_node=0:0-63,128-191 1:64-127,192-255
+ * fl_topology_tags() returns malloc'ed values (NULL when unknown);
+ * fl_topology_from_tags() rebuilds llc/node per CPU (0, or -1 with err).
+ */
+int fl_topology_tags(const struct fl_topology *t, char **llc, char **node);
+int fl_topology_from_tags(const char *llc, const char *node, unsigned int nr_cpus,
+			  struct fl_topology *t, char *err, size_t errlen);
+
 /* Group id of a CPU for --by cpu|llc|node; -1 when unknown. */
 enum fl_by { FL_BY_CPU, FL_BY_LLC, FL_BY_NODE };
 int fl_topology_group(const struct fl_topology *t, enum fl_by by, unsigned int cpu);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "pftlog.h"
 #include "tags.h"
 #include "topology.h"
 
@@ -220,6 +221,25 @@ static void test_rome(void **state)
 	expect_tag(&s, "level2_cache_size", "524288");
 	expect_tag(&s, "level3_cache_size", "16777216");
 	expect_tag(&s, "level3_cache_size_per_socket", "268435456");
+	{
+		/* the layout travels in the snapshot's tags and comes back the same */
+		static char llc[8192], node[8192];
+		struct fl_topology r;
+
+		assert_non_null(fl_kv_get(s.tags, "topology_llc", llc, sizeof(llc)));
+		assert_non_null(fl_kv_get(s.tags, "topology_node", node, sizeof(node)));
+		assert_int_equal(strncmp(llc, "0-3,128-131 4-7,132-135 ", 24), 0);
+		assert_string_equal(node, "0:0-63,128-191 1:64-127,192-255");
+		assert_int_equal(fl_topology_from_tags(llc, node, 256, &r, err, sizeof(err)), 0);
+		assert_int_equal(r.nr_llc, 32);
+		for (unsigned int c = 0; c < 256; c++) {
+			assert_int_equal(r.cpu[c].llc, (int)((c % 128) / 4));
+			assert_int_equal(r.cpu[c].node, (int)((c % 128) / 64));
+		}
+		fl_topology_free(&r);
+		assert_int_equal(fl_topology_from_tags(llc, node, 128, &r, err, sizeof(err)), -1);
+		assert_int_equal(fl_topology_from_tags(NULL, "0-3", 8, &r, err, sizeof(err)), -1);
+	}
 	fl_snapshot_free(&s);
 
 	assert_int_equal(fl_topology_read(root, &t, err, sizeof(err)), 0);

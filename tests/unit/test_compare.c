@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * faultline compare, end to end (cmd_compare() in process):
+ *  - on tests/fixtures/seed-sweeps (pft logs made by mk-seed-sweeps.py so
+ *    that their statistics are the seed report's), `--seed` prints the
+ *    seed's KERNELS, TAGS and METRICS blocks line for line (whitespace
+ *    collapsed, as the mail archive did), every % cell exactly;
+ *  - the default layout adds a direction, Welch p-values and *x%* flags;
+ *  - collector metrics from snapshots, with unavailable figures as gaps;
+ *  - malformed inputs: clear errors or marked gaps, never a crash.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "commands.h"
+#include "pftlog.h"
+#include "snapshot.h"
+
+bool fl_verbose;
+
+#define FIX "../fixtures"
+
+static char tmpdir[] = "/tmp/fl-test-compare-XXXXXX";
+
+static int run(const char *out, ...)
+{
+	char *argv[32];
+	int argc = 0;
+	va_list ap;
+
+	argv[argc++] = "compare";
+	va_start(ap, out);
+	for (char *a; (a = va_arg(ap, char *)); )
+		argv[argc++] = a;
+	va_end(ap);
+	if (out) {
+		argv[argc++] = "-o";
+		argv[argc++] = (char *)out;
+	}
+	argv[argc] = NULL;
+	/* options after the operands: getopt permutes them */
+	return cmd_compare(argc, argv);
+}
+
+static char *slurp(const char *path)
+{
+	char *t = fl_read_text(path, 16 << 20);
+
+	assert_non_null(t);
+	return t;
+}
+
+/* collapse whitespace runs, trim */
+static void norm(char *s)
+{
+	char *o = s, *p = s;
+	int sp = 0;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	for (; *p; p++) {
+		if (*p == ' ' || *p == '\t') {
+			sp = 1;
+			continue;
+		}
+		if (sp && o != s)
+			*o++ = ' ';
+		sp = 0;
+		*o++ = *p;
+	}
+	*o = '\0';
+}
+
+static int split_lines(char *text, char **lines, int max)
+{
+	int n = 0;
+
+	for (char *p = text; *p && n < max; ) {
+		char *e = strchr(p, '\n');
+
+		if (e)
+			*e = '\0';
+		lines[n++] = p;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return n;
+}
+
+static int cells(char *line, char **out, int max)
+{
+	int n = 0;
+
+	for (char *p = line; n < max; ) {
+		char *bar = strchr(p, '|');
+
+		if (bar)
+			*bar = '\0';
+		while (*p == ' ')
+			p++;
+		for (char *e = p + strlen(p); e > p && e[-1] == ' '; )
+			*--e = '\0';
+		out[n++] = p;
+		if (!bar)
+			break;
+		p = bar + 1;
+	}
+	return n;
+}
+
+static int close_rel(const char *a, const char *b, double rel)
+{
+	double x = strtod(a, NULL), y = strtod(b, NULL);
+
+	return fabs(x - y) <= rel * fabs(x);
+}
+
+/* The seed block of machine `which` (0 Skylake, 1 Rome): from "[*] KERNELS"
+ * to the "=====" line. */
+static int seed_block(char *seed, int which, char **lines, int max)
+{
+	static char *all[2000];
+	int n = split_lines(seed, all, 2000), k = 0, found = -1, out = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!strcmp(all[i], "[*] KERNELS") && k++ == which) {
+			found = i;
+			break;
+		}
+	assert_true(found >= 0);
+	for (int i = found; i < n && strncmp(all[i], "=====", 5) && out < max; i++)
+		lines[out++] = all[i];
+	while (out && !*lines[out - 1])
+		out--;
+	return out;
+}
+
+static void check_seed_machine(int which)
+{
+	const char *mach = which ? "rome" : "skylake";
+	char a[256], b[256], out[512], *ours, *seed, *ol[400], *sl[400];
+	int no, ns, rows = 0, exact_mean = 0;
+
+	snprintf(a, sizeof(a), FIX "/seed-sweeps/%s-A", mach);
+	snprintf(b, sizeof(b), FIX "/seed-sweeps/%s-B", mach);
+	snprintf(out, sizeof(out), "%s/%s.txt", tmpdir, mach);
+	assert_int_equal(run(out, "--seed", "--label-a", "9f4ad9e425a1", "--label-b",
+			     "b864a2166b52", "--kernel-a", "upstream-5-12.tar.xz", "--kernel-b",
+			     "spf-5-12.tar.xz", a, b, NULL), 0);
+	ours = slurp(out);
+	seed = slurp(FIX "/seed-ab-report.txt");
+	no = split_lines(ours, ol, 400);
+	while (no && !*ol[no - 1])
+		no--;
+	ns = seed_block(seed, which, sl, 400);
+	assert_int_equal(no, ns);
+	for (int i = 0; i < ns; i++) {
+		char *co[10], *cs[10];
+		int nc;
+
+		norm(ol[i]);
+		norm(sl[i]);
+		if (strncmp(sl[i], "(A) ", 4) && strncmp(sl[i], "(B) ", 4)) {
+			if (strcmp(ol[i], sl[i]))
+				fail_msg("%s line %d: seed '%s'\n  ours '%s'", mach, i + 1, sl[i], ol[i]);
+			continue;
+		}
+		/* (A)/(B) rows: every cell exact but MEAN and STDDEV, which the
+		 * fixture matches only as closely as 3-decimal pft values allow */
+		nc = cells(sl[i], cs, 10);
+		assert_int_equal(cells(ol[i], co, 10), nc);
+		for (int c = 0; c < nc; c++) {
+			if (c == 4) {
+				exact_mean += !strcmp(co[c], cs[c]);
+				if (!close_rel(cs[c], co[c], 1e-15))
+					fail_msg("%s line %d MEAN: seed %s ours %s", mach, i + 1, cs[c], co[c]);
+			} else if (c == 6) {
+				if (!close_rel(cs[c], co[c], 1e-8))
+					fail_msg("%s line %d STDDEV: seed %s ours %s", mach, i + 1, cs[c], co[c]);
+			} else if (strcmp(co[c], cs[c])) {
+				fail_msg("%s line %d cell %d: seed '%s' ours '%s'", mach, i + 1, c, cs[c], co[c]);
+			}
+		}
+		rows++;
+	}
+	assert_int_equal(rows, 40);
+	assert_true(exact_mean >= 30);
+	free(ours);
+	free(seed);
+}
+
+static void test_seed_skylake(void **state)
+{
+	(void)state;
+	check_seed_machine(0);
+}
+
+static void test_seed_rome(void **state)
+{
+	(void)state;
+	check_seed_machine(1);
+}
+
+/* the line following the metric's header row with the given prefix */
+static char *metric_pct_row(char *text, const char *metric)
+{
+	char key[80], *p;
+
+	snprintf(key, sizeof(key), "  %s ", metric);
+	p = strstr(text, key);
+	assert_non_null(p);
+	for (int k = 0; k < 3; k++) {
+		p = strchr(p, '\n');
+		assert_non_null(p);
+		p++;
+	}
+	return strndup(p, strcspn(p, "\n"));
+}
+
+static void test_default_layout(void **state)
+{
+	char out[256], *t, *row, *c[12];
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/rome-full.txt", tmpdir);
+	assert_int_equal(run(out, FIX "/seed-sweeps/rome-A", FIX "/seed-sweeps/rome-B", NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "| DIRECTION"));
+	assert_non_null(strstr(t, "| P-VALUE"));
+	assert_non_null(strstr(t, "PFT_ITERATIONS"));
+	/* Rome, 128 threads: -9.97% with small spread: significant, flagged */
+	row = metric_pct_row(t, "pft_faults_sec_128");
+	assert_int_equal(cells(row, c, 12), 9);
+	assert_string_equal(c[4], "*-9.97%*");
+	assert_string_equal(c[7], "higher is better");
+	assert_true(strtod(c[8], NULL) < 1e-10);
+	free(row);
+	/* 48 threads: -0.32% inside a 1.5e6 stddev: not significant, not flagged */
+	row = metric_pct_row(t, "pft_faults_sec_48");
+	assert_int_equal(cells(row, c, 12), 9);
+	assert_string_equal(c[4], "-0.32%");
+	assert_true(strtod(c[8], NULL) > 0.5);
+	free(row);
+	free(t);
+}
+
+static void test_other_formats(void **state)
+{
+	char out[256], *t;
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/sky.json", tmpdir);
+	assert_int_equal(run(out, "-f", "json", FIX "/seed-sweeps/skylake-A",
+			     FIX "/seed-sweeps/skylake-B", NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "{\"name\":\"pft_faults_cpu_1\",\"kind\":\"pft_faults_cpu\","
+				  "\"threads\":1,"));
+	assert_non_null(strstr(t, "\"min\":565493.841,\"max\":597051.859,\"mean\":574980.2721"));
+	assert_non_null(strstr(t, "\"machine_platform_genus\":\"skylake\""));
+	free(t);
+	snprintf(out, sizeof(out), "%s/sky.csv", tmpdir);
+	assert_int_equal(run(out, "-f", "csv", FIX "/seed-sweeps/skylake-A",
+			     FIX "/seed-sweeps/skylake-B", NULL), 0);
+	t = slurp(out);
+	assert_int_equal(strncmp(t, "metric,kind,threads,unit,row,", 29), 0);
+	assert_non_null(strstr(t, "\npft_faults_sec_112,pft_faults_sec,112,faults/s,pct,,,"
+				  "139.8"));
+	free(t);
+	snprintf(out, sizeof(out), "%s/sky.md", tmpdir);
+	assert_int_equal(run(out, "-f", "markdown", FIX "/seed-sweeps/skylake-A",
+			     FIX "/seed-sweeps/skylake-B", NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "| pft_faults_cpu_110 |"));
+	assert_non_null(strstr(t, "**+126.69%**"));
+	free(t);
+}
+
+/* ---- hand-made sweeps ---- */
+
+static void wfile(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *mksweep(const char *name, const unsigned int *threads, int n, double base)
+{
+	char *d, line[256], fname[64], text[8192];
+
+	assert_true(asprintf(&d, "%s/%s", tmpdir, name) > 0);
+	mkdir(d, 0755);
+	wfile(d, "tags", "kernel_version=6.12.0-test\nmachine_platform_genus=rome\n");
+	wfile(d, "sweep.conf", "export PFT_ITERATIONS=5\n");
+	for (int i = 0; i < n; i++) {
+		text[0] = '\0';
+		for (int it = 0; it < 5; it++) {
+			snprintf(line, sizeof(line), "   1 %4u   1     0.01s     0.50s     0.20s %10.3f %10.3f\n",
+				 threads[i], base * (1 + 0.01 * it), base * threads[i] * (1 + 0.01 * it));
+			strcat(text, line);
+		}
+		snprintf(fname, sizeof(fname), "pft-%u.log", threads[i]);
+		wfile(d, fname, text);
+	}
+	return d;
+}
+
+static void write_snap(const char *dir, unsigned int threads, unsigned int iter, unsigned int tier,
+		       unsigned int kind, unsigned long long lat_ns, unsigned int aborts)
+{
+	char path[700], err[256], sd[600];
+	struct fl_snapshot s;
+
+	snprintf(sd, sizeof(sd), "%s/snap", dir);
+	mkdir(sd, 0755);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(fl_snapshot_alloc_cpus(&s, 4), 0);
+	s.hdr.tier = tier;
+	s.hdr.lockless_kind = kind;
+	s.hdr.hooks_live = (1ULL << FL_HOOK_PF_USER) | (1ULL << FL_HOOK_MMAP_START) |
+			   (1ULL << FL_HOOK_MMAP_ACQUIRED);
+	for (unsigned int c = 0; c < 4; c++) {
+		s.cpu_online[c] = 1;
+		for (int k = 0; k < 100; k++) {
+			if (tier != FL_TIER_TRACEPOINT)
+				fl_hist_add(&s.cpus[c].hist[FL_H_FAULT_LAT], lat_ns + k);
+			fl_hist_add(&s.cpus[c].hist[FL_H_MMAP_WAIT_R], 1000);
+		}
+		s.cpus[c].ll[FL_LL_ATTEMPTED] = 100;
+		s.cpus[c].ll[FL_LL_ABORTED] = aborts;
+	}
+	snprintf(path, sizeof(path), "%s/pft-%u-%u.snap", sd, threads, iter);
+	assert_int_equal(fl_snapshot_write_file(path, &s, err, sizeof(err)), 0);
+	fl_snapshot_free(&s);
+}
+
+static void test_snapshot_metrics(void **state)
+{
+	static const unsigned int thr[] = { 1, 4 };
+	char *a = mksweep("snapA", thr, 2, 100000), *b = mksweep("snapB", thr, 2, 120000);
+	char out[256], *t, *row, *c[12], path[600];
+
+	(void)state;
+	for (unsigned int it = 1; it <= 3; it++) {
+		write_snap(a, 1, it, FL_TIER_FENTRY, FL_LL_KIND_VMA_LOCK, 2000 + it, 1);
+		write_snap(a, 4, it, FL_TIER_FENTRY, FL_LL_KIND_VMA_LOCK, 4000 + it, 5);
+		write_snap(b, 1, it, FL_TIER_FENTRY, FL_LL_KIND_NONE, 1500 + it, 0);
+		write_snap(b, 4, it, FL_TIER_TRACEPOINT, FL_LL_KIND_VMA_LOCK, 0, 2);
+	}
+	/* a truncated snapshot: skipped with a note, the others still count */
+	snprintf(path, sizeof(path), "%s/snap/pft-1-9.snap", a);
+	wfile(a, "snap/pft-1-9.snap", "FLSN");
+	snprintf(out, sizeof(out), "%s/snap.txt", tmpdir);
+	assert_int_equal(run(out, a, b, NULL), 0);
+	t = slurp(out);
+	/* p50 of 2000+k..: B faster at 1 thread, lower is better */
+	assert_non_null(strstr(t, "fault_latency_p50_1"));
+	row = metric_pct_row(t, "fault_latency_p50_1");
+	assert_int_equal(cells(row, c, 12), 9);
+	assert_string_equal(c[7], "lower is better");
+	assert_true(c[4][0] == '*' || c[4][0] == '-');
+	free(row);
+	/* abort %: A 1% of attempts at 1 thread; B's kernel has no lockless path */
+	assert_non_null(strstr(t, "lockless_abort_pct_1 (B): unavailable (kernel has no lockless fault path)"));
+	assert_non_null(strstr(t, "fault_latency_p99_4 (B): unavailable (tracepoint tier: no fault latency)"));
+	assert_non_null(strstr(t, "skipped unreadable snapshot"));
+	assert_non_null(strstr(t, "mmap_lock_wait_mean_4"));
+	free(t);
+	free(a);
+	free(b);
+}
+
+static void test_malformed(void **state)
+{
+	static const unsigned int ta[] = { 1, 2, 4 }, tb[] = { 1, 4, 8 };
+	char *a = mksweep("gapA", ta, 3, 1000), *b = mksweep("gapB", tb, 3, 1100);
+	char out[256], *t, *bad;
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/gap.txt", tmpdir);
+	/* different thread sets: union of rows, missing sides marked */
+	assert_int_equal(run(out, a, b, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "pft_faults_cpu_2 "));
+	assert_non_null(strstr(t, "pft_faults_cpu_8 "));
+	assert_non_null(strstr(t, "| missing |"));
+	assert_non_null(strstr(t, "pft_faults_sec_8 (A): no 8-thread run"));
+	assert_non_null(strstr(t, "B has no 2-thread run"));
+	free(t);
+
+	/* garbage line: an error naming file and line */
+	bad = mksweep("bad", ta, 3, 1000);
+	wfile(bad, "pft-2.log", "   1    2   1     0.01s     0.50s     0.20s 100.000 200.000\n"
+			       "   1    2   1     0.01s     garbage   0.20s 100.000 200.000\n");
+	assert_int_equal(run(NULL, bad, b, NULL), 1);
+	wfile(bad, "pft-2.log", "   1    3   1     0.01s     0.50s     0.20s 100.000 200.000\n");
+	assert_int_equal(run(NULL, bad, b, NULL), 1);	/* thread column disagrees */
+	wfile(bad, "pft-2.log", "   1    2   1     0.01s     0.50s     0.20s 100.000\n");
+	assert_int_equal(run(NULL, bad, b, NULL), 1);	/* truncated line */
+	wfile(bad, "pft-2.log", "  Gb  Thr CLine   User     System     Wall    flt/cpu/s fault/wsec\n");
+	assert_int_equal(run(NULL, bad, b, NULL), 1);	/* no samples */
+	/* inf rates are dropped and noted, never averaged */
+	wfile(bad, "pft-2.log", "   1    2   1     0.00s     0.00s     0.00s        inf        inf\n"
+			       "   1    2   1     0.01s     0.50s     0.20s    100.000    200.000\n");
+	snprintf(out, sizeof(out), "%s/inf.txt", tmpdir);
+	assert_int_equal(run(out, bad, b, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "1 sample(s) with an infinite rate"));
+	free(t);
+	/* not a sweep */
+	assert_int_equal(run(NULL, tmpdir, b, NULL), 1);
+	assert_int_equal(run(NULL, "/nonexistent-fl", b, NULL), 1);
+	assert_int_equal(run(NULL, b, NULL), 2);
+	assert_int_equal(run(NULL, "-f", "yaml", a, b, NULL), 2);
+	assert_int_equal(run(NULL, "--alpha", "2", a, b, NULL), 2);
+	free(a);
+	free(b);
+	free(bad);
+}
+
+static void test_pft_line(void **state)
+{
+	struct fl_pft_sample s;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(fl_pft_parse_line("   1    4   1     0.12s     0.80s     0.23s 123456.789 456789.012",
+					   &s, err, sizeof(err)), 1);
+	assert_int_equal(s.threads, 4);
+	assert_true(s.flt_cpu == 123456.789 && s.flt_wsec == 456789.012 && s.sys_s == 0.80);
+	assert_int_equal(fl_pft_parse_line("# latency_ns n=0", &s, err, sizeof(err)), 0);
+	assert_int_equal(fl_pft_parse_line("", &s, err, sizeof(err)), 0);
+	assert_int_equal(fl_pft_parse_line("   1    0   1 0.1s 0.1s 0.1s 1 1", &s, err, sizeof(err)), -1);
+	assert_int_equal(fl_pft_parse_line("   1    4   1 0.1s 0.1s 0.1s -1 1", &s, err, sizeof(err)), -1);
+	assert_int_equal(fl_pft_parse_line("   1    4   1 0.1s 0.1s 0.1s 1 1 9", &s, err, sizeof(err)), -1);
+	assert_int_equal(fl_pft_parse_line("   1    4   1 0.1s 0.1s 0.1s 1e999 1", &s, err, sizeof(err)), -1);
+	assert_int_equal(fl_pft_parse_line("   1    4   1 0.1x 0.1s 0.1s 1 1", &s, err, sizeof(err)), -1);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seed_skylake),
+		cmocka_unit_test(test_seed_rome),
+		cmocka_unit_test(test_default_layout),
+		cmocka_unit_test(test_other_formats),
+		cmocka_unit_test(test_snapshot_metrics),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_pft_line),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -14,5 +14,6 @@ int cmd_export(int argc, char **argv);	/* cmd_export.c */
 int cmd_compare(int argc, char **argv);	/* cmd_compare.c */
 int cmd_plot(int argc, char **argv);	/* cmd_plot.c */
 int cmd_tags(int argc, char **argv);	/* cmd_tags.c */
+int cmd_check(int argc, char **argv);	/* cmd_check.c */
 
 #endif

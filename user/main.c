@@ -19,6 +19,7 @@ static const struct {
 	{ "compare", cmd_compare, "A/B table of two pft-sweep result directories" },
 	{ "plot",    cmd_plot,    "gnuplot pictures of sweeps and histograms" },
 	{ "tags",    cmd_tags,    "print this machine's tags and topology" },
+	{ "check",   cmd_check,   "verify a snapshot's accounting invariants" },
 };
 
 static void usage(FILE *f)

@@ -238,12 +238,12 @@ int pft_parse_args(int argc, char **argv, struct pft_opts *o,
 			o->strict = true;
 			break;
 		case ':':
-			if (optopt)
+			if (optopt > 0 && optopt < 0x100)
 				return fail(err, errlen, "option -%c needs an argument", optopt);
 			return fail(err, errlen, "option '%s' needs an argument",
 				    argv[optind - 1]);
 		default:
-			if (optopt)
+			if (optopt > 0 && optopt < 0x100)
 				return fail(err, errlen, "unknown option -%c", optopt);
 			return fail(err, errlen, "unknown option '%s'", argv[optind - 1]);
 		}

@@ -1,0 +1,1 @@
+test_pft_options_SRCS := tools/pft/options.c

@@ -1,0 +1,1 @@
+test_pft_output_SRCS := tools/pft/output.c tools/pft/options.c

@@ -1,0 +1,1 @@
+test_pft_series_SRCS := tools/pft/series.c

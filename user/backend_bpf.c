@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,6 +34,9 @@ struct fl_bpf {
 	unsigned int nr_cpus;
 	unsigned int slot;
 	char notes[2048];
+	char kevents[8][64];	/* tracefs kretprobe events we created */
+	unsigned int nkevents;
+	const char *tracefs;
 };
 
 /* ---- libbpf logging --------------------------------------------------- */
@@ -197,6 +203,126 @@ void fl_bpf_hooks(unsigned int tier, const struct fl_kfeatures *kf,
 		*absent |= HOOK(FL_HOOK_CONTENTION_BEGIN) | HOOK(FL_HOOK_CONTENTION_END);
 }
 
+
+/* ---- kretprobes with a large maxactive (tracefs kprobe_events) --------- */
+
+/*
+ * The perf kprobe PMU that libbpf uses gives kretprobes the kernel's default
+ * maxactive (max(10, 2 * nr_cpus) with preemption): with more tasks asleep
+ * in handle_mm_fault than that, returns are missed.  A kretprobe defined
+ * through tracefs can ask for up to 4096 instances.
+ */
+#define FL_KRETPROBE_MAXACTIVE	4096
+
+static const char *find_tracefs(void)
+{
+	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char p[128];
+
+	for (unsigned int i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/kprobe_events", dirs[i]);
+		if (!access(p, W_OK))
+			return dirs[i];
+	}
+	return NULL;
+}
+
+static int write_kprobe_events(const char *tracefs, const char *line)
+{
+	char p[128];
+	int fd, n;
+
+	snprintf(p, sizeof(p), "%s/kprobe_events", tracefs);
+	fd = open(p, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = write(fd, line, strlen(line));
+	close(fd);
+	return n == (int)strlen(line) ? 0 : -1;
+}
+
+static void remove_kevents(struct fl_bpf *b)
+{
+	char line[96];
+
+	for (unsigned int i = 0; i < b->nkevents; i++) {
+		snprintf(line, sizeof(line), "-:faultline/%s\n", b->kevents[i]);
+		write_kprobe_events(b->tracefs, line);
+	}
+	b->nkevents = 0;
+}
+
+static struct bpf_link *attach_kretprobe_tracefs(struct fl_bpf *b, struct bpf_program *prog,
+						 const char *func)
+{
+	struct perf_event_attr attr = { 0 };
+	char line[256], p[256], idbuf[32];
+	struct bpf_link *link;
+	unsigned long id;
+	char *name;
+	int fd, pfd, e;
+
+	if (b->nkevents >= sizeof(b->kevents) / sizeof(b->kevents[0]))
+		return errno = ENOSPC, NULL;
+	if (!b->tracefs && !(b->tracefs = find_tracefs()))
+		return errno = ENOENT, NULL;
+	name = b->kevents[b->nkevents];
+	snprintf(name, sizeof(b->kevents[0]), "fl_%d_%u", (int)getpid(), b->nkevents);
+	snprintf(line, sizeof(line), "r%d:faultline/%s %s\n", FL_KRETPROBE_MAXACTIVE, name, func);
+	if (write_kprobe_events(b->tracefs, line))
+		return NULL;
+	b->nkevents++;
+	snprintf(p, sizeof(p), "%s/events/faultline/%s/id", b->tracefs, name);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	e = read(fd, idbuf, sizeof(idbuf) - 1);
+	close(fd);
+	if (e <= 0)
+		return errno = EIO, NULL;
+	idbuf[e] = '\0';
+	errno = 0;
+	id = strtoul(idbuf, NULL, 10);
+	if (errno || !id)
+		return errno = EIO, NULL;
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.config = id;
+	attr.sample_period = 1;
+	attr.wakeup_events = 1;
+	pfd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0)
+		return NULL;
+	link = bpf_program__attach_perf_event(prog, pfd);
+	if (!link) {
+		e = errno;
+		close(pfd);
+		errno = e;
+	}
+	return link;	/* the link owns pfd */
+}
+
+/* A kretprobe program: tracefs with a large maxactive first, else libbpf's. */
+static struct bpf_link *attach_prog(struct fl_bpf *b, struct bpf_program *prog)
+{
+	const char *sec = bpf_program__section_name(prog);
+	struct bpf_link *link;
+	int e;
+
+	if (strncmp(sec, "kretprobe/", 10))
+		return bpf_program__attach(prog);
+	link = attach_kretprobe_tracefs(b, prog, sec + 10);
+	if (link)
+		return link;
+	e = errno;
+	link = bpf_program__attach(prog);
+	if (link)
+		snprintf(b->notes + strlen(b->notes), sizeof(b->notes) - strlen(b->notes),
+			 "%s: kernel default maxactive (tracefs kretprobe: %s); "
+			 "missed returns show as events_missed\n", sec, strerror(e));
+	return link;
+}
+
 /* ---- one tier: open, configure, load, attach -------------------------- */
 
 static int tier_possible(unsigned int tier, const struct fl_kfeatures *kf,
@@ -217,6 +343,7 @@ static void destroy_skel(struct fl_bpf *b)
 {
 	faultline_bpf__destroy(b->skel);
 	b->skel = NULL;
+	remove_kevents(b);	/* after the perf events are closed */
 }
 
 static int load_tier(struct fl_bpf *b, unsigned int tier, bool system_wide,
@@ -273,7 +400,7 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, bool system_wide,
 		struct bpf_link *link;
 		int j;
 
-		link = bpf_program__attach(plan[i].prog);
+		link = attach_prog(b, plan[i].prog);
 		if (!link) {
 			int e = errno;
 
@@ -510,6 +637,6 @@ void fl_bpf_stop(struct fl_bpf *b)
 {
 	if (!b)
 		return;
-	faultline_bpf__destroy(b->skel);
+	destroy_skel(b);
 	free(b);
 }

@@ -33,6 +33,8 @@ check_prefix() {	# WHAT VALUE PREFIX
 
 fl_check_cmd "faultline probe" sh -c 'faultline probe >/out/probe.txt 2>&1'
 cat /out/probe.txt
+fl_check_cmd "probe: record would use the fentry tier" \
+	grep -q "record would use: bpf backend, fentry" /out/probe.txt
 
 for tier in fentry kprobe tracepoint; do
 	echo "=== tier $tier"
@@ -89,6 +91,23 @@ for tier in fentry kprobe tracepoint; do
 		att=$(raw $r lockless_attempted)
 		sum=$(( $(raw $r lockless_succeeded) + $(raw $r lockless_aborted) + $(raw $r lockless_retried) ))
 		fl_check_eq "$tier: succeeded + aborted + retried = attempted" "$sum" "$att"
+	fi
+done
+
+echo "=== kprobe tier, many threads asleep in handle_mm_fault"
+# more threads than the default kretprobe maxactive (max(10, 2 * CPUs))
+faultline record -q --tier kprobe -o /out/kp32.snap -- pft -m 64m -t 32 >/dev/null 2>&1
+fl_check_eq "kprobe -t 32: exit status" $? 0
+faultline report --raw /out/kp32.snap >/out/raw-kp32.txt
+r=/out/raw-kp32.txt
+fl_check_eq "kprobe -t 32: no missed kretprobe" "$(raw $r events_missed)" 0
+fl_check_within "kprobe -t 32: faults timed vs faults" "$(raw $r faults_timed)" \
+	$(( $(raw $r faults_user) + $(raw $r faults_kernel) )) 0.1
+for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+	if [ -f $d/kprobe_events ]; then
+		fl_check_eq "no faultline kprobe events left" \
+			"$(grep -c faultline/ $d/kprobe_events)" 0
+		break
 	fi
 done
 

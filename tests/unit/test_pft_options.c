@@ -105,7 +105,7 @@ static void test_defaults(void **state)
 	assert_false(o.processes);
 	assert_int_equal(o.clines, 1);
 	assert_int_equal(o.thp, PFT_THP_NEVER);
-	assert_false(o.latency || o.json || o.strict || o.bzero || o.affinity ||
+	assert_false(o.latency || o.json || o.strict || o.bzero || o.affinity || o.check ||
 		     o.title || o.multimap || o.series || o.help);
 }
 
@@ -150,6 +150,8 @@ static void test_good_inputs(void **state)
 	assert_int_equal(o.thp, PFT_THP_DEFAULT);
 	assert_int_equal(parse("--thp never", &o, err, sizeof(err)), 0);
 	assert_int_equal(o.thp, PFT_THP_NEVER);
+	assert_int_equal(parse("--check -t 4", &o, err, sizeof(err)), 0);
+	assert_true(o.check);
 	assert_int_equal(parse("-h", &o, err, sizeof(err)), 0);
 	assert_true(o.help);
 

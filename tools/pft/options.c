@@ -13,13 +13,14 @@
 #define PFT_MAX_SLEEP_S		86400
 #define PFT_MAX_BYTES		(1ULL << 52)	/* 4 PiB: keeps page arithmetic exact */
 
-enum { OPT_THP = 0x100, OPT_LATENCY, OPT_JSON, OPT_STRICT, OPT_SERIES };
+enum { OPT_THP = 0x100, OPT_LATENCY, OPT_JSON, OPT_STRICT, OPT_CHECK };
 
 static const struct option long_opts[] = {
 	{ "thp",     required_argument, NULL, OPT_THP },
 	{ "latency", no_argument,       NULL, OPT_LATENCY },
 	{ "json",    no_argument,       NULL, OPT_JSON },
 	{ "strict",  no_argument,       NULL, OPT_STRICT },
+	{ "check",   no_argument,       NULL, OPT_CHECK },
 	{ "help",    no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -28,7 +29,7 @@ void pft_usage(FILE *f)
 {
 	fprintf(f,
 "usage: pft [-m SIZE[KMGP]] [-t N | -n N] [-c N] [-z] [-a] [-s SEC] [-T] [-M] [-v]\n"
-"           [--thp=never|always|default] [--latency] [--json] [--strict]\n"
+"           [--thp=never|always|default] [--latency] [--json] [--strict] [--check]\n"
 "       pft --series MIN MAX [NCPUS]\n"
 "  -m SIZE   total memory to fault (bytes; K, M, G = KiB, MiB, GiB; P = pages;\n"
 "            default 64M), split evenly over the workers\n"
@@ -46,7 +47,9 @@ void pft_usage(FILE *f)
 "  --latency per-page latency histogram (p50/p90/p99/p99.9/max)\n"
 "  --json    one JSON object instead of the classic line\n"
 "  --strict  exit %d when the measured minor faults differ from pages by > 1%%\n"
-"  --series  print mmtests' large-stride client series from MIN to MAX\n",
+"  --check   validate the options and exit (0, or 2 with the reason)\n"
+"  --series  print mmtests' large-stride client series from MIN to MAX\n"
+"            (NCPUS: default the online CPUs)\n",
 		PFT_MAX_WORKERS, PFT_EXIT_DISHONEST);
 }
 
@@ -236,6 +239,9 @@ int pft_parse_args(int argc, char **argv, struct pft_opts *o,
 			break;
 		case OPT_STRICT:
 			o->strict = true;
+			break;
+		case OPT_CHECK:
+			o->check = true;
 			break;
 		case ':':
 			if (optopt > 0 && optopt < 0x100)

@@ -58,6 +58,8 @@ int main(int argc, char **argv)
 	}
 	if (o.series)
 		return print_series(&o);
+	if (o.check)
+		return PFT_EXIT_OK;
 
 	r = calloc(1, sizeof(*r));
 	if (!r) {

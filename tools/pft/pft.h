@@ -40,6 +40,7 @@ struct pft_opts {
 	bool json;			/* --json */
 	bool strict;			/* --strict */
 	bool help;			/* -h / --help */
+	bool check;			/* --check: validate only */
 	bool series;			/* --series MIN MAX [NCPUS] */
 	unsigned int series_min, series_max, series_ncpus; /* ncpus 0: online */
 };

@@ -1,0 +1,45 @@
+#!/bin/sh
+# The eBPF backend on the machine itself (not the test box): on the
+# development host only the tracepoint tier loads.  Needs root, kernel BTF,
+# user/faultline and tools/pft/pft built.  Checks: pft -m 256m -t 2 counted
+# as 65536 +-1% user faults, the pgfault delta at least that (system-wide:
+# other tasks add to it), latency / hmf / lockless reported unavailable on
+# the tracepoint tier, mmap_lock figures present.
+#   tests/host/bpf_host.sh [OUTDIR]
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/integration/lib.sh"
+OUT=${1:-$TOP/out/host}
+FL=$TOP/user/faultline
+PFT=$TOP/tools/pft/pft
+mkdir -p "$OUT"
+[ "$(id -u)" = 0 ] || fl_skip "needs root"
+[ -r /sys/kernel/btf/vmlinux ] || fl_skip "no kernel BTF"
+[ -x "$FL" ] && [ -x "$PFT" ] || fl_skip "build user/faultline and tools/pft/pft first"
+
+raw() { sed -n "s/^$2=//p" "$1"; }
+
+"$FL" probe >"$OUT/probe.txt" 2>&1
+fl_check_eq "probe finds a usable tier" $? 0
+"$FL" record -o "$OUT/host.snap" -- "$PFT" -m 256m -t 2 >"$OUT/record.txt" 2>&1
+fl_check_eq "record returns pft's status" $? 0
+cat "$OUT/record.txt"
+"$FL" report --raw "$OUT/host.snap" >"$OUT/raw.txt"
+r=$OUT/raw.txt
+tier=$(raw $r tier)
+echo "tier: $tier"
+user=$(raw $r faults_user)
+fl_check_within "user faults vs pages touched" "$user" 65536 1
+fl_check_ge "pgfault delta covers the faults" "$(raw $r vmstat.pgfault)" "$user"
+fl_check_ge "mmap_lock read holds seen" "$(raw $r mmap_lock_hold_read.count)" 1
+fl_check_ge "mmap_lock write waits seen" "$(raw $r mmap_lock_wait_write.count)" 1
+if [ "$tier" = tracepoint ]; then
+	for k in fault_latency.count handle_mm_fault.count faults_timed lockless_attempted; do
+		case $(raw $r $k) in
+		unavailable*) fl_pass "$k: $(raw $r $k)" ;;
+		*) fl_fail "$k: expected unavailable (...), got '$(raw $r $k)'" ;;
+		esac
+	done
+else
+	fl_check_eq "latency samples = faults timed" "$(raw $r fault_latency.count)" "$(raw $r faults_timed)"
+fi
+fl_done

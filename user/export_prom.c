@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Prometheus text exposition (version 0.0.4) of exported snapshots, for
+ * node_exporter's textfile collector.  Histograms in seconds, cumulative
+ * buckets at the powers of two of the nanosecond log-linear histogram
+ * (le = (2^k - 1) ns, exact: our buckets never straddle 2^k), +Inf, _sum,
+ * _count.  Every family's samples are contiguous, after its HELP and TYPE.
+ * Figures a snapshot cannot measure are left out, and listed in
+ * faultline_unavailable{figure,reason} instead of being exported as 0.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "export.h"
+
+static void esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fprintf(f, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* labels of one group: {<by>="id",kernel="...",run="..."<extra> */
+static void labels(FILE *f, const struct fl_export *e, const struct fl_export_snap *es,
+		   const struct fl_export_group *g, const char *extra_k, const char *extra_v,
+		   int close)
+{
+	fputc('{', f);
+	if (g && e->by != FL_EXP_BY_TOTAL) {
+		fprintf(f, "%s=\"", fl_export_by_name(e->by));
+		if (g->id < 0)
+			fputs("unknown", f);
+		else
+			fprintf(f, "%d", g->id);
+		fputs("\",", f);
+	}
+	fputs("kernel=\"", f);
+	esc(f, es->s.hdr.kernel_release);
+	fputs("\",run=\"", f);
+	esc(f, es->run);
+	fputc('"', f);
+	if (extra_k) {
+		fprintf(f, ",%s=\"", extra_k);
+		esc(f, extra_v);
+		fputc('"', f);
+	}
+	if (close)
+		fputc('}', f);
+}
+
+/* the groups a family is written for */
+static unsigned int ngroups(const struct fl_export *e, const struct fl_export_snap *es)
+{
+	return e->by == FL_EXP_BY_TOTAL ? 1 : es->ngroups;
+}
+
+static const struct fl_export_group *group(const struct fl_export *e,
+					   const struct fl_export_snap *es, unsigned int i)
+{
+	return e->by == FL_EXP_BY_TOTAL ? &es->total : &es->groups[i];
+}
+
+static int avail(const struct fl_export_snap *es, enum fl_figure fig)
+{
+	const char *why;
+
+	return fl_figure_avail(&es->s, fig, &why) == FL_AVAIL_YES;
+}
+
+static void print_le(FILE *f, unsigned long long ns)
+{
+	/* ns as exact decimal seconds, trailing zeros trimmed */
+	char b[48];
+	int n = snprintf(b, sizeof(b), "%llu.%09llu", ns / 1000000000ULL, ns % 1000000000ULL);
+
+	while (n > 0 && b[n - 1] == '0')
+		b[--n] = '\0';
+	if (n > 0 && b[n - 1] == '.')
+		b[--n] = '\0';
+	fputs(b, f);
+}
+
+static void hist_family(FILE *f, const struct fl_export *e, unsigned int id)
+{
+	int header = 0;
+
+	for (unsigned int k = 0; k < e->nsnaps; k++) {
+		const struct fl_export_snap *es = &e->snaps[k];
+
+		if (!avail(es, fl_hist_figure(id)))
+			continue;
+		if (!header++) {
+			fprintf(f, "# HELP faultline_%s_seconds %s (faultline log-linear histogram, "
+				"buckets at powers of two).\n", fl_hist_name(id), fl_hist_name(id));
+			fprintf(f, "# TYPE faultline_%s_seconds histogram\n", fl_hist_name(id));
+		}
+		for (unsigned int gi = 0; gi < ngroups(e, es); gi++) {
+			const struct fl_hist *h = &group(e, es, gi)->st.hist[id];
+			unsigned long long cum = 0;
+			unsigned int b = 0;
+
+			/* powers of two 2^4 .. 2^36 ns: bucket 8 * (p - 2) starts at 2^p */
+			for (unsigned int p = 4; p <= FL_HIST_MAX_LOG2 + 1; p++) {
+				unsigned int end = (p - 2) * FL_HIST_SUB;
+
+				for (; b < end && b < FL_HIST_NBUCKETS; b++)
+					cum += h->buckets[b];
+				fprintf(f, "faultline_%s_seconds_bucket", fl_hist_name(id));
+				labels(f, e, es, group(e, es, gi), NULL, NULL, 0);
+				fputs(",le=\"", f);
+				print_le(f, (1ULL << p) - 1);
+				fprintf(f, "\"} %llu\n", cum);
+			}
+			fprintf(f, "faultline_%s_seconds_bucket", fl_hist_name(id));
+			labels(f, e, es, group(e, es, gi), "le", "+Inf", 1);
+			fprintf(f, " %llu\n", h->count);
+			fprintf(f, "faultline_%s_seconds_sum", fl_hist_name(id));
+			labels(f, e, es, group(e, es, gi), NULL, NULL, 1);
+			fputc(' ', f);
+			print_le(f, h->sum);
+			fputc('\n', f);
+			fprintf(f, "faultline_%s_seconds_count", fl_hist_name(id));
+			labels(f, e, es, group(e, es, gi), NULL, NULL, 1);
+			fprintf(f, " %llu\n", h->count);
+		}
+	}
+}
+
+static void counter_family(FILE *f, const struct fl_export *e, const char *name,
+			   enum fl_figure fig, int ll, unsigned int id)
+{
+	int header = 0;
+
+	for (unsigned int k = 0; k < e->nsnaps; k++) {
+		const struct fl_export_snap *es = &e->snaps[k];
+
+		if (!avail(es, fig))
+			continue;
+		if (!header++) {
+			fprintf(f, "# HELP faultline_%s_total %s %s.\n", name,
+				ll ? "Lockless fault path outcome" : "faultline counter", name);
+			fprintf(f, "# TYPE faultline_%s_total counter\n", name);
+		}
+		for (unsigned int gi = 0; gi < ngroups(e, es); gi++) {
+			const struct fl_cpu_stats *st = &group(e, es, gi)->st;
+
+			fprintf(f, "faultline_%s_total", name);
+			labels(f, e, es, group(e, es, gi), NULL, NULL, 1);
+			fprintf(f, " %llu\n", ll ? st->ll[id] : st->cnt[id]);
+		}
+	}
+}
+
+void fl_export_prom(FILE *f, const struct fl_export *e)
+{
+	static const enum fl_figure figs[] = {
+		FL_FIG_FAULTS, FL_FIG_LATENCY, FL_FIG_HMF, FL_FIG_LOCKLESS, FL_FIG_MMAP,
+		FL_FIG_CONTENTION, FL_FIG_VMSTAT,
+	};
+	static const char *const fign[] = {
+		[FL_FIG_FAULTS] = "faults", [FL_FIG_LATENCY] = "latency", [FL_FIG_HMF] = "hmf",
+		[FL_FIG_LOCKLESS] = "lockless", [FL_FIG_MMAP] = "mmap_lock",
+		[FL_FIG_CONTENTION] = "contention", [FL_FIG_VMSTAT] = "vmstat",
+	};
+	int header = 0;
+
+	fprintf(f, "# HELP faultline_info Snapshot metadata (value 1).\n");
+	fprintf(f, "# TYPE faultline_info gauge\n");
+	for (unsigned int k = 0; k < e->nsnaps; k++) {
+		const struct fl_export_snap *es = &e->snaps[k];
+		char extra[256];
+
+		snprintf(extra, sizeof(extra), "%s", fl_tier_name(es->s.hdr.tier));
+		fputs("faultline_info", f);
+		labels(f, e, es, NULL, "tier", extra, 0);
+		fputs(",backend=\"", f);
+		esc(f, fl_backend_name(es->s.hdr.backend));
+		fputs("\",lockless_kind=\"", f);
+		esc(f, fl_ll_kind_name(es->s.hdr.lockless_kind));
+		fputs("\"} 1\n", f);
+	}
+	fprintf(f, "# HELP faultline_window_seconds Length of the recorded window.\n");
+	fprintf(f, "# TYPE faultline_window_seconds gauge\n");
+	for (unsigned int k = 0; k < e->nsnaps; k++) {
+		fputs("faultline_window_seconds", f);
+		labels(f, e, &e->snaps[k], NULL, NULL, NULL, 1);
+		fputc(' ', f);
+		print_le(f, e->snaps[k].s.hdr.duration_ns);
+		fputc('\n', f);
+	}
+	for (unsigned int k = 0; k < e->nsnaps; k++) {
+		const struct fl_export_snap *es = &e->snaps[k];
+
+		for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
+			const char *why;
+			enum fl_avail a = fl_figure_avail(&es->s, figs[i], &why);
+
+			if (a == FL_AVAIL_YES)
+				continue;
+			if (!header++) {
+				fprintf(f, "# HELP faultline_unavailable A figure this snapshot "
+					"cannot measure (left out, not exported as 0).\n");
+				fprintf(f, "# TYPE faultline_unavailable gauge\n");
+			}
+			fputs("faultline_unavailable", f);
+			labels(f, e, es, NULL, "figure", fign[figs[i]], 0);
+			fputs(",reason=\"", f);
+			esc(f, why);
+			fprintf(f, "\",status=\"%s\"} 1\n",
+				a == FL_AVAIL_ABSENT ? "absent" : "unavailable");
+		}
+	}
+	for (unsigned int id = 0; id < FL_C_NR; id++)
+		if (fl_counter_known(id))
+			counter_family(f, e, fl_counter_name(id), fl_counter_figure(id), 0, id);
+	for (unsigned int id = 0; id < FL_LL_NR; id++)
+		counter_family(f, e, fl_ll_name(id), FL_FIG_LOCKLESS, 1, id);
+	for (unsigned int id = 0; id < FL_H_NR; id++)
+		hist_family(f, e, id);
+	header = 0;
+	for (unsigned int k = 0; k < e->nsnaps; k++) {
+		const struct fl_export_snap *es = &e->snaps[k];
+
+		for (unsigned int v = 0; v < es->s.nr_vmstat; v++) {
+			char name[FL_NAME_LEN + 1];
+
+			if (!header++) {
+				fprintf(f, "# HELP faultline_vmstat_delta /proc/vmstat counter "
+					"change over the window.\n");
+				fprintf(f, "# TYPE faultline_vmstat_delta gauge\n");
+			}
+			memcpy(name, es->s.vmstat[v].name, FL_NAME_LEN);
+			name[FL_NAME_LEN] = '\0';
+			fputs("faultline_vmstat_delta", f);
+			labels(f, e, es, NULL, "counter", name, 1);
+			fprintf(f, " %lld\n",
+				(long long)(es->s.vmstat[v].after - es->s.vmstat[v].before));
+		}
+	}
+}

@@ -11,8 +11,9 @@
  *              handle_mm_fault call that returned VM_FAULT_RETRY (wasted)
  *   MMAP_WAIT  mmap_lock_start_locking -> mmap_lock_acquire_returned
  *   ALLOC      vma_alloc_folio(_noprof)
- *   ZERO       post_alloc_hook (init_on_alloc / __GFP_ZERO zeroing),
- *              folio_zero_user, clear_huge_page
+ *   ZERO       kprobe/kretprobe clear_page_{erms,rep,orig} (order-0
+ *              zeroing in post_alloc_hook, which fentry cannot trace),
+ *              fentry folio_zero_user / clear_huge_page (THP)
  *   MEMCG      __mem_cgroup_charge
  *   PTL        lock:contention_begin -> end of a lock named PTL
  *   LRU        folio_add_lru_vma, folio_add_lru
@@ -349,12 +350,35 @@ int BPF_PROG(ph_fx_##name)					\
 
 PHASE_PROGS(alloc_np, vma_alloc_folio_noprof, FL_PH_ALLOC)	/* 6.10+ */
 PHASE_PROGS(alloc, vma_alloc_folio, FL_PH_ALLOC)		/* up to 6.9 */
-PHASE_PROGS(zero_pah, post_alloc_hook, FL_PH_ZERO)
 PHASE_PROGS(zero_fzu, folio_zero_user, FL_PH_ZERO)		/* 6.10+ THP */
 PHASE_PROGS(zero_chp, clear_huge_page, FL_PH_ZERO)		/* up to 6.9 THP */
 PHASE_PROGS(memcg, __mem_cgroup_charge, FL_PH_MEMCG)
 PHASE_PROGS(lru_vma, folio_add_lru_vma, FL_PH_LRU)
 PHASE_PROGS(lru, folio_add_lru, FL_PH_LRU)
+
+/*
+ * Order-0 zeroing (init_on_alloc / __GFP_ZERO) happens in post_alloc_hook,
+ * which ftrace cannot trace (no fentry): kprobe/kretprobe on it, else on
+ * clear_page_{erms,rep,orig} (assembly) where the kernel lets us.
+ */
+#define ZERO_KPROBES(name, func)				\
+SEC("kprobe/" #func)						\
+int BPF_KPROBE(ph_kp_##name)					\
+{								\
+	phase_enter(FL_PH_ZERO);				\
+	return 0;						\
+}								\
+SEC("kretprobe/" #func)						\
+int BPF_KRETPROBE(ph_krp_##name)				\
+{								\
+	phase_exit(FL_PH_ZERO);					\
+	return 0;						\
+}
+
+ZERO_KPROBES(zero_pah, post_alloc_hook)
+ZERO_KPROBES(zero_erms, clear_page_erms)
+ZERO_KPROBES(zero_rep, clear_page_rep)
+ZERO_KPROBES(zero_orig, clear_page_orig)
 
 /* ---- mmap_lock wait inside a fault ----------------------------------- */
 

@@ -25,6 +25,8 @@ struct fl_phases {
 	bool want_phases, want_locks;
 	bool phases_on, locks_on;	/* loaded and attached */
 	bool fentry_loaded;		/* fault context (phase) hooks loaded */
+	bool contention_ok;		/* lock:contention_* attached */
+	char notes[256];		/* phases seen only in part */
 	bool own_filter;		/* ph_tgids is ours (not shared) */
 	unsigned int nr_cpus;
 	char phases_why[160];		/* reason when !phases_on */
@@ -356,97 +358,154 @@ static int set_ranges(struct fl_phases *p, const struct ksyms *k)
 
 /* ---- open / load ------------------------------------------------------- */
 
-/* Autoload settings for one attempt.  tier_fentry: load the fentry programs. */
-static void set_autoload(struct fl_phases *p, const struct btf *btf, bool fentry,
-			 bool contention, int mmap_nargs)
+/*
+ * The skeleton's programs as entry/exit pairs.  A pair is loaded when the
+ * kernel has its hook, and attached as a unit: if either half fails, neither
+ * stays attached (an entry without its exit would leave open phase frames).
+ */
+enum { K_FENTRY, K_KPROBE, K_TP };
+#define PH_CORE		(-1)	/* handle_mm_fault: the fault context itself */
+#define PH_CONTENTION	(-2)	/* lock:contention_begin/end */
+#define PH_FAULT_TP	(-3)	/* page_fault_user: nothing works without it */
+#define PH_OTHER_TP	(-4)
+
+struct pair {
+	struct bpf_program *a, *b;
+	struct bpf_link **la, **lb;
+	const char *hook;	/* function or tracepoint */
+	int kind;
+	int phase;		/* enum fl_phase or PH_* above */
+};
+
+#define PAIR(x, y, hook, kind, phase) \
+	{ s->progs.x, s->progs.y, &s->links.x, &s->links.y, hook, kind, phase }
+#define ONE(x, hook, kind, phase) \
+	{ s->progs.x, NULL, &s->links.x, NULL, hook, kind, phase }
+
+static size_t get_pairs(struct phases_bpf *s, struct pair *out, size_t max)
+{
+	const struct pair t[] = {
+		ONE(ph_pf_user, "page_fault_user", K_TP, PH_FAULT_TP),
+		ONE(ph_pf_kernel, "page_fault_kernel", K_TP, PH_OTHER_TP),
+		ONE(ph_fork, "sched_process_fork", K_TP, PH_OTHER_TP),
+		PAIR(ph_cont_begin, ph_cont_end, "contention_begin", K_TP, PH_CONTENTION),
+		PAIR(ph_fe_hmf, ph_fx_hmf, "handle_mm_fault", K_FENTRY, PH_CORE),
+		PAIR(ph_fe_lock_vma, ph_fx_lock_vma, "lock_vma_under_rcu", K_FENTRY, FL_PH_LOCKLESS),
+		PAIR(ph_mm_start_memcg, ph_mm_acq_memcg, "mmap_lock_start_locking", K_TP, FL_PH_MMAP_WAIT),
+		PAIR(ph_mm_start, ph_mm_acq, "mmap_lock_start_locking", K_TP, FL_PH_MMAP_WAIT),
+		PAIR(ph_fe_alloc_np, ph_fx_alloc_np, "vma_alloc_folio_noprof", K_FENTRY, FL_PH_ALLOC),
+		PAIR(ph_fe_alloc, ph_fx_alloc, "vma_alloc_folio", K_FENTRY, FL_PH_ALLOC),
+		PAIR(ph_kp_zero_pah, ph_krp_zero_pah, "post_alloc_hook", K_KPROBE, FL_PH_ZERO),
+		PAIR(ph_kp_zero_erms, ph_krp_zero_erms, "clear_page_erms", K_KPROBE, FL_PH_ZERO),
+		PAIR(ph_kp_zero_rep, ph_krp_zero_rep, "clear_page_rep", K_KPROBE, FL_PH_ZERO),
+		PAIR(ph_kp_zero_orig, ph_krp_zero_orig, "clear_page_orig", K_KPROBE, FL_PH_ZERO),
+		PAIR(ph_fe_zero_fzu, ph_fx_zero_fzu, "folio_zero_user", K_FENTRY, FL_PH_ZERO),
+		PAIR(ph_fe_zero_chp, ph_fx_zero_chp, "clear_huge_page", K_FENTRY, FL_PH_ZERO),
+		PAIR(ph_fe_memcg, ph_fx_memcg, "__mem_cgroup_charge", K_FENTRY, FL_PH_MEMCG),
+		PAIR(ph_fe_lru_vma, ph_fx_lru_vma, "folio_add_lru_vma", K_FENTRY, FL_PH_LRU),
+		PAIR(ph_fe_lru, ph_fx_lru, "folio_add_lru", K_FENTRY, FL_PH_LRU),
+	};
+	size_t n = sizeof(t) / sizeof(t[0]);
+
+	if (n > max)
+		n = max;
+	memcpy(out, t, n * sizeof(t[0]));
+	return n;
+}
+
+static bool ksyms_has(const struct ksyms *k, const char *name)
+{
+	if (!k)
+		return false;
+	for (size_t i = 0; i < k->n; i++)
+		if (!strcmp(k->s[i].name, name))
+			return true;
+	return false;
+}
+
+struct load_env {
+	const struct btf *btf;
+	const struct ksyms *k;
+	bool fentry;		/* try the fentry/kprobe phase hooks */
+	bool contention;	/* lock:contention_* exist */
+	int mmap_nargs;		/* mmap_lock_start_locking arguments, -1 absent */
+	long long ll_flag, retry;
+};
+
+static bool pair_wanted(const struct fl_phases *p, const struct load_env *e,
+			const struct pair *q)
 {
 	struct phases_bpf *s = p->skel;
-	struct bpf_program *prog;
-	const struct {
-		struct bpf_program *fe, *fx;
-		const char *func;
-	} fn[] = {
-		{ s->progs.ph_fe_hmf, s->progs.ph_fx_hmf, "handle_mm_fault" },
-		{ s->progs.ph_fe_lock_vma, s->progs.ph_fx_lock_vma, "lock_vma_under_rcu" },
-		{ s->progs.ph_fe_alloc_np, s->progs.ph_fx_alloc_np, "vma_alloc_folio_noprof" },
-		{ s->progs.ph_fe_alloc, s->progs.ph_fx_alloc, "vma_alloc_folio" },
-		{ s->progs.ph_fe_zero_pah, s->progs.ph_fx_zero_pah, "post_alloc_hook" },
-		{ s->progs.ph_fe_zero_fzu, s->progs.ph_fx_zero_fzu, "folio_zero_user" },
-		{ s->progs.ph_fe_zero_chp, s->progs.ph_fx_zero_chp, "clear_huge_page" },
-		{ s->progs.ph_fe_memcg, s->progs.ph_fx_memcg, "__mem_cgroup_charge" },
-		{ s->progs.ph_fe_lru_vma, s->progs.ph_fx_lru_vma, "folio_add_lru_vma" },
-		{ s->progs.ph_fe_lru, s->progs.ph_fx_lru, "folio_add_lru" },
-	};
-	size_t i;
 
-	bpf_object__for_each_program(prog, s->obj)
-		bpf_program__set_autoload(prog, false);
-	bpf_program__set_autoload(s->progs.ph_pf_user, true);
-	bpf_program__set_autoload(s->progs.ph_pf_kernel, btf_tp_nargs(btf, "page_fault_kernel") >= 0);
-	bpf_program__set_autoload(s->progs.ph_fork, p->own_filter);
-	if (contention) {
-		bpf_program__set_autoload(s->progs.ph_cont_begin, true);
-		bpf_program__set_autoload(s->progs.ph_cont_end, true);
+	switch (q->kind) {
+	case K_FENTRY:
+		return e->fentry && btf_has_func(e->btf, q->hook);
+	case K_KPROBE:
+		return e->fentry && p->want_phases && ksyms_has(e->k, q->hook);
 	}
-	if (!fentry)
-		return;
-	for (i = 0; i < sizeof(fn) / sizeof(fn[0]); i++) {
-		bool on = btf_has_func(btf, fn[i].func);
-
-		bpf_program__set_autoload(fn[i].fe, on);
-		bpf_program__set_autoload(fn[i].fx, on);
-	}
-	if (p->want_phases && mmap_nargs == 3) {	/* (mm, memcg_path, write) */
-		bpf_program__set_autoload(s->progs.ph_mm_start_memcg, true);
-		bpf_program__set_autoload(s->progs.ph_mm_acq_memcg, true);
-	} else if (p->want_phases && mmap_nargs == 2) {
-		bpf_program__set_autoload(s->progs.ph_mm_start, true);
-		bpf_program__set_autoload(s->progs.ph_mm_acq, true);
-	}
+	if (q->a == s->progs.ph_pf_user)
+		return true;
+	if (q->a == s->progs.ph_pf_kernel)
+		return btf_tp_nargs(e->btf, q->hook) >= 0;
+	if (q->a == s->progs.ph_fork)
+		return p->own_filter;
+	if (q->phase == PH_CONTENTION)
+		return e->contention;
+	if (q->a == s->progs.ph_mm_start_memcg)
+		return e->fentry && p->want_phases && e->mmap_nargs == 3;
+	if (q->a == s->progs.ph_mm_start)
+		return e->fentry && p->want_phases && e->mmap_nargs == 2;
+	return false;
 }
 
+static int attach_pair(struct pair *q, char *why, size_t whylen)
+{
+	*q->la = bpf_program__attach(q->a);
+	if (!*q->la)
+		goto fail;
+	if (!q->b)
+		return 0;
+	*q->lb = bpf_program__attach(q->b);
+	if (*q->lb)
+		return 0;
+fail:
+	snprintf(why, whylen, "attach %s: %s", q->hook, strerror(errno));
+	bpf_link__destroy(*q->la);
+	*q->la = NULL;
+	if (q->lb)
+		*q->lb = NULL;
+	return -1;
+}
+
+/* Which phases this load sees, with a reason for each one it does not. */
 static void note_phase(struct fl_phases *p, unsigned int ph, const char *why)
 {
-	snprintf(p->phase_unavail[ph], sizeof(p->phase_unavail[ph]), "%s", why);
+	if (!p->phase_unavail[ph][0])
+		snprintf(p->phase_unavail[ph], sizeof(p->phase_unavail[ph]), "%.95s", why);
 }
 
-/* Which phases this load can see (fentry tier loaded). */
-static void phase_availability(struct fl_phases *p, const struct btf *btf,
-			       bool contention, int mmap_nargs)
+static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
+		    const struct load_env *e, char *why, size_t whylen)
 {
-	if (!btf_has_func(btf, "lock_vma_under_rcu"))
-		note_phase(p, FL_PH_LOCKLESS, "no lockless fault path (lock_vma_under_rcu) in this kernel");
-	if (mmap_nargs < 2)
-		note_phase(p, FL_PH_MMAP_WAIT, "no mmap_lock tracepoints");
-	if (!btf_has_func(btf, "vma_alloc_folio_noprof") && !btf_has_func(btf, "vma_alloc_folio"))
-		note_phase(p, FL_PH_ALLOC, "no traceable vma_alloc_folio");
-	if (!btf_has_func(btf, "post_alloc_hook") && !btf_has_func(btf, "folio_zero_user") &&
-	    !btf_has_func(btf, "clear_huge_page"))
-		note_phase(p, FL_PH_ZERO, "no traceable zeroing function (counted in alloc)");
-	if (!btf_has_func(btf, "__mem_cgroup_charge"))
-		note_phase(p, FL_PH_MEMCG, "no traceable __mem_cgroup_charge");
-	if (!contention)
-		note_phase(p, FL_PH_PTL, "no lock:contention tracepoints (5.19+)");
-	if (!btf_has_func(btf, "folio_add_lru_vma") && !btf_has_func(btf, "folio_add_lru"))
-		note_phase(p, FL_PH_LRU, "no traceable folio_add_lru");
-}
-
-static int try_load(struct fl_phases *p, const struct fl_phases_opts *o, const struct btf *btf,
-		    const struct ksyms *k, bool fentry, bool contention, int mmap_nargs,
-		    long long ll_flag, long long retry, char *why, size_t whylen)
-{
+	struct pair pr[32];
+	bool got[FL_PH_NR] = {0}, contention_ok = false, zero0 = false;
+	char perr[FL_PH_NR][96];
+	struct bpf_program *prog;
+	size_t n, i;
 	int err;
 
+	memset(perr, 0, sizeof(perr));
+	memset(p->phase_unavail, 0, sizeof(p->phase_unavail));
 	p->skel = phases_bpf__open();
 	if (!p->skel)
 		return fail(why, whylen, "cannot open the BPF object: %s", strerror(errno));
 	p->skel->rodata->filter_tgid = o->tgids_map_fd >= 0 || o->tgid != 0;
-	p->skel->rodata->do_phases = fentry && o->phases;
-	p->skel->rodata->do_locks = contention && o->locks;
-	p->skel->rodata->ll_flag = ll_flag > 0 ? (__u32)ll_flag : 0;
-	p->skel->rodata->vm_fault_retry = retry > 0 ? (__u32)retry : 0x400;
-	if (k)
-		set_ranges(p, k);
+	p->skel->rodata->do_phases = e->fentry && o->phases;
+	p->skel->rodata->do_locks = e->contention && o->locks;
+	p->skel->rodata->ll_flag = e->ll_flag > 0 ? (__u32)e->ll_flag : 0;
+	p->skel->rodata->vm_fault_retry = e->retry > 0 ? (__u32)e->retry : 0x400;
+	if (e->k)
+		set_ranges(p, e->k);
 	if (o->tgids_map_fd >= 0) {
 		err = bpf_map__reuse_fd(p->skel->maps.ph_tgids, o->tgids_map_fd);
 		if (err) {
@@ -454,11 +513,20 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o, const s
 			goto out;
 		}
 	}
-	set_autoload(p, btf, fentry, contention, mmap_nargs);
+	n = get_pairs(p->skel, pr, sizeof(pr) / sizeof(pr[0]));
+	bpf_object__for_each_program(prog, p->skel->obj)
+		bpf_program__set_autoload(prog, false);
+	for (i = 0; i < n; i++) {
+		bool on = pair_wanted(p, e, &pr[i]);
+
+		bpf_program__set_autoload(pr[i].a, on);
+		if (pr[i].b)
+			bpf_program__set_autoload(pr[i].b, on);
+	}
 	err = phases_bpf__load(p->skel);
 	if (err) {
 		fail(why, whylen, "%s programs refused by this kernel (load: %s)",
-		     fentry ? "fentry" : "tracepoint", strerror(-err));
+		     e->fentry ? "fentry" : "tracepoint", strerror(-err));
 		goto out;
 	}
 	if (p->own_filter) {
@@ -470,10 +538,48 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o, const s
 			goto out;
 		}
 	}
-	err = phases_bpf__attach(p->skel);
-	if (err) {
-		fail(why, whylen, "attach failed: %s", strerror(-err));
-		goto out;
+	for (i = 0; i < n; i++) {
+		char aerr[96];
+
+		if (!bpf_program__autoload(pr[i].a))
+			continue;
+		if (attach_pair(&pr[i], aerr, sizeof(aerr)) == 0) {
+			if (pr[i].phase >= 0)
+				got[pr[i].phase] = true;
+			if (pr[i].phase == PH_CONTENTION)
+				contention_ok = true;
+			if (pr[i].kind == K_KPROBE && pr[i].phase == FL_PH_ZERO)
+				zero0 = true;
+			continue;
+		}
+		if (pr[i].phase == PH_CORE || pr[i].phase == PH_FAULT_TP) {
+			fail(why, whylen, "%s", aerr);
+			goto out;
+		}
+		if (pr[i].phase >= 0)
+			snprintf(perr[pr[i].phase], sizeof(perr[0]), "%s", aerr);
+		if (pr[i].phase == PH_CONTENTION)
+			snprintf(p->locks_why, sizeof(p->locks_why), "%s", aerr);
+	}
+	p->contention_ok = contention_ok;
+	if (!e->fentry)
+		return 0;
+	got[FL_PH_REST] = true;
+	got[FL_PH_PTL] = contention_ok;
+	p->notes[0] = 0;
+	if (got[FL_PH_ZERO] && !zero0)
+		snprintf(p->notes, sizeof(p->notes), "zero: huge pages only; base-page zeroing "
+			 "(post_alloc_hook, not traceable on this kernel) is counted in alloc");
+	if (!btf_has_func(e->btf, "lock_vma_under_rcu"))
+		note_phase(p, FL_PH_LOCKLESS, "no lockless fault path (lock_vma_under_rcu) in this kernel");
+	if (e->mmap_nargs < 2)
+		note_phase(p, FL_PH_MMAP_WAIT, "no mmap_lock tracepoints");
+	if (!e->contention)
+		note_phase(p, FL_PH_PTL, "no lock:contention tracepoints (5.19+)");
+	for (i = 0; i < FL_PH_NR; i++) {
+		if (got[i])
+			continue;
+		note_phase(p, i, perr[i][0] ? perr[i] : "no traceable hook in this kernel");
 	}
 	return 0;
 out:
@@ -519,12 +625,12 @@ static void describe(struct fl_phases *p)
 
 struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size_t errlen)
 {
+	struct load_env env = {0};
 	struct fl_phases *p;
 	struct btf *btf;
 	struct ksyms k;
-	bool have_k, contention, fentry;
-	int mmap_nargs, n;
-	long long ll_flag, retry;
+	bool have_k, have_fentry;
+	int n;
 	char why[160] = "", kerr[160] = "";
 
 	if (!o || (!o->phases && !o->locks)) {
@@ -549,32 +655,28 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 		describe(p);
 		return p;
 	}
-	contention = btf_tp_nargs(btf, "contention_begin") == 2;
-	mmap_nargs = btf_tp_nargs(btf, "mmap_lock_start_locking");
-	ll_flag = btf_enum_value(btf, "FAULT_FLAG_VMA_LOCK");
-	retry = btf_enum_value(btf, "VM_FAULT_RETRY");
-	fentry = btf_has_func(btf, "handle_mm_fault");
+	env.btf = btf;
+	env.contention = btf_tp_nargs(btf, "contention_begin") == 2;
+	env.mmap_nargs = btf_tp_nargs(btf, "mmap_lock_start_locking");
+	env.ll_flag = btf_enum_value(btf, "FAULT_FLAG_VMA_LOCK");
+	env.retry = btf_enum_value(btf, "VM_FAULT_RETRY");
+	have_fentry = btf_has_func(btf, "handle_mm_fault");
 	have_k = ksyms_load(&k, kerr, sizeof(kerr)) == 0;
+	env.k = have_k ? &k : NULL;
 
-	if (fentry && try_load(p, o, btf, have_k ? &k : NULL, true, contention, mmap_nargs,
-			       ll_flag, retry, why, sizeof(why)) == 0) {
+	env.fentry = true;
+	if (have_fentry && try_load(p, o, &env, why, sizeof(why)) == 0) {
 		p->phases_on = o->phases;
 		p->fentry_loaded = true;
-		phase_availability(p, btf, contention, mmap_nargs);
 	} else {
 		snprintf(p->phases_why, sizeof(p->phases_why), "%s",
-			 fentry ? why : "handle_mm_fault not in kernel BTF");
+			 have_fentry ? why : "handle_mm_fault not in kernel BTF");
 		/* tracepoints only: lock classes without the fault-phase context */
-		if (o->locks && contention &&
-		    try_load(p, o, btf, have_k ? &k : NULL, false, true, mmap_nargs, ll_flag,
-			     retry, why, sizeof(why)) == 0) {
-			;
-		} else if (o->locks) {
-			snprintf(p->locks_why, sizeof(p->locks_why), "%s",
-				 contention ? why : "no lock:contention tracepoints (5.19+)");
-		}
+		env.fentry = false;
+		if (o->locks && env.contention && try_load(p, o, &env, why, sizeof(why)))
+			snprintf(p->locks_why, sizeof(p->locks_why), "%s", why);
 	}
-	if (p->skel && o->locks && contention) {
+	if (p->skel && o->locks && p->contention_ok) {
 		p->locks_on = true;
 		snprintf(p->naming, sizeof(p->naming), "address%s%s",
 			 have_k ? "+stack" : "", p->fentry_loaded ? "+phase" : "");
@@ -582,7 +684,9 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 			snprintf(p->naming + strlen(p->naming), sizeof(p->naming) - strlen(p->naming),
 				 "; stack naming unavailable: %s", kerr);
 	} else if (o->locks && !p->locks_why[0]) {
-		snprintf(p->locks_why, sizeof(p->locks_why), "no lock:contention tracepoints (5.19+)");
+		snprintf(p->locks_why, sizeof(p->locks_why), "%s",
+			 env.contention ? "contention tracepoints not attached"
+					: "no lock:contention tracepoints (5.19+)");
 	}
 	if (have_k)
 		ksyms_free(&k);
@@ -771,6 +875,8 @@ static int set_tags(struct fl_phases *p, struct fl_snapshot *s)
 		}
 		if (off)
 			rc |= fl_snapshot_set_tag(s, "phases.unavailable", buf);
+		if (p->phases_on && p->notes[0])
+			rc |= fl_snapshot_set_tag(s, "phases.notes", p->notes);
 	}
 	if (p->want_locks) {
 		if (p->locks_on) {

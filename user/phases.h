@@ -25,6 +25,7 @@
  *   FL_SEC_LOCK_CALLERS  top callers of "other" contention, symbolised
  *   tags: phases=<tier>|unavailable (why)
  *         phases.unavailable=<phase> (why); ...      phases that tier lacks
+ *         phases.notes=<phase>: ...                   phases seen only in part
  *         locks=tracepoint|unavailable (why)
  *         locks.naming=<how locks are named on this kernel>
  *         phases.events=unpaired:N depth:N nostate:N callers_full:N abandoned:N

@@ -198,6 +198,9 @@ int fl_report_phases(const struct fl_snapshot *s, FILE *out,
 	tag = fl_snapshot_tag(s, "phases.unavailable");
 	if (tag)
 		fprintf(out, "unavailable: %s\n", tag);
+	tag = fl_snapshot_tag(s, "phases.notes");
+	if (tag)
+		fprintf(out, "notes: %s\n", tag);
 	fprintf(out, "%-8s %9s %9s", "", "faults", "latency");
 	for (p = 0; p < FL_PH_NR; p++)
 		fprintf(out, " %9s", phase_names[p]);

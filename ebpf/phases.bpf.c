@@ -527,14 +527,15 @@ int BPF_PROG(ph_cont_begin, void *lock, unsigned int flags)
 	struct fl_lock_stats *ls;
 	struct ph_task *st;
 	struct ph_ct *c;
-	fl_u64 caller, now;
-	fl_u32 d, cls;
+	fl_u64 caller, now, d, ci;
+	fl_u32 cls;
 	__u32 k = 0;
 
 	st = task_get(true);
 	if (!st)
 		return 0;
 	d = st->cdepth;
+	PH_BARRIER(d);
 	if (d >= PH_CT_DEPTH) {
 		PH_COUNT(misc(), PH_M_DEPTH);
 		return 0;
@@ -549,13 +550,14 @@ int BPF_PROG(ph_cont_begin, void *lock, unsigned int flags)
 	c->cls = cls;
 	c->caller = cls == FL_LK_OTHER ? caller : 0;
 	c->ptl_pushed = 0;
-	st->cdepth = d + 1;
+	st->cdepth = (fl_u32)(d + 1);
 	if (do_phases && cls == FL_LK_PTL && ph_in_fault(&st->a) && st->a.depth)
 		c->ptl_pushed = ph_push(&st->a, FL_PH_PTL, now, misc()) == 0;
 	ls = bpf_map_lookup_elem(&lstats, &k);
-	asm volatile("" : "+r"(cls));	/* keep the mask: the verifier needs the bound */
+	ci = cls;
+	PH_BARRIER(ci);		/* keep the mask: the verifier needs the bound */
 	if (ls)
-		ls->count[cls & 7]++;
+		ls->count[ci & 7]++;
 	return 0;
 }
 
@@ -580,14 +582,14 @@ int BPF_PROG(ph_cont_end, void *lock, int ret)
 	struct fl_lock_stats *ls;
 	struct ph_task *st;
 	struct ph_ct *c;
-	fl_u64 now, wait;
-	fl_u32 d;
+	fl_u64 now, wait, d;
 	__u32 k = 0;
 
 	st = task_get(false);
 	if (!st)
 		return 0;
 	d = st->cdepth;
+	PH_BARRIER(d);
 	if (d == 0 || d > PH_CT_DEPTH)
 		return 0;
 	/* the innermost contention, or the outer one if the inner end was lost */
@@ -601,17 +603,17 @@ int BPF_PROG(ph_cont_end, void *lock, int ret)
 		d = 1;
 		c = &st->ct[0];
 	}
-	st->cdepth = d - 1;
+	st->cdepth = (fl_u32)(d - 1);
 	now = bpf_ktime_get_ns();
 	wait = now > c->start ? now - c->start : 0;
 	if (c->ptl_pushed && ph_in_fault(&st->a))
 		ph_pop(&st->a, FL_PH_PTL, FL_PH_PTL, now, misc());
 	ls = bpf_map_lookup_elem(&lstats, &k);
 	if (ls) {
-		fl_u32 cls = c->cls;
+		fl_u64 ci = c->cls;
 
-		asm volatile("" : "+r"(cls));
-		ph_hist_add(&ls->wait[cls & 7], wait);
+		PH_BARRIER(ci);
+		ph_hist_add(&ls->wait[ci & 7], wait);
 	}
 	if (c->cls == FL_LK_OTHER)
 		other_caller(c->caller, wait);

@@ -194,8 +194,28 @@ static unsigned int tgid_of(unsigned int pid)
 	return tgid;
 }
 
+/* Has process TGID ended (gone, or a zombie nobody reaped yet)? */
+static bool process_ended(unsigned int tgid)
+{
+	char path[64], buf[512], *rp;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", tgid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ESRCH;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	rp = strrchr(buf, ')');		/* comm may contain anything */
+	return rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X');
+}
+
 /* fork CMD, held until release_child(); returns 0 or -1 */
-static int spawn_child(struct rec *r)
+static int spawn_child(struct rec *r, const sigset_t *orig_mask)
 {
 	int p[2];
 	char c;
@@ -210,6 +230,11 @@ static int spawn_child(struct rec *r)
 		return -1;
 	}
 	if (r->child == 0) {
+		/* CMD gets the signal mask and dispositions we started with */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		sigprocmask(SIG_SETMASK, orig_mask, NULL);
 		close(p[1]);
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);	/* recorder gave up before starting */
@@ -622,7 +647,7 @@ int cmd_record(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &block, &orig);
 
 	if (r.cmd) {
-		if (spawn_child(&r))
+		if (spawn_child(&r, &orig))
 			return 1;
 		if (!r.system_wide)
 			r.tgid = r.child;
@@ -679,7 +704,7 @@ int cmd_record(int argc, char **argv)
 				break;
 			}
 		}
-		if (r.pid && kill(r.tgid, 0) && errno == ESRCH)
+		if (r.pid && process_ended(r.tgid))
 			break;
 		if (got_int) {
 			got_int = 0;

@@ -141,6 +141,8 @@ check_num "record -p: faults counted" "$(raw /out/raw-pid.txt faults_user)"
 echo "=== exit status and errors"
 faultline record -q -o /tmp/x.snap -- sh -c 'exit 7'
 fl_check_eq "record returns the command's exit status" $? 7
+faultline record -q -d 1 -o /tmp/x.snap -- sleep 60
+fl_check_eq "record -d: the command gets SIGTERM (128+15)" $? 143
 faultline record -q -o /tmp/x.snap -- /fl/does-not-exist 2>/dev/null
 fl_check_eq "record of a missing command" $? 127
 fl_check_fails "record without anything to trace" faultline record -o /tmp/x.snap

@@ -39,6 +39,17 @@ static void note(struct fl_cmp *c, const char *fmt, ...)
 	c->notes[c->nnotes++] = s;
 }
 
+static int unavailable(const struct fl_snapshot *s, enum fl_figure fig, char *why, size_t len)
+{
+	const char *w;
+	enum fl_avail a = fl_figure_avail(s, fig, &w);
+
+	if (a == FL_AVAIL_YES)
+		return 0;
+	fl_fmt_unavail(why, len, a, w);
+	return 1;
+}
+
 int fl_snap_metric(const struct fl_snapshot *s, const char *kind, double *v,
 		   char *why, size_t len)
 {
@@ -48,10 +59,10 @@ int fl_snap_metric(const struct fl_snapshot *s, const char *kind, double *v,
 	if (!strncmp(kind, "fault_latency_p", 15)) {
 		const struct fl_hist *h = &t.hist[FL_H_FAULT_LAT];
 
+		if (unavailable(s, FL_FIG_LATENCY, why, len))
+			return -1;
 		if (!h->count) {
-			snprintf(why, len, "unavailable (%s)",
-				 s->hdr.tier == FL_TIER_TRACEPOINT ?
-				 "tracepoint tier: no fault latency" : "no timed faults");
+			snprintf(why, len, "unavailable (no timed faults)");
 			return -1;
 		}
 		*v = (double)fl_hist_quantile_ppm(h, !strcmp(kind, "fault_latency_p50") ?
@@ -59,10 +70,8 @@ int fl_snap_metric(const struct fl_snapshot *s, const char *kind, double *v,
 		return 0;
 	}
 	if (!strcmp(kind, "lockless_abort_pct")) {
-		if (s->hdr.lockless_kind == FL_LL_KIND_NONE) {
-			snprintf(why, len, "unavailable (kernel has no lockless fault path)");
+		if (unavailable(s, FL_FIG_LOCKLESS, why, len))
 			return -1;
-		}
 		if (!t.ll[FL_LL_ATTEMPTED]) {
 			snprintf(why, len, "unavailable (no lockless attempts seen)");
 			return -1;
@@ -73,13 +82,13 @@ int fl_snap_metric(const struct fl_snapshot *s, const char *kind, double *v,
 	if (!strcmp(kind, "mmap_lock_wait_mean")) {
 		struct fl_hist h;
 
+		if (unavailable(s, FL_FIG_MMAP, why, len))
+			return -1;
 		memset(&h, 0, sizeof(h));
 		fl_hist_merge(&h, &t.hist[FL_H_MMAP_WAIT_R]);
 		fl_hist_merge(&h, &t.hist[FL_H_MMAP_WAIT_W]);
 		if (!h.count) {
-			snprintf(why, len, "unavailable (%s)",
-				 s->hdr.hooks_live & (1ULL << FL_HOOK_MMAP_ACQUIRED) ?
-				 "no mmap_lock acquisitions" : "mmap_lock tracepoints not live");
+			snprintf(why, len, "unavailable (no mmap_lock acquisitions seen)");
 			return -1;
 		}
 		*v = (double)h.sum / h.count;

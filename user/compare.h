@@ -8,6 +8,7 @@
 #define FAULTLINE_COMPARE_H
 
 #include "pftlog.h"
+#include "report_common.h"
 #include "snapshot.h"
 #include "stats.h"
 
@@ -55,7 +56,8 @@ void fl_cmp_free(struct fl_cmp *c);
 /*
  * Value of a collector metric kind for one snapshot (fault_latency_p50/p99
  * in ns, lockless_abort_pct, mmap_lock_wait_mean in ns).  0, or -1 with
- * why ("unavailable (...)") when this snapshot cannot measure it.
+ * why ("unavailable (...)" / "absent (...)", from fl_figure_avail() of
+ * report_common.h) when this snapshot cannot measure it.
  */
 int fl_snap_metric(const struct fl_snapshot *s, const char *kind, double *v,
 		   char *why, size_t len);

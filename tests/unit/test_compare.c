@@ -333,7 +333,9 @@ static void write_snap(const char *dir, unsigned int threads, unsigned int iter,
 	s.hdr.tier = tier;
 	s.hdr.lockless_kind = kind;
 	s.hdr.hooks_live = (1ULL << FL_HOOK_PF_USER) | (1ULL << FL_HOOK_MMAP_START) |
-			   (1ULL << FL_HOOK_MMAP_ACQUIRED);
+			   (1ULL << FL_HOOK_MMAP_ACQUIRED) | (1ULL << FL_HOOK_MMAP_RELEASED);
+	if (tier != FL_TIER_TRACEPOINT)
+		s.hdr.hooks_live |= (1ULL << FL_HOOK_HMF) | (1ULL << FL_HOOK_LOCK_VMA);
 	for (unsigned int c = 0; c < 4; c++) {
 		s.cpu_online[c] = 1;
 		for (int k = 0; k < 100; k++) {
@@ -376,8 +378,9 @@ static void test_snapshot_metrics(void **state)
 	assert_true(c[4][0] == '*' || c[4][0] == '-');
 	free(row);
 	/* abort %: A 1% of attempts at 1 thread; B's kernel has no lockless path */
-	assert_non_null(strstr(t, "lockless_abort_pct_1 (B): unavailable (kernel has no lockless fault path)"));
-	assert_non_null(strstr(t, "fault_latency_p99_4 (B): unavailable (tracepoint tier: no fault latency)"));
+	assert_non_null(strstr(t, "lockless_abort_pct_1 (B): absent (this kernel has no lockless fault path"));
+	assert_non_null(strstr(t, "fault_latency_p99_4 (B): unavailable (tracepoint tier: no handle_mm_fault hook)"));
+	assert_non_null(strstr(t, "lockless_abort_pct_4 (B): unavailable (tracepoint tier: needs lock_vma_under_rcu"));
 	assert_non_null(strstr(t, "skipped unreadable snapshot"));
 	assert_non_null(strstr(t, "mmap_lock_wait_mean_4"));
 	free(t);

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * faultline plot (cmd_plot() in process, gnuplot for real) on the seed
+ * fixture sweeps and on sweeps with snapshots made here: every picture comes
+ * out as a valid PNG (signature, IHDR 1000x650) and SVG of a sensible size,
+ * with the kernel labels in it; unmeasurable pictures are skipped, not faked.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "commands.h"
+#include "pftlog.h"
+#include "snapshot.h"
+
+bool fl_verbose;
+
+#define FIX "../fixtures"
+
+static char tmpdir[] = "/tmp/fl-test-plot-XXXXXX";
+
+static int have_gnuplot(void)
+{
+	return system("command -v ${GNUPLOT:-gnuplot} >/dev/null 2>&1") == 0;
+}
+
+static int run(const char *first, ...)
+{
+	char *argv[32];
+	int argc = 0;
+	va_list ap;
+
+	argv[argc++] = "plot";
+	argv[argc++] = (char *)first;
+	va_start(ap, first);
+	for (char *a; (a = va_arg(ap, char *)); )
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	return cmd_plot(argc, argv);
+}
+
+static void check_png(const char *dir, const char *name)
+{
+	unsigned char h[24];
+	char path[512];
+	struct stat st;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.png", dir, name);
+	f = fopen(path, "rb");
+	if (!f)
+		fail_msg("%s missing", path);
+	assert_int_equal(fread(h, 1, 24, f), 24);
+	fclose(f);
+	assert_memory_equal(h, "\x89PNG\r\n\x1a\n", 8);
+	assert_memory_equal(h + 12, "IHDR", 4);
+	assert_int_equal((h[16] << 24) | (h[17] << 16) | (h[18] << 8) | h[19], 1000);
+	assert_int_equal((h[20] << 24) | (h[21] << 16) | (h[22] << 8) | h[23], 650);
+	assert_int_equal(stat(path, &st), 0);
+	if (st.st_size < 10000 || st.st_size > 5000000)
+		fail_msg("%s: %lld bytes", path, (long long)st.st_size);
+}
+
+static void check_svg(const char *dir, const char *name, const char *must)
+{
+	char path[512], *t;
+
+	snprintf(path, sizeof(path), "%s/%s.svg", dir, name);
+	t = fl_read_text(path, 16 << 20);
+	if (!t)
+		fail_msg("%s missing", path);
+	assert_non_null(strstr(t, "<svg"));
+	assert_non_null(strstr(t, "</svg>"));
+	assert_non_null(strstr(t, "width=\"1000\""));
+	if (strlen(t) < 5000)
+		fail_msg("%s: only %zu bytes", path, strlen(t));
+	if (must && !strstr(t, must))
+		fail_msg("%s lacks '%s'", path, must);
+	free(t);
+}
+
+static int exists(const char *dir, const char *name)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return access(path, F_OK) == 0;
+}
+
+static void test_seed_sweeps(void **state)
+{
+	char out[256];
+
+	(void)state;
+	if (!have_gnuplot())
+		skip();
+	snprintf(out, sizeof(out), "%s/seed", tmpdir);
+	assert_int_equal(run("-o", out, "--label-a", "v5.12", "--label-b", "v5.12+SPF",
+			     FIX "/seed-sweeps/skylake-A", FIX "/seed-sweeps/skylake-B", NULL), 0);
+	check_png(out, "faults_sec");
+	check_png(out, "faults_cpu");
+	check_svg(out, "faults_sec", "v5.12+SPF");
+	check_svg(out, "faults_cpu", "faults/s per CPU");
+	/* no snapshots in these sweeps: nothing invented */
+	assert_false(exists(out, "latency.png"));
+	assert_false(exists(out, "heatmap-A.png"));
+	assert_true(exists(out, "plot.gp"));
+	assert_true(exists(out, "faults_sec.dat"));
+	assert_false(exists(out, "faults_sec.png.tmp"));
+}
+
+static void wfile(const char *dir, const char *name, const char *text)
+{
+	char path[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void snap(const char *path, unsigned int tier, unsigned int threads, double scale,
+		 unsigned int seed)
+{
+	struct fl_snapshot s;
+	char err[256];
+
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(fl_snapshot_alloc_cpus(&s, 16), 0);
+	s.hdr.tier = tier;
+	s.hdr.lockless_kind = FL_LL_KIND_VMA_LOCK;
+	s.hdr.hooks_live = 1ULL << FL_HOOK_PF_USER;
+	if (tier != FL_TIER_TRACEPOINT)
+		s.hdr.hooks_live |= (1ULL << FL_HOOK_HMF) | (1ULL << FL_HOOK_LOCK_VMA);
+	srandom(seed);
+	for (unsigned int c = 0; c < 16; c++) {
+		s.cpu_online[c] = 1;
+		if (c >= threads)
+			continue;
+		for (int k = 0; k < 2000; k++) {
+			/* log-normal-ish, slower on the second LLC */
+			double v = 800 * scale * (c >= 8 ? 3 : 1) * (1 + (random() % 1000) / 100.0);
+
+			if (tier != FL_TIER_TRACEPOINT)
+				fl_hist_add(&s.cpus[c].hist[FL_H_FAULT_LAT], (fl_u64)v);
+		}
+		s.cpus[c].ll[FL_LL_ATTEMPTED] = 2000;
+		s.cpus[c].ll[FL_LL_ABORTED] = (fl_u64)(threads * scale * 3) + random() % 5;
+	}
+	assert_int_equal(fl_snapshot_write_file(path, &s, err, sizeof(err)), 0);
+	fl_snapshot_free(&s);
+}
+
+static char *sweep(const char *name, const char *kver, double scale, unsigned int tier)
+{
+	static const unsigned int thr[] = { 1, 2, 4, 8, 16 };
+	char *d, sd[600], line[200], text[2000], fn[64], path[700];
+
+	assert_true(asprintf(&d, "%s/%s", tmpdir, name) > 0);
+	mkdir(d, 0755);
+	snprintf(sd, sizeof(sd), "%s/snap", d);
+	mkdir(sd, 0755);
+	snprintf(text, sizeof(text), "kernel_version=%s\n", kver);
+	wfile(d, "tags", text);
+	for (int i = 0; i < 5; i++) {
+		text[0] = '\0';
+		for (int it = 1; it <= 4; it++) {
+			double r = 500000.0 / scale / (1 + 0.1 * thr[i]) * (1 + 0.02 * it);
+
+			snprintf(line, sizeof(line), "   1 %4u   1     0.01s     0.50s     0.20s %10.3f %10.3f\n",
+				 thr[i], r, r * thr[i]);
+			strcat(text, line);
+			snprintf(path, sizeof(path), "%s/pft-%u-%d.snap", sd, thr[i], it);
+			snap(path, tier, thr[i], scale, thr[i] * 10 + it);
+		}
+		snprintf(fn, sizeof(fn), "pft-%u.log", thr[i]);
+		wfile(d, fn, text);
+	}
+	return d;
+}
+
+static void test_snapshot_sweeps(void **state)
+{
+	char *a, *b, *tp, out[256], path[700];
+
+	(void)state;
+	if (!have_gnuplot())
+		skip();
+	a = sweep("A", "6.12.0-base", 1.0, FL_TIER_FENTRY);
+	b = sweep("B", "6.12.0-spf", 0.7, FL_TIER_FENTRY);
+	snprintf(out, sizeof(out), "%s/snaps", tmpdir);
+	assert_int_equal(run("-o", out, a, b, NULL), 0);
+	for (int i = 0; i < 6; i++) {
+		static const char *const n[] = { "faults_sec", "faults_cpu", "latency", "aborts",
+						 "heatmap-A", "heatmap-B" };
+
+		check_png(out, n[i]);
+		check_svg(out, n[i], i == 4 ? "6.12.0-base" : "6.12.0-spf");
+	}
+	/* one format only, a chosen heatmap thread count, a single sweep */
+	snprintf(out, sizeof(out), "%s/svgonly", tmpdir);
+	assert_int_equal(run("-o", out, "-f", "svg", "--threads", "4", a, NULL), 0);
+	check_svg(out, "heatmap-A", "4 threads");
+	assert_false(exists(out, "faults_sec.png"));
+	/* a single snapshot, and a directory of them */
+	snprintf(out, sizeof(out), "%s/one", tmpdir);
+	snprintf(path, sizeof(path), "%s/snap/pft-16-1.snap", a);
+	assert_int_equal(run("-o", out, "-f", "png", path, NULL), 0);
+	check_png(out, "heatmap");
+	snprintf(path, sizeof(path), "%s/snap", b);
+	assert_int_equal(run("-o", out, "-f", "png", path, NULL), 0);
+	check_png(out, "heatmap");
+	/* tracepoint tier: no latency -> those pictures are skipped, never drawn empty */
+	tp = sweep("TP", "6.12.0-tp", 1.0, FL_TIER_TRACEPOINT);
+	snprintf(out, sizeof(out), "%s/tp", tmpdir);
+	assert_int_equal(run("-o", out, tp, NULL), 0);
+	check_png(out, "faults_sec");
+	assert_false(exists(out, "latency.png"));
+	assert_false(exists(out, "aborts.png"));
+	assert_false(exists(out, "heatmap-A.png"));
+	snprintf(path, sizeof(path), "%s/snap/pft-4-1.snap", tp);
+	assert_int_equal(run("-o", out, path, NULL), 1);	/* nothing to plot */
+	free(a);
+	free(b);
+	free(tp);
+}
+
+static void test_errors(void **state)
+{
+	char out[256];
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/err", tmpdir);
+	assert_int_equal(run("-o", out, "/nonexistent-fl", NULL), 1);
+	assert_int_equal(run("-o", out, "-f", "gif", FIX "/seed-sweeps/rome-A", NULL), 2);
+	assert_int_equal(run("-o", out, "--threads", "-3", FIX "/seed-sweeps/rome-A", NULL), 2);
+	assert_int_equal(run("-o", out, tmpdir, FIX "/seed-sweeps/rome-A", NULL), 1);
+	/* gnuplot missing: a clear failure, no half-written images */
+	setenv("GNUPLOT", "/nonexistent-gnuplot", 1);
+	assert_int_equal(run("-o", out, FIX "/seed-sweeps/rome-A", NULL), 1);
+	unsetenv("GNUPLOT");
+	assert_false(exists(out, "faults_sec.png"));
+	assert_false(exists(out, "faults_sec.png.tmp"));
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	if (getenv("FL_KEEP_PLOTS"))
+		return 0;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seed_sweeps),
+		cmocka_unit_test(test_snapshot_sweeps),
+		cmocka_unit_test(test_errors),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

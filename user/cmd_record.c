@@ -320,7 +320,7 @@ static void say_notes(struct rec *r, const char *notes)
 static int start_backend(struct rec *r)
 {
 	char err[2048], kerr[512] = "";
-	char fentry_err[2048] = "";
+	char fentry_err[2048] = "", kmsg[600] = "";
 
 	if (r->backend_req == B_KMOD) {
 		if (!kmod_loaded || !kmod_start) {
@@ -351,29 +351,33 @@ static int start_backend(struct rec *r)
 	/* auto: fentry, then the module if loaded, then kprobe, then tracepoint */
 	if (!start_bpf(r, FL_TIER_FENTRY, true, fentry_err, sizeof(fentry_err)))
 		goto bpf_ok;
-	say_notes(r, fentry_err);
 	if (kmod_loaded && kmod_start && kmod_read && kmod_loaded()) {
 		if (!kmod_start(r->tgid, kerr, sizeof(kerr))) {
 			r->backend = FL_BACKEND_KMOD;
+			say_notes(r, fentry_err);
 			if (!r->quiet)
 				fprintf(stderr, "faultline record: using the kmod backend: faultline.ko is loaded "
 					"and the bpf fentry tier is not allowed\n");
 			return 0;
 		}
-		if (!r->quiet)
-			fprintf(stderr, "faultline record: faultline.ko is loaded but refused: %s\n", kerr);
-	} else if (!r->quiet) {
-		fprintf(stderr, "faultline record: kmod backend: %s\n",
-			kmod_loaded ? "faultline.ko is not loaded" : "not built into this faultline");
+		snprintf(kmsg, sizeof(kmsg), "faultline.ko is loaded but refused: %s", kerr);
+	} else {
+		snprintf(kmsg, sizeof(kmsg), "kmod backend: %s",
+			 kmod_loaded ? "faultline.ko is not loaded" : "not built into this faultline");
 	}
 	if (start_bpf(r, FL_TIER_KPROBE, false, err, sizeof(err))) {
-		fprintf(stderr, "faultline record: nothing can be measured on this kernel:\n");
+		fprintf(stderr, "faultline record: nothing can be measured here:\n");
 		say_notes(&(struct rec){ .quiet = false }, fentry_err);
-		say_notes(&(struct rec){ .quiet = false }, err);
+		if (strcmp(err, fentry_err))
+			say_notes(&(struct rec){ .quiet = false }, err);
+		say_notes(&(struct rec){ .quiet = false }, kmsg);
 		if (geteuid() != 0)
-			fprintf(stderr, "faultline record: (not running as root: BPF needs CAP_BPF + CAP_PERFMON)\n");
+			fprintf(stderr, "faultline record: not running as root: loading BPF needs "
+				"CAP_BPF + CAP_PERFMON (or root)\n");
 		return -1;
 	}
+	say_notes(r, fentry_err);
+	say_notes(r, kmsg);
 bpf_ok:
 	say_notes(r, fl_bpf_notes(r->bpf));
 	if (!r->quiet) {

@@ -1,0 +1,66 @@
+# pft (issue 3) in the box: pft -m 64m with -t 2 (one mm) and -n 2 (two mms),
+# base pages.  For each: pft's own page count is 16384, the minor faults its
+# workers measured agree with it (--json, within 1%), the kernel's pgfault
+# delta covers every page, the classic line has the classic 8 columns, and
+# --strict is satisfied.  Then the THP honesty check: with --thp=always the
+# count drops and pft warns (skipped where the guest kernel has THP off).
+# Also: bad options exit 2 with one line; --latency gives a non-empty histogram.
+# kernels: 6.12 6.1
+# smp: 2
+# timeout: 300
+# args: 64m 16384
+. /fl/lib.sh
+SIZE=${1:-64m}
+PAGES=${2:-16384}
+
+json_num() { echo "$1" | sed -n "s/.*\"$2\":\([0-9.]*\).*/\1/p"; }
+
+for mode in "-t 2" "-n 2"; do
+	before=$(vmstat_get pgfault)
+	out=$(/fl/pft -m "$SIZE" $mode --json --strict 2>/out/pft_err.txt)
+	rc=$?
+	after=$(vmstat_get pgfault)
+	echo "$out"
+	echo "$out" >>/out/pft_json.txt
+	cat /out/pft_err.txt
+	fl_check_eq "pft $mode exit status (--strict)" "$rc" 0
+	fl_check_eq "pft $mode pages" "$(json_num "$out" pages)" "$PAGES"
+	fl_check_within "pft $mode minflt vs pages" "$(json_num "$out" minflt)" "$PAGES" 1
+	fl_check_ge "pft $mode vmstat pgfault delta" $((after - before)) "$PAGES"
+
+	line=$(/fl/pft -m "$SIZE" $mode -T)
+	echo "$line"
+	echo "$line" >>/out/pft_classic.txt
+	fields=$(echo "$line" | tail -n 1 | awk '{ print NF }')
+	fl_check_eq "pft $mode classic line columns" "$fields" 8
+	fl_check_eq "pft $mode classic Thr column" "$(echo "$line" | tail -n 1 | awk '{ print $2 }')" 2
+done
+
+# --latency: one sample per page, quantiles printed
+out=$(/fl/pft -m "$SIZE" -t 2 --latency)
+echo "$out"
+n=$(echo "$out" | sed -n 's/^# latency_ns n=\([0-9]*\) .*/\1/p')
+fl_check_eq "--latency samples" "$n" "$PAGES"
+fl_check_cmd "--latency p99.9 printed" sh -c "echo '$out' | grep -q 'p99.9='"
+
+# THP honesty check: fewer faults than pages, a warning, exit 3 with --strict
+thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+case $thp in
+*"[never]"*|"") echo "note: THP is off in this kernel ($thp): THP check skipped" ;;
+*)
+	/fl/pft -m "$SIZE" -t 2 --thp=always --strict >/out/pft_thp.txt 2>/out/pft_thp_err.txt
+	rc=$?
+	cat /out/pft_thp.txt /out/pft_thp_err.txt
+	fl_check_eq "--thp=always --strict exit status" "$rc" 3
+	fl_check_cmd "--thp=always warning" grep -q "more than 1% off" /out/pft_thp_err.txt
+	;;
+esac
+
+# bad options: exit 2, one line
+for bad in "-t 0" "-t 2 -n 2" "-m 1x" "-t 1025" "--thp=maybe"; do
+	err=$(/fl/pft $bad 2>&1 >/dev/null)
+	rc=$?
+	fl_check_eq "pft $bad exit status" "$rc" 2
+	fl_check_eq "pft $bad error lines" "$(echo "$err" | wc -l)" 1
+done
+fl_done

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -252,6 +253,35 @@ static void remove_kevents(struct fl_bpf *b)
 	b->nkevents = 0;
 }
 
+/*
+ * A collector killed with SIGKILL cannot remove its kprobe events: remove
+ * those of faultline processes that no longer exist.
+ */
+static void remove_stale_kevents(const char *tracefs)
+{
+	char p[128], line[512], name[64], del[96];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/kprobe_events", tracefs);
+	f = fopen(p, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *g = strstr(line, ":faultline/fl_");
+		unsigned int pid, n;
+		int len;
+
+		if (!g || sscanf(g + 14, "%u_%u%n", &pid, &n, &len) != 2)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(name, sizeof(name), "fl_%u_%u", pid, n);
+		snprintf(del, sizeof(del), "-:faultline/%s\n", name);
+		write_kprobe_events(tracefs, del);
+	}
+	fclose(f);
+}
+
 static struct bpf_link *attach_kretprobe_tracefs(struct fl_bpf *b, struct bpf_program *prog,
 						 const char *func)
 {
@@ -264,8 +294,12 @@ static struct bpf_link *attach_kretprobe_tracefs(struct fl_bpf *b, struct bpf_pr
 
 	if (b->nkevents >= sizeof(b->kevents) / sizeof(b->kevents[0]))
 		return errno = ENOSPC, NULL;
-	if (!b->tracefs && !(b->tracefs = find_tracefs()))
-		return errno = ENOENT, NULL;
+	if (!b->tracefs) {
+		b->tracefs = find_tracefs();
+		if (!b->tracefs)
+			return errno = ENOENT, NULL;
+		remove_stale_kevents(b->tracefs);
+	}
 	name = b->kevents[b->nkevents];
 	snprintf(name, sizeof(b->kevents[0]), "fl_%d_%u", (int)getpid(), b->nkevents);
 	snprintf(line, sizeof(line), "r%d:faultline/%s %s\n", FL_KRETPROBE_MAXACTIVE, name, func);

@@ -148,7 +148,7 @@ FL_INLINE fl_u32 ph_top(const struct ph_acct *a)
  * Phase `phase` ends now.  Its exclusive time is charged to `charge_to`
  * (normally the same phase; FL_PH_LOCKLESS for a lockless handle_mm_fault
  * attempt that had to be retried).  Frames above it whose end was never seen
- * are discarded (counted).  Returns 0, or -1 if no such frame was open.
+ * are closed uncharged (counted).  Returns 0, or -1 if no such frame was open.
  */
 FL_INLINE int ph_pop(struct ph_acct *a, fl_u32 phase, fl_u32 charge_to, fl_u64 now,
 		     fl_u64 *misc)
@@ -168,8 +168,17 @@ FL_INLINE int ph_pop(struct ph_acct *a, fl_u32 phase, fl_u32 charge_to, fl_u64 n
 		PH_COUNT(misc, PH_M_UNPAIRED);
 		return -1;
 	}
-	if (found + 1 != d)
+	if (found + 1 < d && found + 1 < PH_DEPTH) {
+		/*
+		 * Frames above it lost their exit: they end now, uncharged (their
+		 * time stays unattributed), and their span is excluded from this
+		 * frame so time already charged to their children is not charged
+		 * twice.
+		 */
 		PH_COUNT(misc, PH_M_UNPAIRED);
+		if (now > a->stk[found + 1].start)
+			a->stk[found].child += now - a->stk[found + 1].start;
+	}
 	dur = now > a->stk[found].start ? now - a->stk[found].start : 0;
 	excl = dur > a->stk[found].child ? dur - a->stk[found].child : 0;
 	if (charge_to < FL_PH_NR) {

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * user/phases_report.c: the phase / lock-class sections survive a snapshot
+ * round trip, malformed sections are refused, and the report tables show
+ * the figures (and "unavailable", never 0, for what was not measured).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "phases.h"
+
+#define NCPU 4
+
+static void add_sec(struct fl_snapshot *s, unsigned int type, unsigned int count,
+		    const void *data, size_t size)
+{
+	struct fl_raw_section *n = realloc(s->extra, (s->nr_extra + 1) * sizeof(*n));
+
+	assert_non_null(n);
+	s->extra = n;
+	memset(&n[s->nr_extra], 0, sizeof(*n));
+	n[s->nr_extra].sec.type = type;
+	n[s->nr_extra].sec.count = count;
+	n[s->nr_extra].sec.size = size;
+	n[s->nr_extra].data = size ? malloc(size) : NULL;
+	if (size)
+		memcpy(n[s->nr_extra].data, data, size);
+	s->nr_extra++;
+}
+
+/* CPU c: 100*(c+1) faults of 1000 ns: alloc 400, rest 300, lockless 100. */
+static void make_snapshot(struct fl_snapshot *s, bool with_locks)
+{
+	static struct fl_phase_stats ps[NCPU];
+	static struct fl_lock_stats ls[NCPU];
+	struct fl_lock_caller lc[2] = { { "vma_modify", 3, 3000 }, { "0xffffffff81000000", 1, 10 } };
+	unsigned int c, i;
+
+	memset(s, 0, sizeof(*s));
+	assert_int_equal(fl_snapshot_alloc_cpus(s, NCPU), 0);
+	s->hdr.magic = FL_SNAP_MAGIC;
+	s->hdr.version = FL_SNAP_VERSION;
+	s->hdr.header_size = sizeof(s->hdr);
+	memset(ps, 0, sizeof(ps));
+	memset(ls, 0, sizeof(ls));
+	for (c = 0; c < NCPU; c++) {
+		for (i = 0; i < 100 * (c + 1); i++) {
+			ps[c].faults++;
+			ps[c].lat_sum += 1000;
+			ps[c].unattributed_sum += 200;
+			fl_hist_add(&ps[c].hist[FL_PH_ALLOC], 400);
+			fl_hist_add(&ps[c].hist[FL_PH_REST], 300);
+			fl_hist_add(&ps[c].hist[FL_PH_LOCKLESS], 100);
+		}
+		ls[c].count[FL_LK_MMAP_W] = 10;
+		fl_hist_add(&ls[c].wait[FL_LK_MMAP_W], 5000);
+		ls[c].count[FL_LK_ZONE] = 1;
+		fl_hist_add(&ls[c].wait[FL_LK_ZONE], 700);
+	}
+	add_sec(s, FL_SEC_PHASES, NCPU, ps, sizeof(ps));
+	if (with_locks) {
+		add_sec(s, FL_SEC_LOCKS, NCPU, ls, sizeof(ls));
+		add_sec(s, FL_SEC_LOCK_CALLERS, 2, lc, sizeof(lc));
+	}
+	assert_int_equal(fl_snapshot_set_tag(s, "phases", "fentry"), 0);
+	assert_int_equal(fl_snapshot_set_tag(s, "phases.unavailable",
+		"zero (no traceable hook in this kernel); ptl (no lock:contention tracepoints)"), 0);
+	assert_int_equal(fl_snapshot_set_tag(s, "locks", "tracepoint"), 0);
+}
+
+static char *report(const struct fl_snapshot *s, bool locks, const struct fl_phases_report_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	if (locks)
+		assert_int_equal(fl_report_locks(s, f, o), 0);
+	else
+		assert_int_equal(fl_report_phases(s, f, o), 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_round_trip(void **state)
+{
+	struct fl_snapshot s, r;
+	const struct fl_phase_stats *ps;
+	const struct fl_lock_stats *ls;
+	const struct fl_lock_caller *lc;
+	struct fl_phase_stats t;
+	unsigned int nr;
+	void *buf;
+	size_t len;
+	char err[128];
+
+	(void)state;
+	make_snapshot(&s, true);
+	assert_int_equal(fl_snapshot_serialize(&s, &buf, &len), 0);
+	assert_int_equal(fl_snapshot_parse(buf, len, &r, err, sizeof(err)), 0);
+	ps = fl_snapshot_phases(&r, &nr);
+	assert_non_null(ps);
+	assert_int_equal(nr, NCPU);
+	fl_phase_stats_sum(ps, nr, NULL, 0, &t);
+	assert_int_equal(t.faults, 1000);
+	assert_int_equal(t.hist[FL_PH_ALLOC].sum, 400000);
+	ls = fl_snapshot_locks(&r, &nr);
+	assert_non_null(ls);
+	lc = fl_snapshot_lock_callers(&r, &nr);
+	assert_non_null(lc);
+	assert_int_equal(nr, 2);
+	assert_string_equal(lc[0].sym, "vma_modify");
+	assert_string_equal(fl_snapshot_tag(&r, "phases"), "fentry");
+	free(buf);
+	fl_snapshot_free(&r);
+	fl_snapshot_free(&s);
+}
+
+static void test_malformed_refused(void **state)
+{
+	struct fl_snapshot s;
+	unsigned int nr = 99;
+
+	(void)state;
+	make_snapshot(&s, false);
+	s.extra[0].sec.count = NCPU + 1;	/* size no longer count * element */
+	assert_null(fl_snapshot_phases(&s, &nr));
+	assert_int_equal(nr, 0);
+	assert_null(fl_snapshot_locks(&s, &nr));
+	fl_snapshot_free(&s);
+}
+
+static void test_phase_table(void **state)
+{
+	struct fl_snapshot s;
+	char *out;
+
+	(void)state;
+	make_snapshot(&s, false);
+	out = report(&s, false, NULL);
+	/* per-CPU rows, means per fault, unavailable phases as n/a, not 0 */
+	assert_non_null(strstr(out, "cpu3"));
+	assert_non_null(strstr(out, "total         1000      1000       100         0       400       n/a"));
+	assert_non_null(strstr(out, "zero       unavailable"));
+	assert_non_null(strstr(out, "ptl        unavailable"));
+	assert_non_null(strstr(out, "alloc           1000    40.0%"));
+	assert_non_null(strstr(out, "unattributed share: 20.0% of 1000000 ns total fault latency; overrun: 0"));
+	free(out);
+	fl_snapshot_free(&s);
+}
+
+static void test_grouped_rows(void **state)
+{
+	struct fl_snapshot s;
+	int group[NCPU] = { 0, 0, 1, 1 };
+	struct fl_phases_report_opts o = { group, 2, "node" };
+	char *out;
+
+	(void)state;
+	make_snapshot(&s, true);
+	out = report(&s, false, &o);
+	assert_non_null(strstr(out, "node0          300"));	/* CPUs 0+1: 100+200 faults */
+	assert_non_null(strstr(out, "node1          700"));
+	assert_null(strstr(out, "cpu0"));
+	free(out);
+	out = report(&s, true, &o);
+	assert_non_null(strstr(out, "node1"));
+	free(out);
+	fl_snapshot_free(&s);
+}
+
+static void test_lock_table(void **state)
+{
+	struct fl_snapshot s;
+	const struct fl_lock_stats *ls;
+	struct fl_lock_stats t;
+	unsigned int nr;
+	char *out;
+
+	(void)state;
+	make_snapshot(&s, true);
+	ls = fl_snapshot_locks(&s, &nr);
+	fl_lock_stats_sum(ls, nr, NULL, 0, &t);
+	assert_int_equal(fl_lock_dominant(&t), FL_LK_MMAP_W);
+	out = report(&s, true, NULL);
+	assert_non_null(strstr(out, "dominant: mmap_w"));
+	assert_non_null(strstr(out, "vma_modify"));
+	assert_non_null(strstr(out, "mmap_w          40        20000"));
+	free(out);
+	fl_snapshot_free(&s);
+}
+
+static void test_absent_sections_unavailable(void **state)
+{
+	struct fl_snapshot s;
+	struct fl_lock_stats none = {0};
+	char *out;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(fl_snapshot_set_tag(&s, "phases",
+		"unavailable (fentry programs refused by this kernel)"), 0);
+	out = report(&s, false, NULL);
+	assert_string_equal(out, "phases: unavailable (fentry programs refused by this kernel)\n");
+	free(out);
+	out = report(&s, true, NULL);
+	assert_non_null(strstr(out, "locks: unavailable (not recorded"));
+	free(out);
+	assert_int_equal(fl_lock_dominant(&none), FL_LK_NR);
+	assert_string_equal(fl_phase_name(FL_PH_MMAP_WAIT), "mmap_wait");
+	assert_string_equal(fl_lock_class_name(FL_LK_OTHER), "other");
+	fl_snapshot_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_malformed_refused),
+		cmocka_unit_test(test_phase_table),
+		cmocka_unit_test(test_grouped_rows),
+		cmocka_unit_test(test_lock_table),
+		cmocka_unit_test(test_absent_sections_unavailable),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -85,6 +85,67 @@ static void test_seed_pct_rows(void **state)
 	assert_int_equal(numbers, 400);
 }
 
+/*
+ * Which standard deviation the seed prints (Documentation/compare.rst): its
+ * values are pft rates with 3 decimals, so in thousandths S = sum x is an
+ * integer and sum x^2 = SS + S^2/30 an integer of the parity of S.  For the
+ * rows with the smallest STDDEV (where float noise is far below 1) only the
+ * population SS = STDDEV^2 * n lands there; the sample one (n - 1) does not.
+ */
+static void test_seed_stddev_is_population(void **state)
+{
+	struct { double sd, mean; } rows[80];
+	char line[512], *c[10];
+	int n = 0;
+	FILE *f = fopen(SEED, "r");
+
+	(void)state;
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if ((!strncmp(line, "(A) ", 4) || !strncmp(line, "(B) ", 4)) && n < 80) {
+			assert_int_equal(cells(line, c, 10), 8);
+			rows[n].mean = strtod(c[4], NULL);
+			rows[n++].sd = strtod(c[6], NULL);
+		}
+	fclose(f);
+	assert_int_equal(n, 80);
+	/* the 4 smallest STDDEV */
+	for (int i = 0; i < 4; i++)
+		for (int j = i + 1; j < n; j++)
+			if (rows[j].sd < rows[i].sd) {
+				double t = rows[i].sd, m = rows[i].mean;
+
+				rows[i] = rows[j];
+				rows[j].sd = t;
+				rows[j].mean = m;
+			}
+	for (int i = 0; i < 4; i++) {
+		long double ms = (long double)rows[i].mean * 30000;
+		__int128 S = (__int128)llroundl(ms), q = S * S / 30, r = S * S % 30;
+		int samp_far = 0;
+
+		assert_true(fabsl(ms - (long double)S) < 1e-3);
+		for (int k = 29; k <= 30; k++) {
+			long double x = (long double)rows[i].sd * rows[i].sd * k * 1e6L;
+			long double tot = x + (long double)r / 30;	/* + q, an integer */
+			long double ip = roundl(tot), dist = fabsl(tot - ip);
+			__int128 sumsq = (__int128)ip + q;
+			int parity_ok = (int)(sumsq & 1) == (int)(S & 1);
+
+			if (k == 30) {
+				if (!(dist < 0.11L && parity_ok))
+					fail_msg("stddev %.3f: population lattice distance %Lg parity %d",
+						 rows[i].sd, dist, parity_ok);
+			} else {
+				samp_far += dist > 0.3L;
+			}
+		}
+		rows[i].mean = samp_far;	/* reuse: count below */
+	}
+	/* the sample hypothesis misses the lattice in at least 3 of the 4 */
+	assert_true(rows[0].mean + rows[1].mean + rows[2].mean + rows[3].mean >= 3);
+}
+
 static void test_fmt_double(void **state)
 {
 	static const struct { double v; const char *s; } t[] = {
@@ -163,6 +224,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seed_pct_rows),
+		cmocka_unit_test(test_seed_stddev_is_population),
 		cmocka_unit_test(test_fmt_double),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_student_t),

@@ -619,6 +619,24 @@ int cmd_record(int argc, char **argv)
 		}
 		clear_dir(r.out);
 	}
+	if (!r.dir_mode) {
+		/* fail now, not after the workload ran */
+		char dir[4096], *slash;
+
+		snprintf(dir, sizeof(dir), "%s", r.out);
+		slash = strrchr(dir, '/');
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else if (slash == dir)
+			dir[1] = '\0';
+		else
+			*slash = '\0';
+		if (access(dir, W_OK)) {
+			fprintf(stderr, "faultline record: cannot write %s: %s: %s\n", r.out, dir,
+				strerror(errno));
+			return 1;
+		}
+	}
 	if (r.cmd) {
 		size_t off = 0;
 

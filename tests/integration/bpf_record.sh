@@ -153,4 +153,7 @@ if ! grep -q '^faultline ' /proc/modules; then
 	fl_check_fails "record -b kmod without the module" faultline record -b kmod -- true
 fi
 fl_check_fails "report of a missing file" faultline report /tmp/nope.snap
+rm -f /tmp/ran
+fl_check_fails "record into a missing directory" faultline record -o /nonexistent/x.snap -- touch /tmp/ran
+fl_check_eq "  ... and the command was not run" "$(ls /tmp/ran 2>/dev/null)" ""
 fl_done

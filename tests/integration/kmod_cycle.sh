@@ -1,0 +1,104 @@
+# Unload is safe under load: N insmod/rmmod cycles (default 50) while pft -t 2
+# faults continuously on every CPU, with the snapshot and summary read in
+# every cycle; afterwards the kernel's kprobe list is back to its starting
+# state, nothing of the module is left, and dmesg has no oops or warning
+# (the runner checks dmesg).
+# Needs single-threaded TCG: under QEMU's multi-threaded TCG the guest kernel
+# itself oopses when its text is patched (ftrace, static keys) while another
+# vCPU runs it -- reproduced without faultline.ko by toggling the kernel's own
+# mmap_lock/exceptions tracepoints and a kretprobe event under pft; see
+# Documentation/module.rst, "Test box".
+# kernels: 6.12 6.1
+# smp: 2
+# tcg: single
+# timeout: 1200
+# args: 50
+. /fl/lib.sh
+# --- kmod helpers (shared by kmod_*.sh; the runner carries only lib.sh) ---
+FL_D=/sys/kernel/debug/faultline
+KMOD_SUM=/tmp/kmod_summary.txt
+
+# kmod_ctl CMD: write one command to the control file (status = the write's)
+kmod_ctl() { echo "$1" >"$FL_D/control"; }
+
+# kmod_save_summary [COPY]: freeze the summary so several fields come from
+# one read (and keep a copy under /out if COPY is given)
+kmod_save_summary() {
+	cat "$FL_D/summary" >"$KMOD_SUM" || return 1
+	[ -z "$1" ] || cp "$KMOD_SUM" "$1"
+}
+
+# kmod_sum NAME: a counter / lockless outcome of the saved summary
+kmod_sum() { awk -v k="$1" '$1 == k { print $2; exit }' "$KMOD_SUM"; }
+
+# kmod_hist NAME FIELD: count|mean|p50|p90|p99|max of a saved histogram line
+kmod_hist() {
+	awk -v k="$1" -v f="$2" '
+	$1 == k && NF >= 7 { n = split("count mean p50 p90 p99 max", c, " ")
+		for (i = 1; i <= n; i++) if (c[i] == f) { print $(i + 1); exit } }
+	$1 == k && NF == 2 { print 0; exit }' "$KMOD_SUM"
+}
+
+# kmod_hook_state NAME: live|absent|off|failed|unused
+kmod_hook_state() { awk -v k="$1" '$1 == k { print $3; exit }' "$FL_D/hooks"; }
+
+# kmod_kprobes: the kernel's kprobe list, addresses dropped, sorted
+kmod_kprobes() {
+	sed 's/^[0-9a-f]*  *//' /sys/kernel/debug/kprobes/list 2>/dev/null | sort
+}
+# ---
+CYCLES=${1:-50}
+[ -f /fl/faultline.ko ] || { fl_fail "faultline.ko was not built for $FL_KREL"; fl_done; }
+[ -x /fl/pft ] || fl_skip "pft not built"
+
+kmod_kprobes >/out/kprobes_before.txt
+# A continuous fault load: pft in a loop until the stop file appears.
+rm -f /tmp/stop
+( while [ ! -e /tmp/stop ]; do /fl/pft -m 32m -t 2 >/dev/null 2>&1 || echo "pft exited $?" >>/tmp/pft_errors; done ) &
+load=$!
+sleep 1
+
+ok=0 i=0
+while [ $i -lt "$CYCLES" ]; do
+	i=$((i + 1))
+	# Alternate: counting from load, and enabled later by control.
+	if [ $((i % 2)) = 0 ]; then en=1; else en=0; fi
+	if ! insmod /fl/faultline.ko enable=$en; then fl_fail "cycle $i: insmod"; break; fi
+	[ $en = 1 ] || kmod_ctl enable
+	[ $i = 1 ] && kmod_kprobes >/out/kprobes_loaded.txt
+	cat "$FL_D/snapshot" >/tmp/snap.bin || fl_fail "cycle $i: read snapshot"
+	cat "$FL_D/summary" >/tmp/summary.txt || fl_fail "cycle $i: read summary"
+	[ $((i % 10)) = 0 ] && kmod_ctl reset
+	# Unload while a reader is inside: the open file pins the module (EBUSY),
+	# closing it lets rmmod proceed.
+	if [ $((i % 5)) = 0 ]; then
+		exec 3<"$FL_D/summary"
+		if rmmod faultline 2>/dev/null; then fl_fail "cycle $i: rmmod succeeded with summary open"; fi
+		exec 3<&-
+	fi
+	if ! rmmod faultline; then fl_fail "cycle $i: rmmod"; break; fi
+	ok=$i
+done
+cp /tmp/summary.txt /out/last_summary.txt 2>/dev/null
+touch /tmp/stop
+wait $load
+fl_check_eq "insmod/rmmod cycles under load" "$ok" "$CYCLES"
+fl_check_cmd "module gone" sh -c "! grep -q '^faultline ' /proc/modules"
+fl_check_fails "debugfs faultline/ gone" test -e "$FL_D"
+kmod_kprobes >/out/kprobes_after.txt
+if cmp -s /out/kprobes_before.txt /out/kprobes_after.txt; then
+	fl_pass "kprobes list back to its starting state ($(wc -l </out/kprobes_after.txt) entries)"
+else
+	fl_fail "kprobes list changed: $(diff /out/kprobes_before.txt /out/kprobes_after.txt | head -5)"
+fi
+# While loaded, the module's kretprobes were in the list (the check above can fail).
+case $FL_SERIES in 6.1) nk=1 ;; *) nk=2 ;; esac
+fl_check_eq "kretprobes listed while loaded" "$(grep -c '^r ' /out/kprobes_loaded.txt)" "$nk"
+if [ -s /tmp/pft_errors ]; then fl_fail "pft failed during the cycles: $(head -3 /tmp/pft_errors)"
+else fl_pass "every pft run during the cycles succeeded"; fi
+# The last summary of a loaded-while-faulting cycle counted faults.
+fl_check_ge "faults counted in the last cycle" "$(awk '$1 == "faults_user" { print $2 }' /out/last_summary.txt)" 1
+fl_check_cmd "tracepoint still usable after the cycles (insmod)" insmod /fl/faultline.ko
+fl_check_eq "page_fault_user live again" "$(kmod_hook_state page_fault_user)" live
+fl_check_cmd "final rmmod" rmmod faultline
+fl_done

@@ -634,8 +634,16 @@ int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,
 		free(buf);
 		return -1;
 	}
-	for (unsigned int c = 0; c < b->nr_cpus; c++)
+	for (unsigned int c = 0; c < b->nr_cpus; c++) {
 		memcpy(&s->cpus[c], (char *)buf + c * vsz, sizeof(struct fl_cpu_stats));
+		/*
+		 * Without a handle_mm_fault hook the state machine sees every
+		 * fault as "never reached handle_mm_fault": meaningless, and
+		 * reported unavailable; do not store it as if it were measured.
+		 */
+		if (!(b->hooks_live & (HOOK(FL_HOOK_HMF) | HOOK(FL_HOOK_DO_HMF))))
+			s->cpus[c].cnt[FL_C_FAULTS_UNHANDLED] = 0;
+	}
 	if (rotate) {
 		memset(buf, 0, total);
 		if (bpf_map__update_elem(b->skel->maps.stats, &key, sizeof(key), buf, total, 0)) {

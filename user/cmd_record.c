@@ -317,6 +317,23 @@ static void say_notes(struct rec *r, const char *notes)
 	}
 }
 
+/* A locked-down kernel refuses much of BPF tracing: say so when it is. */
+static void lockdown_hint(void)
+{
+	char buf[128], *l, *rb;
+	FILE *f = fopen("/sys/kernel/security/lockdown", "re");
+
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f) && (l = strchr(buf, '[')) && (rb = strchr(l, ']'))) {
+		*rb = '\0';
+		if (strcmp(l + 1, "none"))
+			fprintf(stderr, "faultline record: the kernel is locked down (%s): "
+				"it refuses BPF programs that read kernel memory\n", l + 1);
+	}
+	fclose(f);
+}
+
 static int start_backend(struct rec *r)
 {
 	char err[2048], kerr[512] = "";
@@ -374,6 +391,7 @@ static int start_backend(struct rec *r)
 		if (geteuid() != 0)
 			fprintf(stderr, "faultline record: not running as root: loading BPF needs "
 				"CAP_BPF + CAP_PERFMON (or root)\n");
+		lockdown_hint();
 		return -1;
 	}
 	say_notes(r, fentry_err);

@@ -527,7 +527,7 @@ int cmd_record(int argc, char **argv)
 	sigset_t block, orig;
 	unsigned long long end_at = 0, next_tick = 0, now;
 	struct fl_snapshot last = { 0 };
-	bool have_last = false, written, stop = false, termed = false;
+	bool have_last = false, written;
 	char err[512], path[4096];
 	int c, status = 0, ret = 0, child_status = -1;
 
@@ -731,7 +731,7 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "faultline record: tracing %s; Ctrl-C to stop\n",
 			r.system_wide ? "system-wide" : "the process");
 
-	while (!stop) {
+	for (;;) {
 		struct timespec ts;
 		unsigned long long wake;
 
@@ -763,12 +763,10 @@ int cmd_record(int argc, char **argv)
 		}
 		now = now_ns(CLOCK_MONOTONIC);
 		if (end_at && now >= end_at) {
-			if (r.child <= 0)
-				break;
-			if (!termed) {
+			/* the recording ends now; CMD is asked to stop and waited for below */
+			if (r.child > 0)
 				kill(r.child, SIGTERM);
-				termed = true;
-			}
+			break;
 		}
 		if (next_tick && now >= next_tick) {
 			struct fl_snapshot s;
@@ -780,7 +778,7 @@ int cmd_record(int argc, char **argv)
 				next_tick += (unsigned long long)(r.interval * 1e9);
 		}
 		wake = now + 1000000000ULL;	/* re-check -p targets every second */
-		if (end_at && !termed && end_at < wake)
+		if (end_at && end_at < wake)
 			wake = end_at;
 		if (next_tick && next_tick < wake)
 			wake = next_tick;

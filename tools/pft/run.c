@@ -374,12 +374,15 @@ int pft_run(const struct pft_opts *o, struct pft_result *r)
 		struct worker *w = &ctl->w[started];
 
 		if (o->processes) {
-			w->pid = fork();
-			if (w->pid == 0) {
+			/* The slot is shared: only the parent may store the pid. */
+			pid_t pid = fork();
+
+			if (pid == 0) {
 				worker_main(w);
 				_exit(ctl->w[started].err ? 1 : 0);
 			}
-			if (w->pid < 0) {
+			w->pid = pid;
+			if (pid < 0) {
 				fprintf(stderr, "pft: fork of worker %u: %s\n", started,
 					strerror(errno));
 				break;

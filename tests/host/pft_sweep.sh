@@ -1,0 +1,90 @@
+#!/bin/bash
+# pft-sweep on the machine itself (bash; not the test box, which has only
+# busybox sh).  Needs tools/pft/pft built.  Checks: the series via pft
+# --series for 112/128/256 CPUs; a 2-iteration sweep over 1..2 clients writes
+# exactly sweep.conf, tags, pft-1.log, pft-2.log with one classic line per
+# iteration and the PFT_* values used; bad settings exit 2 with one line and
+# write nothing; an existing result directory is refused; with a stub
+# collector (FAULTLINE_RECORD) every iteration runs under it with its
+# snapshot path; a failing run stops the sweep and leaves no partial log.
+#   tests/host/pft_sweep.sh [OUTDIR]
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/integration/lib.sh"
+OUT=${1:-$TOP/out/host/pft_sweep}
+PFT=$TOP/tools/pft/pft
+SWEEP=$TOP/tools/pft-sweep
+[ -x "$PFT" ] || fl_skip "build tools/pft/pft first (make tools)"
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+fl_check_eq "series 112" "$("$PFT" --series 1 112 112)" "1 4 7 12 21 30 48 79 110 112"
+fl_check_eq "series 128" "$("$PFT" --series 1 128 128)" "1 4 7 12 21 30 48 79 110 128"
+fl_check_eq "series 256" "$("$PFT" --series 1 256 256)" "1 4 7 12 21 30 48 79 110 141 172 203 234 256"
+
+# a small real sweep
+R=$OUT/r1
+PFT_ITERATIONS=2 PFT_MAPPING_SIZE=8m PFT_MIN_CLIENTS=1 PFT_MAX_CLIENTS=2 \
+	"$SWEEP" -o "$R" >"$OUT/r1.stdout" 2>"$OUT/r1.stderr"
+fl_check_eq "sweep exit status" "$?" 0
+fl_check_eq "sweep prints the results dir" "$(cat "$OUT/r1.stdout")" "$R"
+fl_check_eq "results files" "$(cd "$R" && ls | tr '\n' ' ')" "pft-1.log pft-2.log sweep.conf tags "
+for n in 1 2; do
+	fl_check_eq "pft-$n.log lines" "$(wc -l <"$R/pft-$n.log")" 2
+	fl_check_eq "pft-$n.log classic lines with Thr=$n" \
+		"$(awk -v n=$n 'NF == 8 && $2 == n && $4 ~ /s$/' "$R/pft-$n.log" | wc -l)" 2
+done
+for kv in PFT_ITERATIONS=2 PFT_MAPPING_SIZE=8m PFT_MIN_CLIENTS=1 PFT_MAX_CLIENTS=2 \
+	PFT_USE_PROCESSES=no PFT_PAGESIZES=base SWEEP_CLIENTS=1,2; do
+	fl_check_cmd "sweep.conf has $kv" grep -qx "$kv" "$R/sweep.conf"
+done
+fl_check_cmd "sweep.conf finished" grep -q '^SWEEP_FINISHED=' "$R/sweep.conf"
+fl_check_cmd "tags kernel_version" grep -qx "kernel_version=$(uname -r)" "$R/tags"
+fl_check_cmd "tags machine_total_logical_cores" grep -q '^machine_total_logical_cores=[0-9]' "$R/tags"
+
+# refused: existing results, bad settings (exit 2, one line, nothing written)
+"$SWEEP" -o "$R" 2>/dev/null
+fl_check_eq "existing results dir refused" "$?" 1
+for bad in PFT_ITERATIONS=0 PFT_ITERATIONS=x PFT_MAPPING_SIZE=1q PFT_MIN_CLIENTS=0 \
+	PFT_MAX_CLIENTS=0 PFT_USE_PROCESSES=maybe PFT_PAGESIZES=huge PFT_MAX_CLIENTS=2000 \
+	PFT_MAPPING_SIZE=4096; do
+	err=$(
+		env PFT_MAX_CLIENTS=2 "$bad" "$SWEEP" -o "$OUT/bad" 2>&1 >/dev/null)
+	rc=$?
+	fl_check_eq "$bad exit status" "$rc" 2
+	fl_check_eq "$bad error lines" "$(printf '%s\n' "$err" | wc -l)" 1
+	fl_check_cmd "$bad wrote nothing" test ! -e "$OUT/bad"
+done
+
+# a stub collector: records its arguments, writes the snapshot, runs pft
+cat >"$OUT/stubrec" <<'STUB'
+#!/bin/sh
+[ "$1" = -o ] || exit 9
+snap=$2; shift 2
+[ "$1" = -- ] || exit 9
+shift
+echo "stub $snap" >"$snap"
+echo "collector summary on stdout"
+exec "$@"
+STUB
+chmod +x "$OUT/stubrec"
+R=$OUT/r2
+FAULTLINE_RECORD="$OUT/stubrec -o" PFT_ITERATIONS=2 PFT_MAPPING_SIZE=4m PFT_MAX_CLIENTS=1 \
+	PFT_USE_PROCESSES=yes "$SWEEP" -o "$R" >/dev/null 2>&1
+fl_check_eq "sweep under a collector" "$?" 0
+fl_check_eq "snapshots" "$(cd "$R/snap" 2>/dev/null && ls | tr '\n' ' ')" "pft-1-1.snap pft-1-2.snap "
+fl_check_eq "pft-1.log keeps only pft lines" "$(awk 'NF == 8' "$R/pft-1.log" | wc -l)" 2
+fl_check_cmd "collector output kept in sweep.err" grep -q "collector summary" "$R/sweep.err"
+fl_check_cmd "sweep.conf PFT_USE_PROCESSES=yes" grep -qx PFT_USE_PROCESSES=yes "$R/sweep.conf"
+
+# a failing run stops the sweep: no partial log
+cat >"$OUT/badpft" <<STUB
+#!/bin/sh
+case "\$*" in --series*|--check*) exec "$PFT" "\$@" ;; esac
+exit 1
+STUB
+chmod +x "$OUT/badpft"
+R=$OUT/r3
+PFT_ITERATIONS=2 PFT_MAPPING_SIZE=4m PFT_MAX_CLIENTS=1 "$SWEEP" --pft "$OUT/badpft" -o "$R" >/dev/null 2>&1
+fl_check_eq "failing pft stops the sweep" "$?" 1
+fl_check_cmd "no partial pft-1.log" test ! -e "$R/pft-1.log"
+fl_done

@@ -96,6 +96,14 @@ struct pft_clock {
 };
 void pft_clock_init(struct pft_clock *c, unsigned int verbose);
 
+/* TSC cycles to ns the way the kernel's perf mmap page says, without overflow. */
+static inline fl_u64 pft_cyc2ns(fl_u64 cyc, fl_u32 mult, fl_u32 shift)
+{
+	fl_u64 quot = cyc >> shift, rem = cyc & ((1ULL << shift) - 1);
+
+	return quot * mult + ((rem * mult) >> shift);
+}
+
 /* run.c */
 int pft_run(const struct pft_opts *o, struct pft_result *r);
 

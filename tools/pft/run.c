@@ -87,13 +87,6 @@ static inline void touch_page(char *p, unsigned int n, size_t ls)
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-static inline fl_u64 cyc2ns(fl_u64 cyc, const struct pft_clock *c)
-{
-	fl_u64 quot = cyc >> c->shift, rem = cyc & ((1ULL << c->shift) - 1);
-
-	return quot * c->mult + ((rem * c->mult) >> c->shift);
-}
-
 static __attribute__((noinline)) void touch_lat_tsc(char *p, char *end, size_t ps,
 						    unsigned int n, size_t ls,
 						    struct fl_hist *h,
@@ -108,7 +101,7 @@ static __attribute__((noinline)) void touch_lat_tsc(char *p, char *end, size_t p
 		t0 = __rdtsc();
 		touch_page(p, n, ls);
 		t1 = __rdtscp(&aux);
-		fl_hist_add(h, cyc2ns(t1 - t0, c));
+		fl_hist_add(h, pft_cyc2ns(t1 - t0, c->mult, c->shift));
 	}
 }
 #endif

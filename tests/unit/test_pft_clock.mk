@@ -1,0 +1,1 @@
+test_pft_clock_SRCS := tools/pft/clock.c

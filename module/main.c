@@ -8,7 +8,6 @@
 
 #include <linux/cpumask.h>
 #include <linux/kernel.h>
-#include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>

@@ -24,7 +24,10 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
-#include <trace/events/mmap_lock.h>
+#if __has_include(<trace/events/mmap_lock.h>)
+#include <trace/events/mmap_lock.h>	/* 5.11+ */
+#define FL_HAVE_MMAP_LOCK_TP	1
+#endif
 
 #include "faultline.h"
 
@@ -35,10 +38,14 @@
  * too; registering a probe of the wrong prototype would read `write` from
  * the wrong register.
  */
+#ifdef FL_HAVE_MMAP_LOCK_TP
 #define FL_MMAP_MEMCG_PROTO						\
 	__same_type(&register_trace_mmap_lock_start_locking,		\
 		    int (*)(void (*)(void *, struct mm_struct *,		\
 				     const char *, bool), void *))
+#else
+#define FL_MMAP_MEMCG_PROTO	0	/* no mmap_lock tracepoints: found absent at load */
+#endif
 
 /* Lespinasse's SPF series (v5.12): FAULT_FLAG_SPECULATIVE = 0x400. */
 #ifdef FAULT_FLAG_SPECULATIVE

@@ -257,9 +257,13 @@ static void print_text(FILE *f, const struct fl_cmp *c, const struct opts *o)
 	fprintf(f, "\n\n[*] TAGS\n");
 	t.ncol = 2;
 	table_add(&t, (char *[]){ "LABEL", "VALUE" });
-	for (size_t i = 0; i < ARRAY_SIZE(seed_tags); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(seed_tags); i++) {
 		if (merged_tag(c, seed_tags[i], buf, sizeof(buf)))
 			table_add(&t, (char *[]){ (char *)seed_tags[i], buf });
+		else if (!strcmp(seed_tags[i], "test_name"))
+			/* these are pft results by construction (pft-N.log) */
+			table_add(&t, (char *[]){ "test_name", "pft" });
+	}
 	if (!o->seed) {
 		char keys[64][64];
 		unsigned int nk = conf_keys(c, keys, 64);
@@ -298,7 +302,8 @@ static void print_text(FILE *f, const struct fl_cmp *c, const struct opts *o)
 				cells[k][0] = '\0';
 			snprintf(cells[0], sizeof(cells[0]), "%s", lab[s]);
 			if (!m->have[s]) {
-				snprintf(cells[1], sizeof(cells[1]), "missing");
+				/* no run at all, or runs that could not measure it */
+				snprintf(cells[1], sizeof(cells[1]), m->no_run[s] ? "missing" : "n/a");
 				for (int k = 2; k <= 6; k++)
 					snprintf(cells[k], sizeof(cells[k]), "-");
 			} else {

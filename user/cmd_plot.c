@@ -3,7 +3,7 @@
  * faultline plot: gnuplot pictures (PNG and/or SVG) of pft-sweep results and
  * snapshots: faults/sec and faults/cpu vs threads for A and B (mean and
  * stddev error bars), fault latency p50/p99 vs threads, lockless abort % vs
- * threads, and a per-CPU fault-latency heatmap.  Writes the data files and
+ * threads, mmap_lock wait vs threads, and a per-CPU fault-latency heatmap.  Writes the data files and
  * the gnuplot script beside the images so they can be re-plotted by hand.
  */
 #define _GNU_SOURCE
@@ -401,6 +401,7 @@ static int sweep_plots(struct ctx *c, const char *a, const char *b)
 	static const char *const lat[] = { "fault_latency_p50", "fault_latency_p99" };
 	static const char *const latn[] = { "p50", "p99" };
 	static const char *const ab[] = { "lockless_abort_pct" };
+	static const char *const mw[] = { "mmap_lock_wait_mean" };
 	struct fl_cmp cmp;
 	char err[512], title[1024], vs[600];
 
@@ -441,6 +442,13 @@ static int sweep_plots(struct ctx *c, const char *a, const char *b)
 			  "aborted / attempted lockless faults, % (mean, stddev)", 0);
 	} else {
 		printf("skipped aborts: %s\n", kind_gap(&cmp, "lockless_abort_pct"));
+	}
+	if (kind_has_data(&cmp, "mmap_lock_wait_mean", c->nsides)) {
+		snprintf(title, sizeof(title), "mmap_lock wait vs threads (%s)", vs);
+		line_plot(c, &cmp, "mmap_wait", mw, NULL, 1, title,
+			  "mean mmap_lock wait per acquisition, ns (mean, stddev over runs)", 0);
+	} else {
+		printf("skipped mmap_wait: %s\n", kind_gap(&cmp, "mmap_lock_wait_mean"));
 	}
 	for (int s = 0; s < c->nsides; s++) {
 		unsigned int n = c->heat_threads;

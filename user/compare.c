@@ -215,6 +215,7 @@ int fl_cmp_build(struct fl_cmp *c, const char *dir_a, const char *dir_b, double 
 				unsigned int n = 0;
 
 				if (!ser) {
+					m->no_run[s] = 1;
 					snprintf(m->gap[s], FL_CMP_GAP_LEN, "no %u-thread run",
 						 thr[i]);
 					continue;

@@ -23,6 +23,7 @@ struct fl_cmp_metric {
 	unsigned int threads;
 	int higher_is_better;	/* 1, or 0 = lower is better */
 	int have[2];		/* A, B have values */
+	int no_run[2];		/* the side has no run at this thread count */
 	struct fl_stats st[2];
 	char gap[2][FL_CMP_GAP_LEN];	/* why a side has no values */
 	double pct[FL_PCT_NR];	/* (B - A) / A * 100; NAN when undefined */

@@ -140,7 +140,8 @@ static void snap(const char *path, unsigned int tier, unsigned int threads, doub
 	assert_int_equal(fl_snapshot_alloc_cpus(&s, 16), 0);
 	s.hdr.tier = tier;
 	s.hdr.lockless_kind = FL_LL_KIND_VMA_LOCK;
-	s.hdr.hooks_live = 1ULL << FL_HOOK_PF_USER;
+	s.hdr.hooks_live = (1ULL << FL_HOOK_PF_USER) | (1ULL << FL_HOOK_MMAP_START) |
+			   (1ULL << FL_HOOK_MMAP_ACQUIRED) | (1ULL << FL_HOOK_MMAP_RELEASED);
 	if (tier != FL_TIER_TRACEPOINT)
 		s.hdr.hooks_live |= (1ULL << FL_HOOK_HMF) | (1ULL << FL_HOOK_LOCK_VMA);
 	srandom(seed);
@@ -154,6 +155,8 @@ static void snap(const char *path, unsigned int tier, unsigned int threads, doub
 
 			if (tier != FL_TIER_TRACEPOINT)
 				fl_hist_add(&s.cpus[c].hist[FL_H_FAULT_LAT], (fl_u64)v);
+			if (k % 4 == 0)
+				fl_hist_add(&s.cpus[c].hist[FL_H_MMAP_WAIT_R], (fl_u64)(v / 4));
 		}
 		s.cpus[c].ll[FL_LL_ATTEMPTED] = 2000;
 		s.cpus[c].ll[FL_LL_ABORTED] = (fl_u64)(threads * scale * 3) + random() % 5;
@@ -201,9 +204,9 @@ static void test_snapshot_sweeps(void **state)
 	b = sweep("B", "6.12.0-spf", 0.7, FL_TIER_FENTRY);
 	snprintf(out, sizeof(out), "%s/snaps", tmpdir);
 	assert_int_equal(run("-o", out, a, b, NULL), 0);
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < 7; i++) {
 		static const char *const n[] = { "faults_sec", "faults_cpu", "latency", "aborts",
-						 "heatmap-A", "heatmap-B" };
+						 "heatmap-A", "heatmap-B", "mmap_wait" };
 
 		check_png(out, n[i]);
 		check_svg(out, n[i], i == 4 ? "6.12.0-base" : "6.12.0-spf");
@@ -226,6 +229,7 @@ static void test_snapshot_sweeps(void **state)
 	snprintf(out, sizeof(out), "%s/tp", tmpdir);
 	assert_int_equal(run("-o", out, tp, NULL), 0);
 	check_png(out, "faults_sec");
+	check_png(out, "mmap_wait");	/* tracepoints see mmap_lock */
 	assert_false(exists(out, "latency.png"));
 	assert_false(exists(out, "aborts.png"));
 	assert_false(exists(out, "heatmap-A.png"));

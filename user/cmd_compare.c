@@ -173,25 +173,27 @@ static void table_print(FILE *f, const struct table *t)
 				w[i] = l;
 		}
 	for (unsigned int r = 0; r < t->nrow; r++) {
-		char line[4096];
-		size_t o = 0;
+		char *line = NULL;
+		size_t len = 0, o;
+		FILE *m = open_memstream(&line, &len);
 
-		for (unsigned int i = 0; i < t->ncol && o < sizeof(line) - 64; i++) {
+		if (!m)
+			return;
+		for (unsigned int i = 0; i < t->ncol; i++) {
 			const char *s = t->cell[(size_t)r * t->ncol + i];
 			int al = t->right && t->right[i] && r > 0;
 
-			if (al)
-				o += snprintf(line + o, sizeof(line) - o, "%s%*s ",
-					      i == 0 ? "  " : " ", (int)w[i], s);
-			else
-				o += snprintf(line + o, sizeof(line) - o, "%s%-*s ",
-					      i == 0 ? "  " : " ", (int)w[i], s);
+			fprintf(m, al ? "%s%*s " : "%s%-*s ", i == 0 ? "  " : " ", (int)w[i], s);
 			if (i + 1 < t->ncol)
-				o += snprintf(line + o, sizeof(line) - o, "|");
+				fputc('|', m);
 		}
+		if (fclose(m) || !line)
+			return;
+		o = strlen(line);
 		while (o && line[o - 1] == ' ')
 			line[--o] = '\0';
 		fprintf(f, "%s\n", line);
+		free(line);
 		if (r == 0) {
 			for (unsigned int i = 0; i < t->ncol; i++) {
 				size_t n = w[i] + 2 + (i == 0 || i + 1 == t->ncol);

@@ -71,28 +71,6 @@ volatile __u32 slot = 0;
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-/*
- * hist_add() from hist.h with a 64-bit bucket index.  With hist.h's
- * 32-bit index clang 14 bounds-checks one zero-extended copy of it and
- * indexes with another, which the verifier rejects ("R5 unbounded memory
- * access").  Same bucket function, same fields; drop this once hist.h's
- * hist_add() uses a 64-bit index.
- */
-static __always_inline void hist_add(struct fl_hist *h, fl_u64 v)
-{
-	fl_u64 i = fl_hist_bucket(v);
-
-	if (i >= FL_HIST_NBUCKETS)
-		i = FL_HIST_NBUCKETS - 1;
-	h->buckets[i]++;
-	if (h->count == 0 || v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	h->count++;
-	h->sum += v;
-}
-
 static __always_inline struct fl_cpu_stats *cpu_stats(void)
 {
 	__u32 key = slot & 1;
@@ -223,7 +201,7 @@ static __always_inline void on_hmf_exit(fl_u32 flags, fl_u32 ret, bool in_fault)
 	now = bpf_ktime_get_ns();
 	read_kvals(&kv);
 	if (st->hmf_start_ns) {
-		hist_add(&cs->hist[FL_H_HMF], now - st->hmf_start_ns);
+		fl_hist_add(&cs->hist[FL_H_HMF], now - st->hmf_start_ns);
 		st->hmf_start_ns = 0;
 	}
 	/* GUP and friends call handle_mm_fault with regs == NULL: no fault. */
@@ -232,7 +210,7 @@ static __always_inline void on_hmf_exit(fl_u32 flags, fl_u32 ret, bool in_fault)
 	else
 		lat = fl_ev_hmf_exit(&none, cs, &kv, flags, ret, now);
 	if (lat)
-		hist_add(&cs->hist[FL_H_FAULT_LAT], lat);
+		fl_hist_add(&cs->hist[FL_H_FAULT_LAT], lat);
 }
 
 static __always_inline void on_lock_vma_exit(bool got_vma)
@@ -410,7 +388,7 @@ static __always_inline void on_mmap_acquired(struct mm_struct *mm, bool write, b
 	now = bpf_ktime_get_ns();
 	/* trylocks have no start_locking: no wait sample */
 	if (st->mwait_start_ns) {
-		hist_add(&cs->hist[write ? FL_H_MMAP_WAIT_W : FL_H_MMAP_WAIT_R],
+		fl_hist_add(&cs->hist[write ? FL_H_MMAP_WAIT_W : FL_H_MMAP_WAIT_R],
 			    now - st->mwait_start_ns);
 		st->mwait_start_ns = 0;
 	}
@@ -435,7 +413,7 @@ static __always_inline void on_mmap_released(struct mm_struct *mm, bool write)
 	cs = cpu_stats();
 	if (!cs)
 		return;
-	hist_add(&cs->hist[write ? FL_H_MMAP_HOLD_W : FL_H_MMAP_HOLD_R],
+	fl_hist_add(&cs->hist[write ? FL_H_MMAP_HOLD_W : FL_H_MMAP_HOLD_R],
 		    bpf_ktime_get_ns() - st->mhold_start_ns);
 	st->mhold_start_ns = 0;
 }
@@ -528,7 +506,7 @@ int BPF_PROG(tp_contention_end, void *lock, int ret)
 	cs = cpu_stats();
 	if (!cs)
 		return 0;
-	hist_add(&cs->hist[FL_H_MMAP_CONTEND], bpf_ktime_get_ns() - st->contend_start_ns);
+	fl_hist_add(&cs->hist[FL_H_MMAP_CONTEND], bpf_ktime_get_ns() - st->contend_start_ns);
 	st->contend_start_ns = 0;
 	return 0;
 }

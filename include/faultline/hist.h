@@ -84,7 +84,11 @@ FL_INLINE fl_u64 fl_hist_upper(fl_u32 i)
  */
 FL_INLINE void fl_hist_add(struct fl_hist *h, fl_u64 v)
 {
-	fl_u32 i = fl_hist_bucket(v);
+	/*
+	 * 64-bit index: with a 32-bit one clang bounds-checks one copy and
+	 * indexes with another, and the BPF verifier rejects the access.
+	 */
+	fl_u64 i = fl_hist_bucket(v);
 
 	if (i >= FL_HIST_NBUCKETS)	/* unreachable; keeps the BPF verifier happy */
 		i = FL_HIST_NBUCKETS - 1;

@@ -12,6 +12,8 @@
 #include <linux/cache.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
+#include <linux/bitops.h>
+#include <linux/threads.h>
 
 #include <faultline/abi.h>
 #include <faultline/classify.h>
@@ -38,7 +40,7 @@ struct fl_slot {
 
 /* main.c: the state the control file and the parameters change. */
 extern bool fl_enabled;
-extern unsigned int fl_tgid;		/* global (init namespace) tgid, 0 = all */
+extern unsigned int fl_tgid;		/* global (init namespace) tgid, 0 = all; see filter.c */
 extern struct mutex fl_mutex;		/* serialises control, fold, reset */
 
 /* stats.c */
@@ -65,6 +67,19 @@ u64 fl_probes_absent(void);
 u64 fl_probes_nmissed(void);	/* kretprobe misses, all probes, since load */
 void fl_probes_show(struct seq_file *m);
 extern u64 fl_nmissed_base;	/* fl_probes_nmissed() at the last reset */
+
+/* filter.c: the traced processes (fl_tgid and its descendants) */
+extern unsigned long *fl_tgid_map;
+int fl_filter_init(void);
+void fl_filter_exit(void);
+void fl_filter_set(unsigned int nr);
+void fl_filter_fork(struct task_struct *parent, struct task_struct *child);
+
+static __always_inline bool fl_filter_match(unsigned int tgid)
+{
+	return !READ_ONCE(fl_tgid) ||
+	       (tgid < PID_MAX_LIMIT && test_bit(tgid, fl_tgid_map));
+}
 
 /* iface.c */
 int fl_iface_init(void);

@@ -48,7 +48,7 @@ int fl_set_tgid(unsigned int vnr)
 		if (!nr)
 			return -ESRCH;
 	}
-	WRITE_ONCE(fl_tgid, nr);
+	fl_filter_set(nr);
 	return 0;
 }
 

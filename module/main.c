@@ -86,7 +86,7 @@ static const struct kernel_param_ops fl_maxactive_ops = {
 module_param_cb(hooks, &fl_hooks_ops, &fl_hooks, 0444);
 MODULE_PARM_DESC(hooks, "mask of hooks to register, bit = enum fl_hook (default 0x3ff = all)");
 module_param_cb(tgid, &fl_tgid_ops, &fl_tgid, 0444);
-MODULE_PARM_DESC(tgid, "trace only this process (0 = all, default); also `tgid N` in control");
+MODULE_PARM_DESC(tgid, "trace only this process and its later children (0 = all, default); also `tgid N` in control");
 module_param_cb(enable, &fl_enable_ops, &fl_enabled, 0444);
 MODULE_PARM_DESC(enable, "count from load (1, default) or from `enable` in control (0)");
 module_param_cb(maxactive, &fl_maxactive_ops, &fl_maxactive, 0444);
@@ -97,19 +97,24 @@ static int __init fl_init(void)
 	unsigned int maxactive = fl_maxactive;
 	int err;
 
-	if (fl_tgid) {
-		err = fl_set_tgid(fl_tgid);
-		if (err) {
-			pr_err("tgid=%u rejected: no such process\n", fl_tgid);
-			return -EINVAL;
-		}
-	}
 	if (!maxactive)
 		maxactive = clamp_t(unsigned int, 8 * num_possible_cpus(), 64, 4096);
 
-	err = fl_stats_init();
+	err = fl_filter_init();
 	if (err)
 		return err;
+	if (fl_tgid) {
+		unsigned int vnr = fl_tgid;
+
+		if (fl_set_tgid(vnr)) {
+			pr_err("tgid=%u rejected: no such process\n", vnr);
+			err = -EINVAL;
+			goto err_filter;
+		}
+	}
+	err = fl_stats_init();
+	if (err)
+		goto err_filter;
 	err = fl_probes_register(fl_hooks, maxactive);
 	if (err)
 		goto err_stats;
@@ -125,6 +130,8 @@ err_probes:
 	fl_probes_unregister();
 err_stats:
 	fl_stats_exit();
+err_filter:
+	fl_filter_exit();
 	return err;
 }
 
@@ -133,6 +140,7 @@ static void __exit fl_exit(void)
 	fl_iface_exit();		/* waits for open readers' in-flight calls */
 	fl_probes_unregister();		/* waits for in-flight handlers */
 	fl_stats_exit();
+	fl_filter_exit();
 	pr_info("unloaded\n");
 }
 

@@ -88,14 +88,11 @@ static const char *const fl_hook_label[FL_HOOK_NR] = {
 
 static __always_inline bool fl_want(void)
 {
-	unsigned int tgid;
-
 	if (!READ_ONCE(fl_enabled))
 		return false;
 	if ((current->flags & PF_KTHREAD) || !current->mm)
 		return false;
-	tgid = READ_ONCE(fl_tgid);
-	return !tgid || (unsigned int)current->tgid == tgid;
+	return fl_filter_match(current->tgid);
 }
 
 static __always_inline u64 fl_now(void)
@@ -383,6 +380,12 @@ static void fl_tp_process_exit(void *data, struct task_struct *p)
 		fl_slot_release();
 }
 
+static void fl_tp_process_fork(void *data, struct task_struct *parent,
+			       struct task_struct *child)
+{
+	fl_filter_fork(parent, child);
+}
+
 struct fl_tp {
 	int hook;		/* enum fl_hook, or -1: internal, always wanted */
 	const char *name;
@@ -405,6 +408,7 @@ static struct fl_tp fl_tps[] = {
 	{ FL_HOOK_CONTENTION_BEGIN, "contention_begin", fl_tp_contention_begin },
 	{ FL_HOOK_CONTENTION_END, "contention_end", fl_tp_contention_end },
 	{ -1, "sched_process_exit", fl_tp_process_exit },
+	{ -1, "sched_process_fork", fl_tp_process_fork },
 };
 
 static const char *fl_tp_system(const struct fl_tp *t)

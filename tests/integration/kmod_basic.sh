@@ -90,6 +90,16 @@ fi
 cat "$FL_D/snapshot" >/out/snapshot_filtered.bin || fl_fail "read snapshot"
 fl_check_ge "snapshot size (bytes)" "$(wc -c </out/snapshot_filtered.bin)" 15000
 
+# 1b. Children follow the filter: a shell filtered on itself runs pft with
+#     worker processes (-n): their faults are counted, the shell's few too.
+fl_check_cmd "reset" kmod_ctl reset
+sh -c "echo 'tgid '\$\$ >$FL_D/control && echo enable >$FL_D/control && /fl/pft -m $SIZE -n $THREADS" \
+	>/out/pft_children.txt 2>&1 || fl_fail "pft -n (filtered) exited $?"
+kmod_ctl disable
+kmod_save_summary /out/summary_children.txt
+fl_check_within "faults_user of pft -n $THREADS (forked workers, tgid filter on the parent shell)" \
+	"$(kmod_sum faults_user)" "$PAGES" 1
+
 # 2. System-wide, against the kernel's own count: pgfault is counted once per
 #    handle_mm_fault call, so it is compared with hmf_calls; every task's
 #    faults (the shell's included) are in both.

@@ -1,0 +1,108 @@
+# The collector drives the module: `faultline record -b kmod -- pft` counts
+# the workload's faults (= pages +-1%, = the kernel's pgfault delta +-1%),
+# fills the latency histogram, reports lockless outcomes where the kernel has
+# them; the same workload under `-b bpf` agrees within 1% on fault counts
+# (median latencies are printed side by side: TCG timings are not performance).
+# kernels: 6.12 6.1
+# smp: 2
+# timeout: 400
+# args: 256m 2
+. /fl/lib.sh
+# --- kmod helpers (shared by kmod_*.sh; the runner carries only lib.sh) ---
+FL_D=/sys/kernel/debug/faultline
+KMOD_SUM=/tmp/kmod_summary.txt
+
+# kmod_ctl CMD: write one command to the control file (status = the write's)
+kmod_ctl() { echo "$1" >"$FL_D/control"; }
+
+# kmod_save_summary [COPY]: freeze the summary so several fields come from
+# one read (and keep a copy under /out if COPY is given)
+kmod_save_summary() {
+	cat "$FL_D/summary" >"$KMOD_SUM" || return 1
+	[ -z "$1" ] || cp "$KMOD_SUM" "$1"
+}
+
+# kmod_sum NAME: a counter / lockless outcome of the saved summary
+kmod_sum() { awk -v k="$1" '$1 == k { print $2; exit }' "$KMOD_SUM"; }
+
+# kmod_hist NAME FIELD: count|mean|p50|p90|p99|max of a saved histogram line
+kmod_hist() {
+	awk -v k="$1" -v f="$2" '
+	$1 == k && NF >= 7 { n = split("count mean p50 p90 p99 max", c, " ")
+		for (i = 1; i <= n; i++) if (c[i] == f) { print $(i + 1); exit } }
+	$1 == k && NF == 2 { print 0; exit }' "$KMOD_SUM"
+}
+
+# kmod_hook_state NAME: live|absent|off|failed|unused
+kmod_hook_state() { awk -v k="$1" '$1 == k { print $3; exit }' "$FL_D/hooks"; }
+
+# kmod_kprobes: the kernel's kprobe list, addresses dropped, sorted
+kmod_kprobes() {
+	sed 's/^[0-9a-f]*  *//' /sys/kernel/debug/kprobes/list 2>/dev/null | sort
+}
+# ---
+SIZE=${1:-256m}
+THREADS=${2:-2}
+case $SIZE in
+*m) PAGES=$(( ${SIZE%m} * 256 )) ;;
+*) fl_skip "size '$SIZE' must be given in MiB (NNNm)" ;;
+esac
+[ -f /fl/faultline.ko ] || { fl_fail "faultline.ko was not built for $FL_KREL"; fl_done; }
+[ -x /fl/faultline ] || fl_skip "user/faultline not built"
+[ -x /fl/pft ] || fl_skip "pft not built"
+
+raw() { awk -F= -v k="$2" '$1 == k { print $2; exit }' "$1"; }
+
+fl_check_cmd "insmod faultline.ko" insmod /fl/faultline.ko
+before=$(vmstat_get pgfault)
+/fl/faultline record -b kmod -o /tmp/kmod.snap -- /fl/pft -m "$SIZE" -t "$THREADS" \
+	>/out/record_kmod.txt 2>&1
+rc=$?
+after=$(vmstat_get pgfault)
+cat /out/record_kmod.txt
+fl_check_eq "faultline record -b kmod exit status" "$rc" 0
+fl_check_cmd "kmod backend announced" grep -q 'kmod backend' /out/record_kmod.txt
+/fl/faultline report --raw /tmp/kmod.snap >/out/kmod_raw.txt || fl_fail "report --raw (kmod)"
+cp /tmp/kmod.snap /out/ 2>/dev/null
+cat /out/kmod_raw.txt
+fl_check_eq "backend" "$(raw /out/kmod_raw.txt backend)" kmod
+fl_check_eq "tier" "$(raw /out/kmod_raw.txt tier)" kprobe
+k_faults=$(raw /out/kmod_raw.txt faults_user)
+fl_check_within "kmod faults_user vs pages" "$k_faults" "$PAGES" 1
+# pgfault is system-wide and counts every handle_mm_fault call: compare the
+# module's handle_mm_fault calls of the workload with it (+-1%: the shell and
+# the collector fault a little outside the filter).
+fl_check_within "kmod handle_mm_fault_calls vs vmstat pgfault delta" \
+	"$(raw /out/kmod_raw.txt handle_mm_fault_calls)" $((after - before)) 1
+fl_check_within "kmod fault_latency.count vs faults_user" \
+	"$(raw /out/kmod_raw.txt fault_latency.count)" "$k_faults" 1
+k_p50=$(raw /out/kmod_raw.txt fault_latency.p50_ns)
+fl_check_ge "kmod fault_latency p50 (ns)" "$k_p50" 1
+fl_check_eq "kmod events_missed" "$(raw /out/kmod_raw.txt events_missed)" 0
+case $FL_SERIES in
+6.1)
+	fl_check_cmd "lockless figures not reported as numbers on 6.1" \
+		sh -c "grep '^lockless_attempted=' /out/kmod_raw.txt | grep -qE 'absent|unavailable'" ;;
+*)
+	fl_check_ge "kmod lockless_attempted (per-VMA locks)" \
+		"$(raw /out/kmod_raw.txt lockless_attempted)" $((PAGES * 9 / 10)) ;;
+esac
+fl_check_cmd "rmmod faultline" rmmod faultline
+
+# The same workload under BPF (module unloaded: nothing else hooked).
+/fl/faultline record -b bpf -o /tmp/bpf.snap -- /fl/pft -m "$SIZE" -t "$THREADS" \
+	>/out/record_bpf.txt 2>&1 || fl_fail "faultline record -b bpf exited $?"
+/fl/faultline report --raw /tmp/bpf.snap >/out/bpf_raw.txt || fl_fail "report --raw (bpf)"
+b_faults=$(raw /out/bpf_raw.txt faults_user)
+b_p50=$(raw /out/bpf_raw.txt fault_latency.p50_ns)
+echo "kmod: faults_user $k_faults p50 ${k_p50}ns; bpf ($(raw /out/bpf_raw.txt tier)): faults_user $b_faults p50 ${b_p50}ns" |
+	tee /out/kmod_vs_bpf.txt
+fl_check_within "kmod vs bpf faults_user" "$k_faults" "$b_faults" 1
+# Same order of magnitude (kretprobes cost more than fentry/fexit; TCG).
+if [ -n "$b_p50" ] && [ "$b_p50" -gt 0 ] 2>/dev/null &&
+   [ $((k_p50 * 10)) -ge "$b_p50" ] && [ $((b_p50 * 10)) -ge "$k_p50" ]; then
+	fl_pass "median fault latency kmod ${k_p50}ns vs bpf ${b_p50}ns within 10x"
+else
+	fl_fail "median fault latency kmod ${k_p50}ns vs bpf ${b_p50}ns not within 10x"
+fi
+fl_done

@@ -239,6 +239,18 @@ static void print_raw(const struct fl_snapshot *s, const struct fl_cpu_stats *t,
 			printf("%s.%s_ns=%llu\n", fl_hist_name(id), q[k].k,
 			       fl_hist_quantile_ppm(hh, q[k].ppm));
 	}
+	/* per CPU: what scripts need to check per-CPU sums and kept CPUs */
+	for (unsigned int c = 0; c < h->nr_cpus; c++) {
+		const struct fl_cpu_stats *cs = &s->cpus[c];
+
+		if (s->cpu_online)
+			printf("cpu%u.online=%u\n", c, s->cpu_online[c]);
+		printf("cpu%u.faults_user=%llu\ncpu%u.faults_kernel=%llu\n", c,
+		       cs->cnt[FL_C_FAULTS_USER], c, cs->cnt[FL_C_FAULTS_KERNEL]);
+		if (fl_figure_avail(s, FL_FIG_LATENCY, &why) == FL_AVAIL_YES)
+			printf("cpu%u.fault_latency.count=%llu\n", c,
+			       cs->hist[FL_H_FAULT_LAT].count);
+	}
 	if (!s->nr_vmstat)
 		printf("vmstat=unavailable (no /proc/vmstat section)\n");
 	for (unsigned int i = 0; i < s->nr_vmstat; i++)

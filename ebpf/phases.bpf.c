@@ -23,7 +23,7 @@
  *
  * Lock classes: lock:contention_begin/end of traced tasks.  A lock is named
  * by address (current->mm->mmap_lock, mm->page_table_lock, the faulting
- * VMA's lock), else by the first kernel functions on the contending stack
+ * VMA's lock, any lock in the vm_lock slab), else by the first kernel functions on the contending stack
  * outside the lock implementation (ranges from /proc/kallsyms, set by user
  * space), else by the fault phase it was contended in; the rest is "other",
  * whose callers are kept.
@@ -136,6 +136,10 @@ const volatile __u32 ll_flag = 0;	/* FAULT_FLAG_VMA_LOCK, 0 if none */
 const volatile __u32 vm_fault_retry = 0x400;
 const volatile __u64 text_start = 0, text_end = 0;
 const volatile __u32 nr_ranges = 0;
+/* Addresses of kernel variables (kallsyms), 0 if absent: naming VMA locks. */
+const volatile __u64 ksym_page_offset_base = 0;
+const volatile __u64 ksym_vmemmap_base = 0;
+const volatile __u64 ksym_vma_lock_cachep = 0;	/* 6.4-6.12: vm_lock slab */
 const volatile struct ph_range ranges[PH_NR_RANGES] = {};
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
@@ -489,6 +493,42 @@ static __always_inline fl_u32 class_from_stack(void *ctx, fl_u64 *caller)
 	return FL_LK_NR;
 }
 
+/*
+ * Is this rwsem a per-VMA lock?  On 6.4-6.12 vma->vm_lock is an object of
+ * its own slab cache (vma_lock_cachep): find the slab of the lock's page
+ * (x86_64 direct map: page_offset_base / vmemmap_base) and compare its
+ * cache.  This names the writer side (vma_start_write, inlined into the
+ * munmap / mprotect / madvise paths) that no caller symbol shows.
+ */
+struct page___ph {
+	unsigned long compound_head;
+} __attribute__((preserve_access_index));
+
+struct slab___ph {
+	struct kmem_cache *slab_cache;
+} __attribute__((preserve_access_index));
+
+static __always_inline bool is_vma_lock(void *lock)
+{
+	fl_u64 pob, vmb, cache, head, page;
+	struct kmem_cache *sc;
+
+	if (!ksym_vma_lock_cachep || !ksym_page_offset_base || !ksym_vmemmap_base)
+		return false;
+	if (bpf_probe_read_kernel(&pob, sizeof(pob), (void *)ksym_page_offset_base) ||
+	    bpf_probe_read_kernel(&vmb, sizeof(vmb), (void *)ksym_vmemmap_base) ||
+	    bpf_probe_read_kernel(&cache, sizeof(cache), (void *)ksym_vma_lock_cachep))
+		return false;
+	if (!cache || (fl_u64)lock < pob)
+		return false;
+	page = vmb + (((fl_u64)lock - pob) >> 12) * bpf_core_type_size(struct page);
+	head = BPF_CORE_READ((struct page___ph *)page, compound_head);
+	if (head & 1)
+		page = head - 1;
+	sc = BPF_CORE_READ((struct slab___ph *)page, slab_cache);
+	return (fl_u64)sc == cache;
+}
+
 static __always_inline fl_u32 classify(void *ctx, struct ph_task *st, void *lock,
 				       fl_u32 flags, fl_u64 *caller)
 {
@@ -502,6 +542,8 @@ static __always_inline fl_u32 classify(void *ctx, struct ph_task *st, void *lock
 	if (mm && lock == (void *)&mm->page_table_lock)
 		return FL_LK_PTL;
 	if (st->vma_lock && (fl_u64)lock == st->vma_lock)
+		return FL_LK_VMA;
+	if (!(flags & PH_LCB_F_SPIN) && is_vma_lock(lock))
 		return FL_LK_VMA;
 	cls = class_from_stack(ctx, caller);
 	if (cls < FL_LK_NR)
@@ -534,9 +576,7 @@ int BPF_PROG(ph_cont_begin, void *lock, unsigned int flags)
 	st = task_get(true);
 	if (!st)
 		return 0;
-	d = st->cdepth;
-	PH_BARRIER(d);
-	if (d >= PH_CT_DEPTH) {
+	if (st->cdepth >= PH_CT_DEPTH) {
 		PH_COUNT(misc(), PH_M_DEPTH);
 		return 0;
 	}
@@ -544,6 +584,12 @@ int BPF_PROG(ph_cont_begin, void *lock, unsigned int flags)
 	if (cls >= FL_LK_NR)
 		cls = FL_LK_OTHER;
 	now = bpf_ktime_get_ns();
+	/* index checked right where it is used (6.1's verifier loses the bound
+	 * of a value spilled across the calls above) */
+	d = st->cdepth;
+	PH_BARRIER(d);
+	if (d >= PH_CT_DEPTH)
+		return 0;
 	c = &st->ct[d];
 	c->lock = (fl_u64)lock;
 	c->start = now;

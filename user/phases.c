@@ -110,6 +110,7 @@ struct ksyms {
 	struct ksym *s;
 	size_t n, cap;
 	unsigned long long stext, etext;
+	unsigned long long page_offset_base, vmemmap_base, vma_lock_cachep;	/* addresses */
 };
 
 static void ksyms_free(struct ksyms *k)
@@ -147,6 +148,12 @@ static int ksyms_load(struct ksyms *k, char *err, size_t errlen)
 			k->stext = addr;
 		else if (!strcmp(name, "_etext"))
 			k->etext = addr;
+		else if (!strcmp(name, "page_offset_base"))
+			k->page_offset_base = addr;
+		else if (!strcmp(name, "vmemmap_base"))
+			k->vmemmap_base = addr;
+		else if (!strcmp(name, "vma_lock_cachep"))
+			k->vma_lock_cachep = addr;
 		if (type != 't' && type != 'T')
 			continue;
 		if (k->n == k->cap) {
@@ -352,6 +359,9 @@ static int set_ranges(struct fl_phases *p, const struct ksyms *k)
 	p->skel->rodata->nr_ranges = n;
 	p->skel->rodata->text_start = k->stext;
 	p->skel->rodata->text_end = k->etext;
+	p->skel->rodata->ksym_page_offset_base = k->page_offset_base;
+	p->skel->rodata->ksym_vmemmap_base = k->vmemmap_base;
+	p->skel->rodata->ksym_vma_lock_cachep = k->vma_lock_cachep;
 	(void)skip;
 	return named;
 }
@@ -443,10 +453,11 @@ static bool pair_wanted(const struct fl_phases *p, const struct load_env *e,
 	case K_KPROBE:
 		return e->fentry && p->want_phases && ksyms_has(e->k, q->hook);
 	}
+	/* fault entry: only the phase tier uses it (the fault's start time) */
 	if (q->a == s->progs.ph_pf_user)
-		return true;
+		return e->fentry;
 	if (q->a == s->progs.ph_pf_kernel)
-		return btf_tp_nargs(e->btf, q->hook) >= 0;
+		return e->fentry && btf_tp_nargs(e->btf, q->hook) >= 0;
 	if (q->a == s->progs.ph_fork)
 		return p->own_filter;
 	if (q->phase == PH_CONTENTION)
@@ -664,13 +675,19 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	have_k = ksyms_load(&k, kerr, sizeof(kerr)) == 0;
 	env.k = have_k ? &k : NULL;
 
+	/*
+	 * The fentry/kprobe fault hooks cost on every fault: only with --phases.
+	 * --locks alone is the contention tracepoints (slow path only) and
+	 * names locks by address and stack, without the phase context.
+	 */
 	env.fentry = true;
-	if (have_fentry && try_load(p, o, &env, why, sizeof(why)) == 0) {
-		p->phases_on = o->phases;
+	if (o->phases && have_fentry && try_load(p, o, &env, why, sizeof(why)) == 0) {
+		p->phases_on = true;
 		p->fentry_loaded = true;
 	} else {
-		snprintf(p->phases_why, sizeof(p->phases_why), "%s",
-			 have_fentry ? why : "handle_mm_fault not in kernel BTF");
+		if (o->phases)
+			snprintf(p->phases_why, sizeof(p->phases_why), "%s",
+				 have_fentry ? why : "handle_mm_fault not in kernel BTF");
 		/* tracepoints only: lock classes without the fault-phase context */
 		env.fentry = false;
 		if (o->locks && env.contention && try_load(p, o, &env, why, sizeof(why)))
@@ -678,8 +695,10 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	}
 	if (p->skel && o->locks && p->contention_ok) {
 		p->locks_on = true;
-		snprintf(p->naming, sizeof(p->naming), "address%s%s",
-			 have_k ? "+stack" : "", p->fentry_loaded ? "+phase" : "");
+		snprintf(p->naming, sizeof(p->naming), "address%s%s%s",
+			 have_k && k.vma_lock_cachep && k.page_offset_base && k.vmemmap_base ?
+			 "+vma_slab" : "", have_k ? "+stack" : "",
+			 p->fentry_loaded ? "+phase" : "");
 		if (!have_k)
 			snprintf(p->naming + strlen(p->naming), sizeof(p->naming) - strlen(p->naming),
 				 "; stack naming unavailable: %s", kerr);

@@ -453,6 +453,25 @@ static void test_pft_line(void **state)
 	assert_int_equal(fl_pft_parse_line("   1    4   1 0.1s 0.1s 0.1s 1 1 9", &s, err, sizeof(err)), -1);
 	assert_int_equal(fl_pft_parse_line("   1    4   1 0.1s 0.1s 0.1s 1e999 1", &s, err, sizeof(err)), -1);
 	assert_int_equal(fl_pft_parse_line("   1    4   1 0.1x 0.1s 0.1s 1 1", &s, err, sizeof(err)), -1);
+	/* random garbage: a verdict and a reason, never a crash */
+	srandom(7);
+	for (int n = 0; n < 20000; n++) {
+		static const char alpha[] = " \t0123456789.-+es#infGbx\n";
+		char line[700];
+		int len = random() % (int)sizeof(line), r;
+
+		for (int i = 0; i < len; i++)
+			line[i] = random() % 4 ? alpha[random() % (sizeof(alpha) - 1)] :
+						 (char)(random() % 255 + 1);
+		line[len] = '\0';
+		err[0] = '\0';
+		r = fl_pft_parse_line(line, &s, err, sizeof(err));
+		assert_true(r >= -1 && r <= 1);
+		if (r < 0)
+			assert_true(err[0] != '\0');
+		if (r == 1)
+			assert_true(s.threads > 0 && s.flt_cpu >= 0 && s.flt_wsec >= 0);
+	}
 }
 
 static int setup(void **state)

@@ -288,14 +288,14 @@ static int valid_name(const char *s, int len, int label)
 static void check_prom(const char *text)
 {
 	static struct series ser[4096];
-	static char seen[4096][512], done_fam[512][128];
+	static char seen[4096][1100], done_fam[512][128];
 	char fam[128] = "", type[32] = "";
 	int nser = 0, nseen = 0, ndone = 0, nlines = 0;
 	char *copy = strdup(text), *save = NULL;
 
 	assert_non_null(copy);
 	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		char name[256], key[512], le[64] = "", *p = l, *end;
+		char name[256], key[512], le[256] = "", *p = l, *end;
 		size_t nl;
 		double v;
 
@@ -383,7 +383,7 @@ static void check_prom(const char *text)
 		}
 		/* duplicates */
 		{
-			char full[512];
+			char full[1100];
 
 			snprintf(full, sizeof(full), "%s|%s|%s", name, key, le);
 			for (int i = 0; i < nseen; i++)

@@ -317,6 +317,20 @@ static void test_cpulist(void **state)
 	assert_int_equal(fl_parse_size("32K"), 32768);
 	assert_int_equal(fl_parse_size("16M"), 16 << 20);
 	assert_int_equal(fl_parse_size("x"), 0);
+	/* random lists: in-range ids only, never a write past the mask */
+	srandom(3);
+	for (int n = 0; n < 20000; n++) {
+		static const char alpha[] = "0123456789,-: x";
+		unsigned char big[17] = { 0 };
+		char s[40];
+		int len = random() % 39;
+
+		for (int i = 0; i < len; i++)
+			s[i] = alpha[random() % (sizeof(alpha) - 1)];
+		s[len] = '\0';
+		fl_cpulist_parse(s, big, 16);
+		assert_int_equal(big[16], 0);
+	}
 }
 
 int main(void)

@@ -244,7 +244,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* DIR/NAME.snap and DIR/snap/NAME.snap, sorted; run = path below DIR minus .snap */
+/* DIR/NAME.snap and DIR/snap/NAME.snap, sorted; run = NAME */
 static int add_dir(struct fl_export *e, const char *dir, const char *topo_root,
 		   char *err, size_t errlen)
 {
@@ -290,7 +290,14 @@ static int add_dir(struct fl_export *e, const char *dir, const char *topo_root,
 		char path[4096], run[512];
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		snprintf(run, sizeof(run), "%.*s", (int)strlen(names[i]) - 5, names[i]);
+		/* run label: the file name without .snap (snap/ of a sweep dropped) */
+		const char *base = strncmp(names[i], "snap/", 5) ? names[i] : names[i] + 5;
+
+		snprintf(run, sizeof(run), "%.*s", (int)strlen(base) - 5, base);
+		for (unsigned int k = 0; k < e->nsnaps; k++)
+			if (!strcmp(e->snaps[k].run, run))	/* DIR/x.snap and DIR/snap/x.snap */
+				snprintf(run, sizeof(run), "%.*s", (int)strlen(names[i]) - 5,
+					 names[i]);
 		rc = add_snap(e, path, run, topo_root, err, errlen);
 	}
 out:

@@ -53,6 +53,8 @@ static int parse_num(const char *t, double *v, char suffix, int allow_inf)
 	}
 	if ((*t < '0' || *t > '9') && *t != '.')
 		return -1;
+	if (strspn(t, "0123456789.eE+-") < strcspn(t, suffix ? (char[]){ suffix, 0 } : ""))
+		return -1;	/* decimal only: no hex, no "nan" */
 	errno = 0;
 	x = strtod(t, &end);
 	if (errno || end == t || !isfinite(x) || x < 0)

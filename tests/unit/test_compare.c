@@ -453,6 +453,11 @@ static void test_pft_line(void **state)
 	assert_int_equal(fl_pft_parse_line("   1    4   1 0.1s 0.1s 0.1s 1 1 9", &s, err, sizeof(err)), -1);
 	assert_int_equal(fl_pft_parse_line("   1    4   1 0.1s 0.1s 0.1s 1e999 1", &s, err, sizeof(err)), -1);
 	assert_int_equal(fl_pft_parse_line("   1    4   1 0.1x 0.1s 0.1s 1 1", &s, err, sizeof(err)), -1);
+	/* decimal only */
+	assert_int_equal(fl_pft_parse_line("   1    4   1 0.1s 0.1s 0.1s 0x10 1", &s, err, sizeof(err)), -1);
+	assert_int_equal(fl_pft_parse_line("   1    4   1 0.1s 0.1s 0x1s 1 1", &s, err, sizeof(err)), -1);
+	assert_int_equal(fl_pft_parse_line("   1    4   1 0.1s 0.1s 0.1s 1e3 1", &s, err, sizeof(err)), 1);
+	assert_true(s.flt_cpu == 1000);
 	/* random garbage: a verdict and a reason, never a crash */
 	srandom(7);
 	for (int n = 0; n < 20000; n++) {

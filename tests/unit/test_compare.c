@@ -268,6 +268,16 @@ static void test_other_formats(void **state)
 	assert_non_null(strstr(t, "\"min\":565493.841,\"max\":597051.859,\"mean\":574980.2721"));
 	assert_non_null(strstr(t, "\"machine_platform_genus\":\"skylake\""));
 	free(t);
+	/* well-formed JSON whose numbers read back as the table's (python3's parser) */
+	{
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); "
+			 "m=d[\"metrics\"]; assert len(m)==20; "
+			 "assert m[0][\"a\"][\"mean\"]==574980.2721; "
+			 "assert all(x[\"pct\"][\"mean\"] is not None for x in m)' %s", out);
+		assert_int_equal(system(cmd), 0);
+	}
 	snprintf(out, sizeof(out), "%s/sky.csv", tmpdir);
 	assert_int_equal(run(out, "-f", "csv", FIX "/seed-sweeps/skylake-A",
 			     FIX "/seed-sweeps/skylake-B", NULL), 0);
@@ -276,6 +286,14 @@ static void test_other_formats(void **state)
 	assert_non_null(strstr(t, "\npft_faults_sec_112,pft_faults_sec,112,faults/s,pct,,,"
 				  "139.8"));
 	free(t);
+	/* every row has the header's 16 fields (python3's csv reader) */
+	{
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); "
+			 "assert len(r)==1+60 and all(len(x)==16 for x in r)' %s", out);
+		assert_int_equal(system(cmd), 0);
+	}
 	snprintf(out, sizeof(out), "%s/sky.md", tmpdir);
 	assert_int_equal(run(out, "-f", "markdown", FIX "/seed-sweeps/skylake-A",
 			     FIX "/seed-sweeps/skylake-B", NULL), 0);

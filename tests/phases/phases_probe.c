@@ -5,7 +5,10 @@
  * attached to it, then print the report tables and key=value lines that
  * the test-box scenarios (tests/integration/phases_*.sh) check.
  *
- *   phases_probe [-p] [-l] [-o SNAPSHOT] [-v] -- CMD [ARGS...]
+ *   phases_probe [-p] [-l] [-s] [-o SNAPSHOT] [-v] -- CMD [ARGS...]
+ *
+ * -s shares a tgid map created here, as `record` shares the main backend's
+ * (struct fl_phases_opts.tgids_map_fd), instead of the skeleton's own.
  */
 #include <errno.h>
 #include <signal.h>
@@ -18,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "phases.h"
@@ -35,7 +39,7 @@ static int print_fn(enum libbpf_print_level level, const char *fmt, va_list ap)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: phases_probe [-p] [-l] [-o SNAPSHOT] [-v] -- CMD [ARGS...]\n");
+	fprintf(stderr, "usage: phases_probe [-p] [-l] [-s] [-o SNAPSHOT] [-v] -- CMD [ARGS...]\n");
 	exit(2);
 }
 
@@ -88,14 +92,16 @@ int main(int argc, char **argv)
 	struct timespec t0, t1, r0;
 	struct utsname u;
 	const char *outpath = NULL;
-	int opt, pipefd[2], status, rc = 1, ncpu;
+	bool share = false;
+	int opt, pipefd[2], status, rc = 1, ncpu, mapfd = -1;
 	char err[256], go = 1;
 	pid_t pid;
 
-	while ((opt = getopt(argc, argv, "plo:v")) != -1) {
+	while ((opt = getopt(argc, argv, "plso:v")) != -1) {
 		switch (opt) {
 		case 'p': po.phases = true; break;
 		case 'l': po.locks = true; break;
+		case 's': share = true; break;
 		case 'o': outpath = optarg; break;
 		case 'v': verbose = true; break;
 		default: usage();
@@ -119,7 +125,22 @@ int main(int argc, char **argv)
 		_exit(127);
 	}
 	close(pipefd[0]);
-	po.tgid = pid;
+	if (share) {	/* the layout of faultline.bpf.c's `tgids` */
+		__u32 tgid = pid;
+		__u8 one = 1;
+
+		mapfd = bpf_map_create(BPF_MAP_TYPE_HASH, "tgids", sizeof(__u32), sizeof(__u8),
+				       8192, NULL);
+		if (mapfd < 0 || bpf_map_update_elem(mapfd, &tgid, &one, BPF_ANY)) {
+			fprintf(stderr, "phases_probe: shared tgid map: %s\n", strerror(errno));
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			return 1;
+		}
+		po.tgids_map_fd = mapfd;
+	} else {
+		po.tgid = pid;
+	}
 	ph = fl_phases_open(&po, err, sizeof(err));
 	if (!ph) {
 		fprintf(stderr, "phases_probe: %s\n", err);
@@ -181,6 +202,8 @@ int main(int argc, char **argv)
 	rc = 0;
 out:
 	fl_phases_close(ph);
+	if (mapfd >= 0)
+		close(mapfd);
 	fl_snapshot_free(&s);
 	return rc;
 }

@@ -98,4 +98,36 @@ int fl_report_phases(const struct fl_snapshot *s, FILE *out,
 int fl_report_locks(const struct fl_snapshot *s, FILE *out,
 		    const struct fl_phases_report_opts *o);
 
+/*
+ * Means for `compare` / `plot` / an explain line.  Per group as above
+ * (group NULL: all CPUs).  Phase means are ns per fault over all faults, so
+ * sum(phase_mean) + unattributed_mean == lat_mean.  A phase that is absent
+ * or unavailable has phase_avail[p] false: print it as unavailable.
+ */
+struct fl_phases_summary {
+	bool phases;			/* FL_SEC_PHASES present */
+	bool phase_avail[FL_PH_NR];
+	unsigned long long faults, overrun;
+	double lat_mean;
+	double phase_mean[FL_PH_NR];
+	double unattributed_mean;
+	bool locks;			/* FL_SEC_LOCKS present */
+	unsigned long long lock_count[FL_LK_NR];
+	unsigned long long lock_wait_ns[FL_LK_NR];
+	unsigned long long lock_wait_total_ns;
+};
+void fl_phases_summarize(const struct fl_snapshot *s, const int *group, int g,
+			 struct fl_phases_summary *out);
+
+/*
+ * One plain sentence on where B's added fault latency went, e.g.
+ * "71% of the added latency in B (+840 ns per fault) is alloc; lock wait in
+ * B is mostly zone (64%, was 3% in A)".  `where` (may be NULL) is appended
+ * as context ("at 110 threads", "on node1").  Significance is the caller's
+ * business (repeated runs).  Returns the phase that grew most, FL_PH_NR
+ * for "unattributed", or -1 when it cannot say (no phases in A or B).
+ */
+int fl_phases_explain(const struct fl_phases_summary *a, const struct fl_phases_summary *b,
+		      const char *where, char *buf, size_t len);
+
 #endif

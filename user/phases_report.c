@@ -326,3 +326,97 @@ int fl_report_locks(const struct fl_snapshot *s, FILE *out,
 	}
 	return ferror(out) ? -1 : 0;
 }
+
+void fl_phases_summarize(const struct fl_snapshot *s, const int *group, int g,
+			 struct fl_phases_summary *out)
+{
+	const struct fl_phase_stats *ps;
+	const struct fl_lock_stats *ls;
+	struct fl_phase_stats t;
+	struct fl_lock_stats lt;
+	int unavail[FL_PH_NR];
+	unsigned int nr, p, k;
+
+	memset(out, 0, sizeof(*out));
+	ps = fl_snapshot_phases(s, &nr);
+	if (ps) {
+		unavailable_phases(s, unavail);
+		fl_phase_stats_sum(ps, nr, group, g, &t);
+		out->phases = true;
+		out->faults = t.faults;
+		out->overrun = t.overrun;
+		if (t.faults) {
+			out->lat_mean = (double)t.lat_sum / t.faults;
+			out->unattributed_mean = (double)t.unattributed_sum / t.faults;
+		}
+		for (p = 0; p < FL_PH_NR; p++) {
+			out->phase_avail[p] = !unavail[p];
+			if (t.faults && !unavail[p])
+				out->phase_mean[p] = (double)t.hist[p].sum / t.faults;
+		}
+	}
+	ls = fl_snapshot_locks(s, &nr);
+	if (ls) {
+		fl_lock_stats_sum(ls, nr, group, g, &lt);
+		out->locks = true;
+		for (k = 0; k < FL_LK_NR; k++) {
+			out->lock_count[k] = lt.count[k];
+			out->lock_wait_ns[k] = lt.wait[k].sum;
+			out->lock_wait_total_ns += lt.wait[k].sum;
+		}
+	}
+}
+
+int fl_phases_explain(const struct fl_phases_summary *a, const struct fl_phases_summary *b,
+		      const char *where, char *buf, size_t len)
+{
+	double dlat, d, best_d = 0;
+	int best = -1;
+	unsigned int p, k, dom = FL_LK_NR;
+	size_t off = 0;
+
+	if (!len)
+		return -1;
+	buf[0] = 0;
+	if (!a->phases || !b->phases || !a->faults || !b->faults) {
+		snprintf(buf, len, "phases: not recorded in %s", !a->phases || !a->faults ? "A" : "B");
+		return -1;
+	}
+	dlat = b->lat_mean - a->lat_mean;
+	for (p = 0; p <= FL_PH_NR; p++) {
+		if (p < FL_PH_NR && !(a->phase_avail[p] && b->phase_avail[p]))
+			continue;
+		d = p < FL_PH_NR ? b->phase_mean[p] - a->phase_mean[p]
+				 : b->unattributed_mean - a->unattributed_mean;
+		if (best < 0 || (dlat >= 0 ? d > best_d : d < best_d)) {
+			best = (int)p;
+			best_d = d;
+		}
+	}
+	if (dlat > 0 && best_d > 0)
+		off = snprintf(buf, len, "%.0f%% of the added latency in B (%+.0f ns per fault)%s%s is %s",
+			       100.0 * best_d / dlat, dlat, where ? " " : "", where ? where : "",
+			       best < FL_PH_NR ? fl_phase_name(best) : "unattributed");
+	else
+		off = snprintf(buf, len, "B is not slower%s%s (%+.0f ns per fault); the largest change is %s (%+.0f ns)",
+			       where ? " " : "", where ? where : "", dlat,
+			       best < FL_PH_NR ? fl_phase_name(best) : "unattributed", best_d);
+	if (b->locks && b->lock_wait_total_ns && off < len) {
+		for (k = 0; k < FL_LK_NR; k++)
+			if (dom == FL_LK_NR || b->lock_wait_ns[k] > b->lock_wait_ns[dom])
+				dom = k;
+		off += snprintf(buf + off, len - off, "; lock wait in B is mostly %s (%.0f%%",
+				fl_lock_class_name(dom),
+				100.0 * b->lock_wait_ns[dom] / b->lock_wait_total_ns);
+		if (off >= len)
+			return best;
+		if (!a->locks)
+			snprintf(buf + off, len - off, ", locks not recorded in A)");
+		else if (!a->lock_wait_total_ns)
+			snprintf(buf + off, len - off, ", no contention in A)");
+		else
+			snprintf(buf + off, len - off, ", was %.0f%% in A)",
+				 100.0 * a->lock_wait_ns[dom] / a->lock_wait_total_ns);
+	}
+	return best;
+}

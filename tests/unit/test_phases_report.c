@@ -219,6 +219,63 @@ static void test_absent_sections_unavailable(void **state)
 	fl_snapshot_free(&s);
 }
 
+static void test_summary_and_explain(void **state)
+{
+	struct fl_snapshot sa, sb;
+	struct fl_phases_summary a, b;
+	struct fl_phase_stats *ps;
+	struct fl_lock_stats *ls;
+	unsigned int nr, c, k;
+	double sum = 0;
+	char buf[512];
+
+	(void)state;
+	make_snapshot(&sa, true);
+	make_snapshot(&sb, true);
+	/* B: +600 ns of alloc and +200 ns unattributed per fault on every CPU;
+	 * its lock wait is mostly zone */
+	ps = (struct fl_phase_stats *)fl_snapshot_phases(&sb, &nr);
+	ls = (struct fl_lock_stats *)fl_snapshot_locks(&sb, &nr);
+	for (c = 0; c < nr; c++) {
+		ps[c].hist[FL_PH_ALLOC].sum += 600 * ps[c].faults;
+		ps[c].unattributed_sum += 200 * ps[c].faults;
+		ps[c].lat_sum += 800 * ps[c].faults;
+		fl_hist_add(&ls[c].wait[FL_LK_ZONE], 100000);
+		ls[c].count[FL_LK_ZONE]++;
+	}
+	fl_phases_summarize(&sa, NULL, 0, &a);
+	fl_phases_summarize(&sb, NULL, 0, &b);
+	assert_true(a.phases && a.locks);
+	assert_int_equal(a.faults, 1000);
+	assert_false(a.phase_avail[FL_PH_ZERO]);	/* from the tag: unavailable */
+	assert_true(a.phase_avail[FL_PH_ALLOC]);
+	for (k = 0; k < FL_PH_NR; k++)
+		sum += a.phase_mean[k];
+	assert_true(sum + a.unattributed_mean > a.lat_mean - 1e-6 &&
+		    sum + a.unattributed_mean < a.lat_mean + 1e-6);
+
+	assert_int_equal(fl_phases_explain(&a, &b, "at 2 threads", buf, sizeof(buf)), FL_PH_ALLOC);
+	assert_string_equal(buf, "75% of the added latency in B (+800 ns per fault) at 2 threads "
+			    "is alloc; lock wait in B is mostly zone (95%, was 12% in A)");
+	/* the other way round: not slower, the largest change is named */
+	assert_int_equal(fl_phases_explain(&b, &a, NULL, buf, sizeof(buf)), FL_PH_ALLOC);
+	assert_non_null(strstr(buf, "B is not slower (-800 ns per fault); the largest change is alloc (-600 ns)"));
+	/* node grouping */
+	{
+		int group[NCPU] = { 0, 0, 1, 1 };
+
+		fl_phases_summarize(&sa, group, 1, &a);
+		assert_int_equal(a.faults, 700);
+	}
+	fl_snapshot_free(&sb);
+	memset(&sb, 0, sizeof(sb));
+	fl_phases_summarize(&sb, NULL, 0, &b);
+	assert_false(b.phases);
+	assert_int_equal(fl_phases_explain(&a, &b, NULL, buf, sizeof(buf)), -1);
+	assert_string_equal(buf, "phases: not recorded in B");
+	fl_snapshot_free(&sa);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_grouped_rows),
 		cmocka_unit_test(test_lock_table),
 		cmocka_unit_test(test_absent_sections_unavailable),
+		cmocka_unit_test(test_summary_and_explain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

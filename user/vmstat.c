@@ -63,7 +63,7 @@ int fl_vmstat_parse(struct fl_vmstat *v, const char *text, bool after)
 			goto next;
 		errno = 0;
 		val = strtoull(sp + 1, &end, 10);
-		if (errno || end == sp + 1 || *end != '\0' || sp[1] == '-')
+		if (sp[1] < '0' || sp[1] > '9' || errno || end == sp + 1 || *end != '\0')
 			return -1;
 		e = find(v, name);
 		if (!e) {

@@ -342,7 +342,8 @@ void fl_snapshot_total(const struct fl_snapshot *s, struct fl_cpu_stats *out)
 
 const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key)
 {
-	static char val[1024];
+	static char *val;	/* grows: topology tags of big machines are long */
+	static size_t cap;
 	size_t klen = strlen(key);
 	const char *p = s->tags;
 
@@ -352,8 +353,14 @@ const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key)
 
 		if (n > klen && !strncmp(p, key, klen) && p[klen] == '=') {
 			n -= klen + 1;
-			if (n >= sizeof(val))
-				n = sizeof(val) - 1;
+			if (n + 1 > cap) {
+				char *nv = realloc(val, n + 1);
+
+				if (!nv)
+					return NULL;
+				val = nv;
+				cap = n + 1;
+			}
 			memcpy(val, p + klen + 1, n);
 			val[n] = '\0';
 			return val;

@@ -43,7 +43,7 @@ int fl_snapshot_alloc_cpus(struct fl_snapshot *s, unsigned int nr_cpus);
 void fl_snapshot_total(const struct fl_snapshot *s, struct fl_cpu_stats *out);
 /* dst += src for one CPU record. */
 void fl_cpu_stats_add(struct fl_cpu_stats *dst, const struct fl_cpu_stats *src);
-/* Value of tag KEY or NULL; returned string valid until the next call. */
+/* Value of tag KEY (any length) or NULL; valid until the next call. */
 const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key);
 /* Append "key=value\n" (value must not contain a newline). */
 int fl_snapshot_set_tag(struct fl_snapshot *s, const char *key, const char *value);

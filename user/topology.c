@@ -82,9 +82,9 @@ int fl_cpulist_parse(const char *s, unsigned char *mask, unsigned int n)
 		for (unsigned long i = a; i <= b; i++)
 			mask[i] = 1;
 		p = end;
-		if (*p == ',')
+		if (*p == ',' && p[1])
 			p++;
-		else if (*p && *p != '\n')
+		else if (*p && strcmp(p, "\n"))
 			return -1;
 		else
 			break;

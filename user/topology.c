@@ -45,18 +45,23 @@ int fl_read_root(const char *root, const char *path, char *buf, size_t len)
 unsigned long long fl_parse_size(const char *s)
 {
 	unsigned long long v;
+	unsigned int shift = 0;
 	char *end;
 
+	if (*s < '0' || *s > '9')	/* strtoull would take space, '+', '-' */
+		return 0;
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (errno || end == s)
 		return 0;
 	switch (*end) {
-	case 'K': v <<= 10; end++; break;
-	case 'M': v <<= 20; end++; break;
-	case 'G': v <<= 30; end++; break;
+	case 'K': shift = 10; end++; break;
+	case 'M': shift = 20; end++; break;
+	case 'G': shift = 30; end++; break;
 	}
-	return *end ? 0 : v;
+	if (*end || v > (~0ULL >> shift))
+		return 0;
+	return v << shift;
 }
 
 int fl_cpulist_parse(const char *s, unsigned char *mask, unsigned int n)

@@ -1,0 +1,1 @@
+fuzz_kv_SRCS := user/pftlog.c

@@ -1,0 +1,1 @@
+fuzz_pft_options_SRCS := tools/pft/options.c

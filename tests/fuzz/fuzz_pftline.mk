@@ -1,0 +1,1 @@
+fuzz_pftline_SRCS := user/pftlog.c

@@ -1,0 +1,1 @@
+fuzz_topology_SRCS := user/topology.c

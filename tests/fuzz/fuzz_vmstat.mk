@@ -1,0 +1,1 @@
+fuzz_vmstat_SRCS := user/vmstat.c

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Helpers shared by the fuzz targets: split an input into fields, write
+ * files into a per-process scratch directory. */
+#ifndef FL_FUZZUTIL_H
+#define FL_FUZZUTIL_H
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A failed invariant: say which, then crash so libFuzzer keeps the input. */
+#define FZ_ASSERT(cond) do {						\
+	if (!(cond)) {							\
+		fprintf(stderr, "fuzz invariant failed: %s (%s:%d)\n",	\
+			#cond, __FILE__, __LINE__);			\
+		abort();						\
+	}								\
+} while (0)
+
+/* Copy of data as a NUL-terminated string (embedded NULs stay). */
+static inline char *fz_str(const unsigned char *data, size_t size)
+{
+	char *s = malloc(size + 1);
+
+	if (!s)
+		abort();
+	memcpy(s, data, size);
+	s[size] = '\0';
+	return s;
+}
+
+/*
+ * Split data on `sep` into at most max fields; field i is a malloc'ed
+ * NUL-terminated copy (absent fields are NULL).  Returns the count.
+ */
+static inline unsigned int fz_split(const unsigned char *data, size_t size, char sep,
+				    char **field, unsigned int max)
+{
+	unsigned int n = 0;
+	size_t start = 0;
+
+	for (unsigned int i = 0; i < max; i++)
+		field[i] = NULL;
+	for (size_t i = 0; i <= size && n < max; i++) {
+		if (i == size || data[i] == (unsigned char)sep) {
+			field[n++] = fz_str(data + start, i - start);
+			start = i + 1;
+		}
+	}
+	return n;
+}
+
+static inline void fz_free_fields(char **field, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		free(field[i]);
+}
+
+/* One scratch directory per fuzzer process, under $TMPDIR (run-fuzzers
+ * points it into build/fuzz/<target>/ and empties it afterwards). */
+static inline const char *fz_scratch(void)
+{
+	static char dir[256];
+
+	if (!dir[0]) {
+		const char *t = getenv("TMPDIR");
+
+		snprintf(dir, sizeof(dir), "%s/fl-fuzz-XXXXXX", t && *t ? t : "/tmp");
+		if (!mkdtemp(dir))
+			abort();
+	}
+	return dir;
+}
+
+/* Write len bytes to DIR/NAME (creating parent directories), or abort. */
+static inline void fz_write(const char *dir, const char *name, const void *buf, size_t len)
+{
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || (len && write(fd, buf, len) != (ssize_t)len) || close(fd))
+		abort();
+}
+
+/* rm -rf PATH (never follows symbolic links). */
+static inline void fz_rmtree(const char *path)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *de;
+	char sub[4096];
+
+	if (lstat(path, &st))
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlink(path);
+		return;
+	}
+	d = opendir(path);
+	if (d) {
+		while ((de = readdir(d))) {
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
+			fz_rmtree(sub);
+		}
+		closedir(d);
+	}
+	rmdir(path);
+}
+
+#endif

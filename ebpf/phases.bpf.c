@@ -136,6 +136,7 @@ const volatile __u32 ll_flag = 0;	/* FAULT_FLAG_VMA_LOCK, 0 if none */
 const volatile __u32 vm_fault_retry = 0x400;
 const volatile __u64 text_start = 0, text_end = 0;
 const volatile __u32 nr_ranges = 0;
+const volatile bool all_callers = false;	/* testing: callers of every class */
 /* Addresses of kernel variables (kallsyms), 0 if absent: naming VMA locks. */
 const volatile __u64 ksym_page_offset_base = 0;
 const volatile __u64 ksym_vmemmap_base = 0;
@@ -537,6 +538,8 @@ static __always_inline fl_u32 classify(void *ctx, struct ph_task *st, void *lock
 	fl_u32 cls, top;
 
 	*caller = 0;
+	if (all_callers)
+		class_from_stack(ctx, caller);
 	if (mm && lock == (void *)&mm->mmap_lock)
 		return (flags & PH_LCB_F_WRITE) ? FL_LK_MMAP_W : FL_LK_MMAP_R;
 	if (mm && lock == (void *)&mm->page_table_lock)
@@ -594,7 +597,7 @@ int BPF_PROG(ph_cont_begin, void *lock, unsigned int flags)
 	c->lock = (fl_u64)lock;
 	c->start = now;
 	c->cls = cls;
-	c->caller = cls == FL_LK_OTHER ? caller : 0;
+	c->caller = cls == FL_LK_OTHER || all_callers ? caller : 0;
 	c->ptl_pushed = 0;
 	st->cdepth = (fl_u32)(d + 1);
 	if (do_phases && cls == FL_LK_PTL && ph_in_fault(&st->a) && st->a.depth)
@@ -661,7 +664,7 @@ int BPF_PROG(ph_cont_end, void *lock, int ret)
 		PH_BARRIER(ci);
 		ph_hist_add(&ls->wait[ci & 7], wait);
 	}
-	if (c->cls == FL_LK_OTHER)
+	if (c->cls == FL_LK_OTHER || all_callers)
 		other_caller(c->caller, wait);
 	return 0;
 }

@@ -28,6 +28,7 @@ struct fl_phases {
 	bool contention_ok;		/* lock:contention_* attached */
 	char notes[256];		/* phases seen only in part */
 	bool own_filter;		/* ph_tgids is ours (not shared) */
+	bool all_callers;
 	unsigned int nr_cpus;
 	char phases_why[160];		/* reason when !phases_on */
 	char locks_why[160];
@@ -513,6 +514,7 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 	p->skel->rodata->filter_tgid = o->tgids_map_fd >= 0 || o->tgid != 0;
 	p->skel->rodata->do_phases = e->fentry && o->phases;
 	p->skel->rodata->do_locks = e->contention && o->locks;
+	p->skel->rodata->all_callers = o->all_callers;
 	p->skel->rodata->ll_flag = e->ll_flag > 0 ? (__u32)e->ll_flag : 0;
 	p->skel->rodata->vm_fault_retry = e->retry > 0 ? (__u32)e->retry : 0x400;
 	if (e->k)
@@ -655,6 +657,7 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	}
 	p->want_phases = o->phases;
 	p->want_locks = o->locks;
+	p->all_callers = o->all_callers;
 	p->own_filter = o->tgids_map_fd < 0 && o->tgid != 0;
 	n = libbpf_num_possible_cpus();
 	p->nr_cpus = n > 0 ? (unsigned int)n : 0;
@@ -901,6 +904,8 @@ static int set_tags(struct fl_phases *p, struct fl_snapshot *s)
 		if (p->locks_on) {
 			rc |= fl_snapshot_set_tag(s, "locks", "tracepoint");
 			rc |= fl_snapshot_set_tag(s, "locks.naming", p->naming);
+			if (p->all_callers)
+				rc |= fl_snapshot_set_tag(s, "locks.callers", "all");
 		} else {
 			snprintf(buf, sizeof(buf), "unavailable (%s)", p->locks_why);
 			rc |= fl_snapshot_set_tag(s, "locks", buf);

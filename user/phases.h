@@ -48,6 +48,8 @@ struct fl_phases_opts {
 				 * and its children; 0 = every task */
 	bool phases;		/* time the phases of every fault */
 	bool locks;		/* contended lock classes */
+	bool all_callers;	/* testing: FL_SEC_LOCK_CALLERS for every class,
+				 * not only "other" (tag locks.callers=all) */
 };
 
 struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size_t errlen);

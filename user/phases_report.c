@@ -318,8 +318,11 @@ int fl_report_locks(const struct fl_snapshot *s, FILE *out,
 		fprintf(out, "dominant: none (no contention seen)\n");
 	lc = fl_snapshot_lock_callers(s, &nc);
 	if (lc && nc) {
-		fprintf(out, "\ntop \"other\" callers\n%-*s %9s %12s\n", FL_SYM_LEN, "caller",
-			"count", "wait_ns");
+		const char *all = fl_snapshot_tag(s, "locks.callers");
+
+		fprintf(out, "\ntop %s callers\n%-*s %9s %12s\n",
+			all && !strcmp(all, "all") ? "contending (every class)" : "\"other\"",
+			FL_SYM_LEN, "caller", "count", "wait_ns");
 		for (k = 0; k < nc; k++)
 			fprintf(out, "%-*.*s %9llu %12llu\n", FL_SYM_LEN, FL_SYM_LEN, lc[k].sym,
 				lc[k].count, lc[k].wait_ns);

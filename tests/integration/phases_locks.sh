@@ -12,7 +12,9 @@ T=${1:-2} W=${2:-2} P=${3:-256} R=${4:-20}
 [ -x /fl/phases_probe ] && [ -x /fl/churn ] ||
 	fl_skip "phases_probe/churn not in the box (make -C tests/phases; --carry both)"
 
-out=$(phases_probe -p -l -o /out/locks.snap -- churn -t "$T" -w "$W" -p "$P" -r "$R" 2>&1)
+# -c: keep the callers of every class: checks the stack walk, the lock-
+# internals skip list and the symbolisation on this kernel
+out=$(phases_probe -c -p -l -o /out/locks.snap -- churn -t "$T" -w "$W" -p "$P" -r "$R" 2>&1)
 rc=$?
 echo "$out"
 echo "$out" >/out/locks.txt
@@ -37,6 +39,14 @@ case $FL_SERIES in
 *)	# per-VMA locks: faults do not take mmap_lock; the writers dominate
 	fl_check_eq "dominant contended class" "$(kv lock_dominant)" mmap_w ;;
 esac
+callers=$(echo "$out" | sed -n '/^top contending/,/^kv/p' | awk 'NR > 2 && !/^kv/ { print $1 }')
+echo "callers: $(echo $callers)"
+if echo "$callers" | grep -qE '^(__vm_munmap|vm_mmap_pgoff|do_vmi_munmap|do_vmi_align_munmap|vm_munmap|lock_mm_and_find_vma|__do_sys_munmap|__x64_sys_munmap|do_mmap|mmap_region|madvise_lock|do_madvise|vms_gather_munmap_vmas|vma_modify|do_user_addr_fault)$'
+then fl_pass "contending callers are mm functions"
+else fl_fail "contending callers: expected an mm function (__vm_munmap, vm_mmap_pgoff ...), got '$(echo $callers)'"; fi
+if echo "$callers" | grep -qE '^(rwsem_down|down_|__down|_raw_spin|queued_|native_queued|__pv_queued|bpf_|__bpf_trace|__traceiter|0x|\(unknown\))'
+then fl_fail "lock internals or unresolved frames named as callers: '$(echo $callers)'"
+else fl_pass "no lock internals or unresolved frames among the callers"; fi
 fl_check_eq "faults whose phases exceed their latency (overrun)" "$(kv overrun)" 0
 fl_check_ge "faults with phase accounting" "$(kv faults)" $((T * P * R))
 fl_done

@@ -5,8 +5,9 @@
  * attached to it, then print the report tables and key=value lines that
  * the test-box scenarios (tests/integration/phases_*.sh) check.
  *
- *   phases_probe [-p] [-l] [-s] [-o SNAPSHOT] [-v] -- CMD [ARGS...]
+ *   phases_probe [-p] [-l] [-c] [-s] [-o SNAPSHOT] [-v] -- CMD [ARGS...]
  *
+ * -c keeps the callers of every lock class, not only "other" (testing).
  * -s shares a tgid map created here, as `record` shares the main backend's
  * (struct fl_phases_opts.tgids_map_fd), instead of the skeleton's own.
  */
@@ -39,7 +40,7 @@ static int print_fn(enum libbpf_print_level level, const char *fmt, va_list ap)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: phases_probe [-p] [-l] [-s] [-o SNAPSHOT] [-v] -- CMD [ARGS...]\n");
+	fprintf(stderr, "usage: phases_probe [-p] [-l] [-c] [-s] [-o SNAPSHOT] [-v] -- CMD [ARGS...]\n");
 	exit(2);
 }
 
@@ -97,11 +98,12 @@ int main(int argc, char **argv)
 	char err[256], go = 1;
 	pid_t pid;
 
-	while ((opt = getopt(argc, argv, "plso:v")) != -1) {
+	while ((opt = getopt(argc, argv, "plcso:v")) != -1) {
 		switch (opt) {
 		case 'p': po.phases = true; break;
 		case 'l': po.locks = true; break;
 		case 's': share = true; break;
+		case 'c': po.all_callers = true; break;
 		case 'o': outpath = optarg; break;
 		case 'v': verbose = true; break;
 		default: usage();

@@ -317,7 +317,8 @@ oom:
 			closedir(d);
 			return fail(err, errlen, "out of memory");
 		}
-		qsort(ents, n, sizeof(*ents), cmp_snap);
+		if (n)	/* qsort(NULL, 0) is undefined */
+			qsort(ents, n, sizeof(*ents), cmp_snap);
 		ser->snaps = calloc(n ? n : 1, sizeof(char *));
 		if (!ser->snaps) {
 			for (unsigned int k = 0; k < n; k++)

@@ -11,7 +11,7 @@
 # kernels: 6.12 6.1
 # smp: 2
 # tcg: single
-# timeout: 1200
+# timeout: 600
 # args: 50
 . /fl/lib.sh
 # --- kmod helpers (shared by kmod_*.sh; the runner carries only lib.sh) ---

@@ -19,7 +19,9 @@
  *   LRU        folio_add_lru_vma, folio_add_lru
  *   REST       handle_mm_fault minus all of the above nested in it
  * Programs whose function the kernel lacks are not loaded (user space decides
- * from BTF); their phase is then reported unavailable.
+ * from BTF), and entry/exit pairs that do not attach are detached; their
+ * phase is then reported unavailable.  --locks alone loads only the
+ * contention tracepoints.
  *
  * Lock classes: lock:contention_begin/end of traced tasks.  A lock is named
  * by address (current->mm->mmap_lock, mm->page_table_lock, the faulting

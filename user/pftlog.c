@@ -108,18 +108,34 @@ int fl_pft_parse_line(const char *line, struct fl_pft_sample *s, char *err, size
 char *fl_read_text(const char *path, size_t max)
 {
 	FILE *f = fopen(path, "r");
-	char *buf;
-	size_t n;
+	size_t cap = 0, n = 0, got;
+	char *buf = NULL;
 
 	if (!f)
 		return NULL;
-	buf = malloc(max + 1);
-	if (!buf) {
-		fclose(f);
-		errno = ENOMEM;
-		return NULL;
-	}
-	n = fread(buf, 1, max + 1, f);
+	/* grow as needed: max is a limit, not a size to allocate up front */
+	do {
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 65536;
+			char *nb;
+
+			if (ncap > max + 1)
+				ncap = max + 1;
+			if (ncap <= cap)
+				break;		/* n == max + 1: too big */
+			nb = realloc(buf, ncap + 1);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got);
 	if (ferror(f) || n > max) {
 		free(buf);
 		fclose(f);

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "report_common.h"
 #include "report_merge.h"
+#include "topology.h"
 
 /* `--phases` / `--locks` tables (user/phases_report.c), when linked in. */
 #if defined(__has_include) && __has_include("phases.h")
@@ -19,6 +20,7 @@
 #else
 struct fl_phases_report_opts {
 	const int *group;
+	unsigned int group_len;
 	unsigned int nr_groups;
 	const char *group_label;
 };
@@ -27,18 +29,23 @@ int fl_report_phases(const struct fl_snapshot *s, FILE *out,
 		     const struct fl_phases_report_opts *o) __attribute__((weak));
 int fl_report_locks(const struct fl_snapshot *s, FILE *out,
 		    const struct fl_phases_report_opts *o) __attribute__((weak));
+int fl_report_phases_raw(const struct fl_snapshot *s, FILE *out) __attribute__((weak));
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: faultline report FILE|DIR [--per-cpu] [--hist] [--phases] [--locks] [--raw]\n"
+"usage: faultline report FILE|DIR [--per-cpu] [--hist] [--phases] [--locks]\n"
+"                        [--by cpu|llc|node] [--raw]\n"
 "  FILE|DIR     a snapshot, or a directory of interval snapshots (merged)\n"
 "  --per-cpu    per-CPU table: faults, latency p50/p90/p99/max, lockless attempts,\n"
 "               abort %%, retry %%, mmap_lock wait p99\n"
 "  --hist       bcc-style histograms (nsecs, power-of-two rows)\n"
 "  --phases     per-CPU fault phases (recorded with record --phases)\n"
 "  --locks      per-CPU contended lock classes (recorded with record --locks)\n"
-"  --raw        key=value lines for scripts (unmeasured figures say why)\n");
+"  --by G       rows of the --phases/--locks tables per cpu (default), llc or node\n"
+"               (from the snapshot's topology tags)\n"
+"  --raw        key=value lines for scripts (unmeasured figures say why); with\n"
+"               phase and lock-class keys when recorded with --phases/--locks\n");
 }
 
 static void cell_ns(char *buf, size_t len, const struct fl_hist *h, unsigned int ppm, bool ok)
@@ -256,6 +263,59 @@ static void print_raw(const struct fl_snapshot *s, const struct fl_cpu_stats *t,
 	for (unsigned int i = 0; i < s->nr_vmstat; i++)
 		printf("vmstat.%s=%lld\n", s->vmstat[i].name,
 		       (long long)(s->vmstat[i].after - s->vmstat[i].before));
+	if (fl_report_phases_raw)
+		fl_report_phases_raw(s, stdout);
+}
+
+/*
+ * --by llc|node: group[cpu] from the snapshot's topology_llc / topology_node
+ * tags (CPUs outside every domain: -1, left out of the rows, kept in the
+ * total).  0, or -1 with err.
+ */
+static int topo_groups(const struct fl_snapshot *s, enum fl_by by, int **group,
+		       unsigned int *ngroups, char *err, size_t errlen)
+{
+	const char *key = by == FL_BY_LLC ? "topology_llc" : "topology_node";
+	const char *v = fl_snapshot_tag(s, key);
+	struct fl_topology t = { 0 };
+	char *llc = NULL, *node = NULL;
+	unsigned int n = s->hdr.nr_cpus, max = 0;
+	int *g;
+
+	if (!v) {
+		snprintf(err, errlen, "--by %s: the snapshot has no %s tag (recorded without "
+			 "topology)", fl_by_name(by), key);
+		return -1;
+	}
+	if (by == FL_BY_LLC)
+		llc = strdup(v);
+	else
+		node = strdup(v);
+	g = calloc(n ? n : 1, sizeof(*g));
+	if (!g || (!llc && !node)) {
+		free(g);
+		free(llc);
+		free(node);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (fl_topology_from_tags(llc, node, n, &t, err, errlen)) {
+		free(g);
+		free(llc);
+		free(node);
+		return -1;
+	}
+	for (unsigned int c = 0; c < n; c++) {
+		g[c] = fl_topology_group(&t, by, c);
+		if (g[c] >= 0 && (unsigned int)g[c] + 1 > max)
+			max = (unsigned int)g[c] + 1;
+	}
+	fl_topology_free(&t);
+	free(llc);
+	free(node);
+	*group = g;
+	*ngroups = max;
+	return 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -266,10 +326,14 @@ int cmd_report(int argc, char **argv)
 		{ "raw", no_argument, NULL, 'r' },
 		{ "phases", no_argument, NULL, 'P' },
 		{ "locks", no_argument, NULL, 'L' },
+		{ "by", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	bool per_cpu = false, hist = false, raw = false, phases = false, locks = false;
+	struct fl_phases_report_opts po = { 0 };
+	enum fl_by by = FL_BY_CPU;
+	int *group = NULL;
 	int ret = 0;
 	struct fl_snapshot s;
 	struct fl_cpu_stats *tot;
@@ -295,6 +359,13 @@ int cmd_report(int argc, char **argv)
 		case 'L':
 			locks = true;
 			break;
+		case 'B':
+			if (fl_by_parse(optarg, &by)) {
+				fprintf(stderr, "faultline report: --by wants cpu, llc or node, "
+					"got '%s'\n", optarg);
+				return 2;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -311,6 +382,10 @@ int cmd_report(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (by != FL_BY_CPU && !phases && !locks) {
+		fprintf(stderr, "faultline report: --by applies to --phases/--locks\n");
+		return 2;
+	}
 	if (fl_snapshot_load(argv[optind], &s, &nfiles, err, sizeof(err))) {
 		fprintf(stderr, "faultline report: %s\n", err);
 		return 1;
@@ -322,6 +397,17 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	fl_snapshot_total(&s, tot);
+	if (by != FL_BY_CPU && !raw) {
+		if (topo_groups(&s, by, &group, &po.nr_groups, err, sizeof(err))) {
+			fprintf(stderr, "faultline report: %s\n", err);
+			free(tot);
+			fl_snapshot_free(&s);
+			return 1;
+		}
+		po.group = group;
+		po.group_len = s.hdr.nr_cpus;
+		po.group_label = fl_by_name(by);
+	}
 	if (raw) {
 		print_raw(&s, tot, nfiles);
 	} else {
@@ -340,15 +426,16 @@ int cmd_report(int argc, char **argv)
 			print_hists(&s, tot);
 		if (phases) {
 			printf("\n");
-			if (fl_report_phases(&s, stdout, &(struct fl_phases_report_opts){ 0 }))
+			if (fl_report_phases(&s, stdout, &po))
 				ret = 1;
 		}
 		if (locks) {
 			printf("\n");
-			if (fl_report_locks(&s, stdout, &(struct fl_phases_report_opts){ 0 }))
+			if (fl_report_locks(&s, stdout, &po))
 				ret = 1;
 		}
 	}
+	free(group);
 	free(tot);
 	fl_snapshot_free(&s);
 	return ret;

@@ -514,7 +514,7 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 	p->skel->rodata->filter_tgid = o->tgids_map_fd >= 0 || o->tgid != 0;
 	p->skel->rodata->do_phases = e->fentry && o->phases;
 	p->skel->rodata->do_locks = e->contention && o->locks;
-	p->skel->rodata->all_callers = o->all_callers;
+	p->skel->rodata->all_callers = p->all_callers;
 	p->skel->rodata->ll_flag = e->ll_flag > 0 ? (__u32)e->ll_flag : 0;
 	p->skel->rodata->vm_fault_retry = e->retry > 0 ? (__u32)e->retry : 0x400;
 	if (e->k)
@@ -657,7 +657,10 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	}
 	p->want_phases = o->phases;
 	p->want_locks = o->locks;
-	p->all_callers = o->all_callers;
+	/* test knob for `record`, which has no option for it (see phases.h) */
+	p->all_callers = o->all_callers ||
+			 (getenv("FAULTLINE_LOCK_CALLERS") &&
+			  !strcmp(getenv("FAULTLINE_LOCK_CALLERS"), "all"));
 	p->own_filter = o->tgids_map_fd < 0 && o->tgid != 0;
 	n = libbpf_num_possible_cpus();
 	p->nr_cpus = n > 0 ? (unsigned int)n : 0;

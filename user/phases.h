@@ -49,7 +49,9 @@ struct fl_phases_opts {
 	bool phases;		/* time the phases of every fault */
 	bool locks;		/* contended lock classes */
 	bool all_callers;	/* testing: FL_SEC_LOCK_CALLERS for every class,
-				 * not only "other" (tag locks.callers=all) */
+				 * not only "other" (tag locks.callers=all); also
+				 * set by FAULTLINE_LOCK_CALLERS=all in the
+				 * environment (for `record`) */
 };
 
 struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size_t errlen);
@@ -92,6 +94,7 @@ unsigned int fl_lock_dominant(const struct fl_lock_stats *t);
  */
 struct fl_phases_report_opts {
 	const int *group;
+	unsigned int group_len;		/* entries in group[]; CPUs beyond: -1 */
 	unsigned int nr_groups;
 	const char *group_label;
 };
@@ -99,6 +102,15 @@ int fl_report_phases(const struct fl_snapshot *s, FILE *out,
 		     const struct fl_phases_report_opts *o);
 int fl_report_locks(const struct fl_snapshot *s, FILE *out,
 		    const struct fl_phases_report_opts *o);
+/*
+ * `report --raw`: key=value lines for scripts, all CPUs summed:
+ *   phases=<tier>|unavailable (why)   phases.faults= .overrun= .unattributed_pct=
+ *   phase.<name>.count= .sum_ns= .mean_ns= (ns per fault over all faults)
+ *   phase.<name>=unavailable (why)     for a phase the tier cannot see
+ *   locks=...  lock.<class>.count= .wait_ns= .share_pct=  locks.dominant=
+ *   locks.callers=other|all  locks.caller.<rank>=<symbol> <count> <wait_ns>
+ */
+int fl_report_phases_raw(const struct fl_snapshot *s, FILE *out);
 
 /*
  * Means for `compare` / `plot` / an explain line.  Per group as above

@@ -208,7 +208,7 @@ int fl_report_phases(const struct fl_snapshot *s, FILE *out,
 	ngroups = o && o->group ? (int)o->nr_groups : (int)nr;
 	for (g = 0; g < ngroups; g++) {
 		if (o && o->group)
-			fl_phase_stats_sum(ps, nr, o->group, g, &t);
+			fl_phase_stats_sum(ps, nr < o->group_len ? nr : o->group_len, o->group, g, &t);
 		else
 			t = ps[g];
 		if (!t.faults)
@@ -286,7 +286,7 @@ int fl_report_locks(const struct fl_snapshot *s, FILE *out,
 		fl_u64 any = 0;
 
 		if (o && o->group)
-			fl_lock_stats_sum(ls, nr, o->group, g, &t);
+			fl_lock_stats_sum(ls, nr < o->group_len ? nr : o->group_len, o->group, g, &t);
 		else
 			t = ls[g];
 		for (k = 0; k < FL_LK_NR; k++)
@@ -422,4 +422,133 @@ int fl_phases_explain(const struct fl_phases_summary *a, const struct fl_phases_
 				 100.0 * a->lock_wait_ns[dom] / a->lock_wait_total_ns);
 	}
 	return best;
+}
+
+/* `why` of a "tag=unavailable (why)" / "phases.unavailable" entry for phase p. */
+static void phase_unavail_why(const struct fl_snapshot *s, unsigned int p, char *buf, size_t len)
+{
+	const char *u = fl_snapshot_tag(s, "phases.unavailable");
+	const char *q, *e;
+	size_t n = strlen(phase_names[p]);
+
+	snprintf(buf, len, "unavailable");
+	for (q = u; q && (q = strstr(q, phase_names[p])); q += n) {
+		if ((q != u && !(q - u >= 2 && q[-2] == ';')) || q[n] != ' ')
+			continue;
+		q += n + 1;
+		e = strchr(q, ';');
+		snprintf(buf, len, "unavailable %.*s", (int)(e ? e - q : (long)strlen(q)), q);
+		return;
+	}
+}
+
+int fl_report_phases_raw(const struct fl_snapshot *s, FILE *out)
+{
+	static const struct { const char *k; unsigned int ppm; } q[] = {
+		{ "p50", 500000 }, { "p99", 990000 },
+	};
+	const struct fl_phase_stats *ps;
+	const struct fl_lock_stats *ls;
+	const struct fl_lock_caller *lc;
+	struct fl_phase_stats t;
+	struct fl_lock_stats lt;
+	int unavail[FL_PH_NR];
+	const char *tag;
+	unsigned int nr, nc, p, k, dom;
+	fl_u64 total = 0;
+	char buf[1024];
+
+	/* phases */
+	tag = fl_snapshot_tag(s, "phases");
+	snprintf(buf, sizeof(buf), "%s", tag ? tag : "");
+	ps = fl_snapshot_phases(s, &nr);
+	if (!ps) {
+		fprintf(out, "phases=%s\n", tag ? buf :
+			"unavailable (not recorded; use record --phases)");
+	} else {
+		fprintf(out, "phases=%s\n", tag ? buf : "recorded");
+		tag = fl_snapshot_tag(s, "phases.unavailable");
+		if (tag)
+			fprintf(out, "phases.unavailable=%s\n", tag);
+		tag = fl_snapshot_tag(s, "phases.notes");
+		if (tag)
+			fprintf(out, "phases.notes=%s\n", tag);
+		tag = fl_snapshot_tag(s, "phases.events");
+		if (tag)
+			fprintf(out, "phases.events=%s\n", tag);
+		unavailable_phases(s, unavail);
+		fl_phase_stats_sum(ps, nr, NULL, 0, &t);
+		fprintf(out, "phases.faults=%llu\nphases.lat_sum_ns=%llu\n"
+			"phases.unattributed_sum_ns=%llu\nphases.overrun=%llu\n",
+			t.faults, t.lat_sum, t.unattributed_sum, t.overrun);
+		if (t.lat_sum)
+			fprintf(out, "phases.unattributed_pct=%.1f\n",
+				pct(t.unattributed_sum, t.lat_sum));
+		else
+			fprintf(out, "phases.unattributed_pct=unavailable (no timed faults)\n");
+		for (p = 0; p < FL_PH_NR; p++) {
+			const struct fl_hist *h = &t.hist[p];
+			const char *n = phase_names[p];
+
+			if (unavail[p]) {
+				phase_unavail_why(s, p, buf, sizeof(buf));
+				fprintf(out, "phase.%s=%s\n", n, buf);
+				continue;
+			}
+			fprintf(out, "phase.%s.count=%llu\nphase.%s.sum_ns=%llu\n", n, h->count,
+				n, h->sum);
+			if (t.faults)
+				fprintf(out, "phase.%s.mean_ns=%.1f\nphase.%s.share_pct=%.1f\n", n,
+					(double)h->sum / t.faults, n, pct(h->sum, t.lat_sum));
+			if (!h->count)
+				continue;
+			for (k = 0; k < 2; k++)
+				fprintf(out, "phase.%s.%s_ns=%llu\n", n, q[k].k,
+					fl_hist_quantile_ppm(h, q[k].ppm));
+			fprintf(out, "phase.%s.max_ns=%llu\n", n, h->max);
+		}
+	}
+
+	/* lock classes */
+	tag = fl_snapshot_tag(s, "locks");
+	snprintf(buf, sizeof(buf), "%s", tag ? tag : "");
+	ls = fl_snapshot_locks(s, &nr);
+	if (!ls) {
+		fprintf(out, "locks=%s\n", tag ? buf :
+			"unavailable (not recorded; use record --locks)");
+		return ferror(out) ? -1 : 0;
+	}
+	fprintf(out, "locks=%s\n", tag ? buf : "recorded");
+	tag = fl_snapshot_tag(s, "locks.naming");
+	if (tag)
+		fprintf(out, "locks.naming=%s\n", tag);
+	fl_lock_stats_sum(ls, nr, NULL, 0, &lt);
+	for (k = 0; k < FL_LK_NR; k++)
+		total += lt.wait[k].sum;
+	for (k = 0; k < FL_LK_NR; k++) {
+		const char *n = lock_names[k];
+
+		fprintf(out, "lock.%s.count=%llu\nlock.%s.wait_ns=%llu\n", n, lt.count[k], n,
+			lt.wait[k].sum);
+		if (total)
+			fprintf(out, "lock.%s.share_pct=%.1f\n", n, pct(lt.wait[k].sum, total));
+		if (lt.wait[k].count)
+			fprintf(out, "lock.%s.p99_ns=%llu\nlock.%s.max_ns=%llu\n", n,
+				fl_hist_quantile_ppm(&lt.wait[k], 990000), n, lt.wait[k].max);
+	}
+	fprintf(out, "locks.wait_ns=%llu\n", total);
+	dom = fl_lock_dominant(&lt);
+	if (dom < FL_LK_NR)
+		fprintf(out, "locks.dominant=%s\nlocks.dominant_pct=%.1f\n", lock_names[dom],
+			pct(lt.wait[dom].sum, total));
+	else
+		fprintf(out, "locks.dominant=none (no contention seen)\n");
+	lc = fl_snapshot_lock_callers(s, &nc);
+	tag = fl_snapshot_tag(s, "locks.callers");
+	fprintf(out, "locks.callers=%s\nlocks.callers.count=%u\n",
+		tag && !strcmp(tag, "all") ? "all" : "other", lc ? nc : 0);
+	for (k = 0; lc && k < nc; k++)
+		fprintf(out, "locks.caller.%u=%.*s %llu %llu\n", k, FL_SYM_LEN, lc[k].sym,
+			lc[k].count, lc[k].wait_ns);
+	return ferror(out) ? -1 : 0;
 }

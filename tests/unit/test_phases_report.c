@@ -160,7 +160,8 @@ static void test_grouped_rows(void **state)
 {
 	struct fl_snapshot s;
 	int group[NCPU] = { 0, 0, 1, 1 };
-	struct fl_phases_report_opts o = { group, 2, "node" };
+	struct fl_phases_report_opts o = { .group = group, .group_len = NCPU, .nr_groups = 2,
+					    .group_label = "node" };
 	char *out;
 
 	(void)state;

@@ -1,16 +1,19 @@
 # Emulated overhead of the phase / lock hooks, for a test-box run:
-#   tools/testbox/run -k 6.12 --no-kmod --carry tests/phases/phases_probe \
-#       tests/phases/overhead-guest.sh [PAGES] [REPS]
-# QEMU TCG timings are emulated, not performance: this only shows the order
-# of magnitude and that nothing explodes.  Real figures come from `make bench`.
+#   tools/testbox/run -k 6.12 --no-kmod --carry tests/helpers/phases-overhead.sh \
+#       tests/helpers/phases-overhead.sh [PAGES] [REPS]
+# Compares pft alone, under `faultline record`, under `record --locks` and
+# under `record --phases --locks`.  QEMU TCG timings are emulated, not
+# performance: this only shows the order of magnitude and that nothing
+# explodes.  Real figures come from `make bench` on hardware.
 PAGES=${1:-16384} REPS=${2:-5}
 fps() { sed -n 's/.*"fault_per_wsec":\([0-9.]*\).*/\1/p'; }
-for mode in none locks phases+locks; do
+for mode in none record record+locks record+phases+locks; do
 	for i in $(seq "$REPS"); do
 		case $mode in
 		none) v=$(/fl/pft -m "${PAGES}P" -t 2 --json | fps) ;;
-		locks) v=$(/fl/phases_probe -l -- /fl/pft -m "${PAGES}P" -t 2 --json | fps) ;;
-		*) v=$(/fl/phases_probe -p -l -- /fl/pft -m "${PAGES}P" -t 2 --json | fps) ;;
+		record) v=$(/fl/faultline record -q -o /tmp/o.snap -- /fl/pft -m "${PAGES}P" -t 2 --json | fps) ;;
+		record+locks) v=$(/fl/faultline record -q --locks -o /tmp/o.snap -- /fl/pft -m "${PAGES}P" -t 2 --json | fps) ;;
+		*) v=$(/fl/faultline record -q --phases --locks -o /tmp/o.snap -- /fl/pft -m "${PAGES}P" -t 2 --json | fps) ;;
 		esac
 		echo "overhead: mode=$mode rep=$i faults_per_wall_s=$v"
 	done

@@ -262,7 +262,7 @@ static int load_log(const char *path, const char *name, struct fl_pft_series *se
 	return 0;
 }
 
-/* "pft-<N>.log" -> N; "pft-<N>-<I>.snap" -> N, I */
+/* "pft-<N>.log" -> N; "pft-<N>-<I>.snap" -> N, I (no leading zeros) */
 static int name_num(const char *s, const char *prefix, const char *suffix,
 		    unsigned int *a, unsigned int *b)
 {
@@ -279,12 +279,13 @@ static int name_num(const char *s, const char *prefix, const char *suffix,
 		if (!dash)
 			return -1;
 		*dash = '\0';
-		if (parse_uint(dash + 1, b))
+		/* one name per number: "pft-1-01.snap" would repeat iteration 1 */
+		if (parse_uint(dash + 1, b) || (dash[1] == '0' && dash[2]))
 			return -1;
 	} else if (dash) {
 		return -1;
 	}
-	return parse_uint(mid, a) || !*a ? -1 : 0;
+	return parse_uint(mid, a) || !*a || mid[0] == '0' ? -1 : 0;
 }
 
 struct snap_ent { unsigned int iter; char *path; };

@@ -111,6 +111,17 @@ static void test_faults_agree(void **state)
 	assert_false(pft_faults_agree(100, 0));
 }
 
+static void test_cpu_agree(void **state)
+{
+	(void)state;
+	assert_true(pft_cpu_agree(1.00, 1.00));
+	assert_true(pft_cpu_agree(1.04, 1.00));
+	assert_true(pft_cpu_agree(0.96, 1.00));
+	assert_false(pft_cpu_agree(1.06, 1.00));
+	assert_false(pft_cpu_agree(0.02, 0.264));	/* 1024 tiny workers, stale rusage */
+	assert_false(pft_cpu_agree(0.01, 0.0));
+}
+
 static void test_latency_line(void **state)
 {
 	struct pft_result r = res(1000, 1, 1, 1, 1);
@@ -150,6 +161,7 @@ static void test_json(void **state)
 	pft_print_json(f, &o, &r, true);
 	fclose(f);
 	assert_non_null(strstr(out, "\"pages\":4096,"));
+	assert_non_null(strstr(out, "\"wall_s\":0.250000,\"cpu_s\":0.000000,"));
 	assert_non_null(strstr(out, "\"mode\":\"processes\""));
 	assert_non_null(strstr(out, "\"flt_per_cpu_s\":4096.000,"));
 	assert_non_null(strstr(out, "\"fault_per_wsec\":16384.000,"));
@@ -177,6 +189,7 @@ int main(void)
 		cmocka_unit_test(test_gbytes),
 		cmocka_unit_test(test_zero_time),
 		cmocka_unit_test(test_faults_agree),
+		cmocka_unit_test(test_cpu_agree),
 		cmocka_unit_test(test_latency_line),
 		cmocka_unit_test(test_json),
 	};

@@ -74,6 +74,13 @@ bool pft_faults_agree(unsigned long long pages, unsigned long long minflt)
 	return d * 100 <= pages;
 }
 
+bool pft_cpu_agree(double rusage_s, double cpu_s)
+{
+	double d = rusage_s - cpu_s;
+
+	return (d < 0 ? -d : d) <= 0.05 * cpu_s;
+}
+
 static void json_rate(FILE *f, const char *key, unsigned long long pages, double s)
 {
 	if (s > 0)
@@ -95,8 +102,8 @@ void pft_print_json(FILE *f, const struct pft_opts *o, const struct pft_result *
 		r->pages_per_worker, r->workers, o->processes ? "processes" : "threads",
 		o->multimap ? "per-worker" : "shared", o->bzero ? "bzero" : "write",
 		r->clines, pft_thp_name(o->thp), o->affinity ? "true" : "false");
-	fprintf(f, "\"user_s\":%.6f,\"sys_s\":%.6f,\"wall_s\":%.6f,",
-		r->user_s, r->sys_s, r->wall_s);
+	fprintf(f, "\"user_s\":%.6f,\"sys_s\":%.6f,\"wall_s\":%.6f,\"cpu_s\":%.6f,",
+		r->user_s, r->sys_s, r->wall_s, r->cpu_s);
 	json_rate(f, "flt_per_cpu_s", r->pages, r->user_s + r->sys_s);
 	json_rate(f, "fault_per_wsec", r->pages, r->wall_s);
 	fprintf(f, "\"minflt\":%llu,\"majflt\":%llu,\"rusage\":\"%s\",\"faults_agree\":%s",

@@ -81,9 +81,14 @@ int main(int argc, char **argv)
 	if (r->user_s + r->sys_s <= 0)
 		fprintf(stderr, "pft: warning: user+system time below the rusage resolution; "
 			"flt/cpu/s is not measurable (use a larger -m)\n");
+	else if (r->rusage_thread && !pft_cpu_agree(r->user_s + r->sys_s, r->cpu_s))
+		fprintf(stderr, "pft: warning: user+system %.3fs but the workers ran %.3fs "
+			"(CLOCK_THREAD_CPUTIME_ID): rusage is tick-granular, the runs per worker "
+			"are too short for flt/cpu/s (use a larger -m)\n",
+			r->user_s + r->sys_s, r->cpu_s);
 	if (o.verbose)
-		fprintf(stderr, "pft: pages=%llu minflt=%llu majflt=%llu\n", r->pages,
-			r->minflt, r->majflt);
+		fprintf(stderr, "pft: pages=%llu minflt=%llu majflt=%llu cpu=%.6fs\n", r->pages,
+			r->minflt, r->majflt, r->cpu_s);
 
 	if (o.json) {
 		pft_print_json(stdout, &o, r, agree);

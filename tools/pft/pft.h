@@ -70,6 +70,7 @@ struct pft_result {
 	unsigned int workers;
 	unsigned int clines;
 	double user_s, sys_s, wall_s;
+	double cpu_s;			/* CLOCK_THREAD_CPUTIME_ID, summed: exact */
 	unsigned long long minflt, majflt;
 	bool rusage_thread;		/* per-thread rusage used */
 	bool latency;
@@ -87,6 +88,8 @@ void pft_print_json(FILE *f, const struct pft_opts *o, const struct pft_result *
 		    bool honest);
 /* Honesty check: does minflt agree with pages within 1%? */
 bool pft_faults_agree(unsigned long long pages, unsigned long long minflt);
+/* Does rusage's user+sys agree with the exact CPU time within 5%? */
+bool pft_cpu_agree(double rusage_s, double cpu_s);
 
 /* clock.c: latency timestamps. */
 struct pft_clock {

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -17,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <linux/futex.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,6 +42,7 @@ struct worker {
 	int err;			/* errno of a setup failure */
 	const char *what;		/* what failed */
 	struct timespec t0, t1;
+	struct timespec c0, c1;		/* CLOCK_THREAD_CPUTIME_ID */
 	struct rusage r0, r1;
 	struct fl_hist hist;
 	pthread_t tid;
@@ -52,6 +56,7 @@ struct ctl {
 	struct pft_clock clock;
 	size_t page_size, line_size;
 	int rusage_who;
+	bool sleep_wait;		/* more workers than CPUs: futex, not spin */
 	struct worker w[];
 };
 
@@ -194,10 +199,15 @@ static void *worker_main(void *arg)
 	atomic_fetch_add_explicit(&ctl->ready, 1, memory_order_release);
 
 	while (!atomic_load_explicit(&ctl->go, memory_order_acquire)) {
+		if (ctl->sleep_wait) {
+			/* shared futex (not PRIVATE): process workers wait on it too */
+			syscall(SYS_futex, &ctl->go, FUTEX_WAIT, 0, NULL, NULL, 0);
+			continue;
+		}
 #if defined(__x86_64__) || defined(__i386__)
 		_mm_pause();
 #endif
-		if (++spins >= 1024) {	/* more workers than CPUs: let the others in */
+		if (++spins >= 1024) {	/* a busy machine: let the others in */
 			sched_yield();
 			spins = 0;
 		}
@@ -208,7 +218,9 @@ static void *worker_main(void *arg)
 	/* The timed region. */
 	clock_gettime(CLOCK_MONOTONIC, &w.t0);
 	getrusage(ctl->rusage_who, &w.r0);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &w.c0);
 	run_loop(&w);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &w.c1);
 	getrusage(ctl->rusage_who, &w.r1);
 	clock_gettime(CLOCK_MONOTONIC, &w.t1);
 
@@ -253,6 +265,14 @@ static int allowed_cpus(int **cpus)
 		if (CPU_ISSET(c, &set))
 			(*cpus)[n++] = c;
 	return n;
+}
+
+/* Release the workers: 1 start, -1 abort. */
+static void release(int how)
+{
+	atomic_store_explicit(&ctl->go, how, memory_order_release);
+	if (ctl->sleep_wait)
+		syscall(SYS_futex, &ctl->go, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
 static void thp_note(const struct pft_opts *o)
@@ -321,6 +341,7 @@ int pft_run(const struct pft_opts *o, struct pft_result *r)
 	ctl->rusage_who = RUSAGE_SELF;
 	if (!o->processes && !getrusage(RUSAGE_THREAD, &self0))
 		ctl->rusage_who = RUSAGE_THREAD;
+	ctl->sleep_wait = (long)n > sysconf(_SC_NPROCESSORS_ONLN);
 	if (o->latency)
 		pft_clock_init(&ctl->clock, o->verbose);
 	thp_note(o);
@@ -391,20 +412,20 @@ int pft_run(const struct pft_opts *o, struct pft_result *r)
 		}
 	}
 	if (started < n || wait_ready(n, o->processes)) {
-		atomic_store_explicit(&ctl->go, -1, memory_order_release);
+		release(-1);
 		goto join;
 	}
 	for (unsigned int i = 0; i < n; i++) {
 		if (ctl->w[i].err) {
 			fprintf(stderr, "pft: worker %u: %s: %s\n", i, ctl->w[i].what,
 				strerror(ctl->w[i].err));
-			atomic_store_explicit(&ctl->go, -1, memory_order_release);
+			release(-1);
 			goto join;
 		}
 	}
 	if (ctl->rusage_who == RUSAGE_SELF && !o->processes)
 		getrusage(RUSAGE_SELF, &self0);	/* no RUSAGE_THREAD: whole process */
-	atomic_store_explicit(&ctl->go, 1, memory_order_release);
+	release(1);
 	ret = PFT_EXIT_OK;
 join:
 	for (unsigned int i = 0; i < started; i++) {
@@ -450,6 +471,7 @@ join:
 			r->minflt += w->r1.ru_minflt - w->r0.ru_minflt;
 			r->majflt += w->r1.ru_majflt - w->r0.ru_majflt;
 		}
+		r->cpu_s += ts_s(w->c0, w->c1);
 		fl_hist_merge(&r->hist, &w->hist);
 		if (o->verbose > 1)
 			fprintf(stderr, "pft: worker %u cpu %d: %.6fs user %.6fs sys %.6fs wall "

@@ -3,8 +3,10 @@
 # workers measured agree with it (--json, within 1%), the kernel's pgfault
 # delta covers every page, the classic line has the classic 8 columns, and
 # --strict is satisfied.  Then the THP honesty check: with --thp=always the
-# count drops and pft warns (skipped where the guest kernel has THP off).
-# Also: bad options exit 2 with one line; --latency gives a non-empty histogram.
+# count drops and pft warns (THP switched to madvise for it if the box boots
+# with it off; skipped only where the kernel has no THP).
+# Also: 8 threads on 2 CPUs; bad options exit 2 with one line; --latency gives
+# one sample per page.
 # kernels: 6.12 6.1
 # smp: 2
 # timeout: 300
@@ -35,6 +37,12 @@ for mode in "-t 2" "-n 2"; do
 	fl_check_eq "pft $mode classic line columns" "$fields" 8
 	fl_check_eq "pft $mode classic Thr column" "$(echo "$line" | tail -n 1 | awk '{ print $2 }')" 2
 done
+
+# more workers than CPUs (the futex start): every page still faulted once
+out=$(/fl/pft -m 8m -t 8 --json --strict)
+fl_check_eq "pft -t 8 on 2 CPUs exit status" "$?" 0
+fl_check_eq "pft -t 8 pages" "$(json_num "$out" pages)" 2048
+fl_check_within "pft -t 8 minflt vs pages" "$(json_num "$out" minflt)" 2048 1
 
 # --latency: one sample per page, quantiles printed
 out=$(/fl/pft -m "$SIZE" -t 2 --latency)

@@ -14,39 +14,7 @@
 # timeout: 600
 # args: 50
 . /fl/lib.sh
-# --- kmod helpers (shared by kmod_*.sh; the runner carries only lib.sh) ---
-FL_D=/sys/kernel/debug/faultline
-KMOD_SUM=/tmp/kmod_summary.txt
-
-# kmod_ctl CMD: write one command to the control file (status = the write's)
-kmod_ctl() { echo "$1" >"$FL_D/control"; }
-
-# kmod_save_summary [COPY]: freeze the summary so several fields come from
-# one read (and keep a copy under /out if COPY is given)
-kmod_save_summary() {
-	cat "$FL_D/summary" >"$KMOD_SUM" || return 1
-	[ -z "$1" ] || cp "$KMOD_SUM" "$1"
-}
-
-# kmod_sum NAME: a counter / lockless outcome of the saved summary
-kmod_sum() { awk -v k="$1" '$1 == k { print $2; exit }' "$KMOD_SUM"; }
-
-# kmod_hist NAME FIELD: count|mean|p50|p90|p99|max of a saved histogram line
-kmod_hist() {
-	awk -v k="$1" -v f="$2" '
-	$1 == k && NF >= 7 { n = split("count mean p50 p90 p99 max", c, " ")
-		for (i = 1; i <= n; i++) if (c[i] == f) { print $(i + 1); exit } }
-	$1 == k && NF == 2 { print 0; exit }' "$KMOD_SUM"
-}
-
-# kmod_hook_state NAME: live|absent|off|failed|unused
-kmod_hook_state() { awk -v k="$1" '$1 == k { print $3; exit }' "$FL_D/hooks"; }
-
-# kmod_kprobes: the kernel's kprobe list, addresses dropped, sorted
-kmod_kprobes() {
-	sed 's/^[0-9a-f]*  *//' /sys/kernel/debug/kprobes/list 2>/dev/null | sort
-}
-# ---
+. /fl/kmod.inc
 CYCLES=${1:-50}
 [ -f /fl/faultline.ko ] || { fl_fail "faultline.ko was not built for $FL_KREL"; fl_done; }
 [ -x /fl/pft ] || fl_skip "pft not built"

@@ -223,6 +223,22 @@ static void num(char *buf, size_t len, double v)
 		fl_fmt_double(buf, len, v);
 }
 
+static void print_explain(FILE *f, const struct fl_cmp *c)
+{
+	if (!c->have_phases)
+		return;
+	fprintf(f, "\n[*] EXPLAIN\n");
+	for (unsigned int i = 0; i < c->nexplain; i++)
+		fprintf(f, "%s\n", c->explain[i].text);
+	if (!c->nexplain && !(c->side_phases[0] && c->side_phases[1]))
+		fprintf(f, "cannot compare fault phases: %s was recorded without --phases\n",
+			c->side_phases[0] ? "B" : "A");
+	else if (!c->nexplain)
+		fprintf(f, "no significant change in the fault phases or lock classes between A "
+			"and B\n(Welch's t-test, p >= %g at every thread count run on both sides)\n",
+			c->alpha);
+}
+
 static void print_text(FILE *f, const struct fl_cmp *c, const struct opts *o)
 {
 	static const char *const box[2] = { "BASE KERNEL (A)", "TEST KERNEL (B)" };
@@ -350,6 +366,11 @@ static void print_text(FILE *f, const struct fl_cmp *c, const struct opts *o)
 			"of the runs, two-sided;\n*x%%* marks a MEAN change with p < %g.  "
 			"Faults rows: pft runs; latency, abort %%\nand mmap_lock rows: the "
 			"collector's snapshots (one value per run).\n", c->alpha);
+		if (c->have_phases || c->have_locks)
+			fprintf(f, "phase_* rows: mean ns per fault spent in that phase (record "
+				"--phases; they add up to\nphases_latency_mean); lock_* rows: "
+				"contended wait of that lock class per fault (record --locks).\n");
+		print_explain(f, c);
 		for (unsigned int i = 0; i < c->nm; i++)
 			for (int s = 0; s < 2; s++)
 				if (!c->m[i].have[s] && c->m[i].gap[s][0]) {
@@ -454,6 +475,31 @@ static void print_json(FILE *f, const struct fl_cmp *c, const struct opts *o)
 				fprintf(f, ",\"gap_%c\":", 'a' + s);
 				fl_json_str(f, m->gap[s]);
 			}
+		fprintf(f, "}");
+	}
+	fprintf(f, "],\"explain\":[");
+	for (unsigned int i = 0; i < c->nexplain; i++) {
+		const struct fl_cmp_explain *e = &c->explain[i];
+
+		fprintf(f, "%s{\"threads\":%u,\"significant\":%s,\"latency_change_ns\":", i ? "," : "",
+			e->threads, e->significant ? "true" : "false");
+		fl_json_num(f, e->dlat);
+		fprintf(f, ",\"phase\":");
+		if (e->phase >= 0)
+			fl_json_str(f, e->phase == FL_PH_NR ? "unattributed" : fl_phase_name(e->phase));
+		else
+			fprintf(f, "null");
+		fprintf(f, ",\"phase_share_pct\":");
+		fl_json_num(f, e->phase_share);
+		fprintf(f, ",\"lock_class\":");
+		if (e->lock >= 0)
+			fl_json_str(f, fl_lock_class_name(e->lock));
+		else
+			fprintf(f, "null");
+		fprintf(f, ",\"lock_share_pct\":");
+		fl_json_num(f, e->lock_share);
+		fprintf(f, ",\"text\":");
+		fl_json_str(f, e->text);
 		fprintf(f, "}");
 	}
 	fprintf(f, "],\"notes\":[");
@@ -561,6 +607,8 @@ static void print_md(FILE *f, const struct fl_cmp *c, const struct opts *o)
 		fprintf(f, " | %s is better |\n", m->higher_is_better ? "higher" : "lower");
 	}
 	fprintf(f, "\nBold: p < %g (Welch's t-test, two-sided). %% = (B-A)/A.\n", c->alpha);
+	for (unsigned int i = 0; i < c->nexplain; i++)
+		fprintf(f, "%s- %s\n", i ? "" : "\nExplain:\n", c->explain[i].text);
 	for (unsigned int i = 0; i < c->nnotes; i++)
 		fprintf(f, "%s- %s\n", i ? "" : "\nNotes:\n", c->notes[i]);
 }

@@ -10,12 +10,32 @@
 #include "compare.h"
 
 const struct fl_cmp_kind fl_cmp_kinds[] = {
-	{ "pft_faults_cpu", "faults/s/cpu", 1, 0 },
-	{ "pft_faults_sec", "faults/s", 1, 0 },
-	{ "fault_latency_p50", "ns", 0, 1 },
-	{ "fault_latency_p99", "ns", 0, 1 },
-	{ "lockless_abort_pct", "%", 0, 1 },
-	{ "mmap_lock_wait_mean", "ns", 0, 1 },
+	{ "pft_faults_cpu", "faults/s/cpu", 1, 0, 0, 0 },
+	{ "pft_faults_sec", "faults/s", 1, 0, 0, 0 },
+	{ "fault_latency_p50", "ns", 0, 1, 0, 0 },
+	{ "fault_latency_p99", "ns", 0, 1, 0, 0 },
+	{ "lockless_abort_pct", "%", 0, 1, 0, 0 },
+	{ "mmap_lock_wait_mean", "ns", 0, 1, 0, 0 },
+	/* record --phases: ns per fault, means over all faults (they add up) */
+	{ "phases_latency_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_CMP_LAT },
+	{ "phase_lockless_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_PH_LOCKLESS },
+	{ "phase_mmap_wait_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_PH_MMAP_WAIT },
+	{ "phase_alloc_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_PH_ALLOC },
+	{ "phase_zero_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_PH_ZERO },
+	{ "phase_memcg_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_PH_MEMCG },
+	{ "phase_ptl_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_PH_PTL },
+	{ "phase_lru_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_PH_LRU },
+	{ "phase_rest_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_PH_REST },
+	{ "phase_unattrib_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_PH_NR },
+	/* record --locks: contended wait per fault of the run */
+	{ "lock_mmap_r_wait", "ns/fault", 0, 1, FL_CMP_LOCK, FL_LK_MMAP_R },
+	{ "lock_mmap_w_wait", "ns/fault", 0, 1, FL_CMP_LOCK, FL_LK_MMAP_W },
+	{ "lock_vma_wait", "ns/fault", 0, 1, FL_CMP_LOCK, FL_LK_VMA },
+	{ "lock_ptl_wait", "ns/fault", 0, 1, FL_CMP_LOCK, FL_LK_PTL },
+	{ "lock_zone_wait", "ns/fault", 0, 1, FL_CMP_LOCK, FL_LK_ZONE },
+	{ "lock_lru_wait", "ns/fault", 0, 1, FL_CMP_LOCK, FL_LK_LRU },
+	{ "lock_memcg_wait", "ns/fault", 0, 1, FL_CMP_LOCK, FL_LK_MEMCG },
+	{ "lock_other_wait", "ns/fault", 0, 1, FL_CMP_LOCK, FL_LK_OTHER },
 };
 const unsigned int fl_cmp_nkinds = sizeof(fl_cmp_kinds) / sizeof(fl_cmp_kinds[0]);
 
@@ -143,6 +163,403 @@ static void snap_values(struct fl_cmp *c, int side, const struct fl_pft_series *
 		snprintf(gap, FL_CMP_GAP_LEN, "%s", why[0] ? why : "no readable snapshots");
 }
 
+/* The phase / lock figures of one snapshot. */
+static void snapsum_fill(struct fl_cmp_snapsum *ss, const struct fl_snapshot *s)
+{
+	const char *t;
+
+	ss->ok = 1;
+	fl_phases_summarize(s, NULL, 0, &ss->sum);
+	if (!ss->sum.phases) {
+		t = fl_snapshot_tag(s, "phases");
+		snprintf(ss->ph_why, sizeof(ss->ph_why), "%s",
+			 t && !strncmp(t, "unavailable", 11) ? t :
+			 "unavailable (not recorded with --phases)");
+	}
+	if (!ss->sum.locks) {
+		t = fl_snapshot_tag(s, "locks");
+		snprintf(ss->lk_why, sizeof(ss->lk_why), "%s",
+			 t && !strncmp(t, "unavailable", 11) ? t :
+			 "unavailable (not recorded with --locks)");
+	}
+	for (unsigned int p = 0; p < FL_PH_NR; p++)
+		if (ss->sum.phases && !ss->sum.phase_avail[p])
+			fl_phase_unavail_why(s, p, ss->unav[p], sizeof(ss->unav[p]));
+	if (ss->sum.phases) {
+		ss->faults = (double)ss->sum.faults;
+	} else {
+		struct fl_cpu_stats tot;
+
+		fl_snapshot_total(s, &tot);
+		ss->faults = (double)(tot.cnt[FL_C_FAULTS_USER] + tot.cnt[FL_C_FAULTS_KERNEL]);
+	}
+}
+
+/* Read every snapshot of every series once; -1 only when out of memory. */
+static int read_sums(struct fl_cmp *c)
+{
+	for (int s = 0; s < 2; s++) {
+		c->sums[s] = calloc(c->sw[s].nseries ? c->sw[s].nseries : 1, sizeof(*c->sums[s]));
+		if (!c->sums[s])
+			return -1;
+		for (unsigned int i = 0; i < c->sw[s].nseries; i++) {
+			const struct fl_pft_series *ser = &c->sw[s].series[i];
+			struct fl_cmp_sums *cs = &c->sums[s][i];
+
+			if (!ser->nsnaps)
+				continue;
+			cs->v = calloc(ser->nsnaps, sizeof(*cs->v));
+			if (!cs->v)
+				return -1;
+			cs->n = ser->nsnaps;
+			for (unsigned int k = 0; k < ser->nsnaps; k++) {
+				struct fl_snapshot snap;
+				char err[256];
+
+				memset(&snap, 0, sizeof(snap));
+				if (fl_snapshot_read_file(ser->snaps[k], &snap, err, sizeof(err)))
+					continue;	/* noted by snap_values() */
+				snapsum_fill(&cs->v[k], &snap);
+				c->have_phases |= cs->v[k].sum.phases;
+				c->side_phases[s] |= cs->v[k].sum.phases;
+				c->have_locks |= cs->v[k].sum.locks;
+				fl_snapshot_free(&snap);
+			}
+		}
+	}
+	return 0;
+}
+
+int fl_cmp_sum_metric(const struct fl_cmp_snapsum *ss, const struct fl_cmp_kind *kd,
+		      double *v, char *why, size_t len)
+{
+	if (!ss->ok) {
+		snprintf(why, len, "no readable snapshots");
+		return -1;
+	}
+	if (kd->section == FL_CMP_PHASE) {
+		const struct fl_phases_summary *m = &ss->sum;
+
+		if (!m->phases) {
+			snprintf(why, len, "%s", ss->ph_why);
+			return -1;
+		}
+		if (!m->faults) {
+			snprintf(why, len, "unavailable (no faults with phase accounting)");
+			return -1;
+		}
+		if (kd->idx == FL_CMP_LAT)
+			*v = m->lat_mean;
+		else if (kd->idx == FL_PH_NR)
+			*v = m->unattributed_mean;
+		else if (!m->phase_avail[kd->idx]) {
+			snprintf(why, len, "%s", ss->unav[kd->idx]);
+			return -1;
+		} else
+			*v = m->phase_mean[kd->idx];
+		return 0;
+	}
+	if (kd->section == FL_CMP_LOCK) {
+		if (!ss->sum.locks) {
+			snprintf(why, len, "%s", ss->lk_why);
+			return -1;
+		}
+		if (!(ss->faults > 0)) {
+			snprintf(why, len, "unavailable (no faults counted to divide the wait by)");
+			return -1;
+		}
+		*v = (double)ss->sum.lock_wait_ns[kd->idx] / ss->faults;
+		return 0;
+	}
+	snprintf(why, len, "unknown metric %s", kd->kind);
+	return -1;
+}
+
+/* Values of a phase / lock kind for one side's series; gap set when none. */
+static void sum_values(const struct fl_cmp *c, int side, const struct fl_pft_series *ser,
+		       const struct fl_cmp_kind *kd, struct vals *vs, char *gap)
+{
+	const struct fl_cmp_sums *cs = &c->sums[side][ser - c->sw[side].series];
+	char why[FL_CMP_GAP_LEN] = "";
+
+	if (!cs->n) {
+		snprintf(gap, FL_CMP_GAP_LEN, "no snapshots");
+		return;
+	}
+	for (unsigned int i = 0; i < cs->n; i++) {
+		double v;
+
+		if (!fl_cmp_sum_metric(&cs->v[i], kd, &v, why, sizeof(why)))
+			push(vs, v);
+	}
+	if (!vs->n)
+		snprintf(gap, FL_CMP_GAP_LEN, "%s", why[0] ? why : "no readable snapshots");
+}
+
+/* Lock classes without any contended wait on either side: rows left out, noted. */
+static void drop_quiet_locks(struct fl_cmp *c)
+{
+	char quiet[256] = "";
+	unsigned int o = 0;
+
+	for (unsigned int k = 0; k < fl_cmp_nkinds; k++) {
+		const struct fl_cmp_kind *kd = &fl_cmp_kinds[k];
+		int any = 0, seen = 0;
+
+		if (kd->section != FL_CMP_LOCK)
+			continue;
+		for (unsigned int i = 0; i < c->nm; i++)
+			if (c->m[i].kind == kd->kind)
+				for (int s = 0; s < 2; s++)
+					if (c->m[i].have[s]) {
+						seen = 1;
+						any |= c->m[i].st[s].max > 0;
+					}
+		if (!seen || any)
+			continue;
+		snprintf(quiet + strlen(quiet), sizeof(quiet) - strlen(quiet), "%s%s",
+			 quiet[0] ? ", " : "", fl_lock_class_name(kd->idx));
+		for (unsigned int i = 0; i < c->nm; i++)
+			if (c->m[i].kind == kd->kind)
+				c->m[i].kind = NULL;
+	}
+	for (unsigned int i = 0; i < c->nm; i++)
+		if (c->m[i].kind)
+			c->m[o++] = c->m[i];
+	c->nm = o;
+	if (quiet[0])
+		note(c, "lock classes without contended wait in A or B (rows left out): %s", quiet);
+}
+
+/* Per-run values of a kind at one series of one side, for the explain test. */
+static int side_stats(const struct fl_cmp *c, int side, unsigned int threads,
+		      const struct fl_cmp_kind *kd, struct fl_stats *st)
+{
+	const struct fl_pft_series *ser = fl_sweep_series(&c->sw[side], threads);
+	struct vals vs = { 0 };
+	char gap[FL_CMP_GAP_LEN] = "";
+	int rc;
+
+	if (!ser)
+		return -1;
+	sum_values(c, side, ser, kd, &vs, gap);
+	rc = vs.n && !fl_stats_compute(vs.v, vs.n, st) ? 0 : -1;
+	free(vs.v);
+	return rc;
+}
+
+static const struct fl_cmp_kind *find_kind(int section, int idx)
+{
+	for (unsigned int k = 0; k < fl_cmp_nkinds; k++)
+		if (fl_cmp_kinds[k].section == section && fl_cmp_kinds[k].idx == idx)
+			return &fl_cmp_kinds[k];
+	return NULL;
+}
+
+/*
+ * The component (phase or lock class) at one thread count whose mean moved
+ * most in the direction of dlat with p < alpha.  Returns its idx or -1;
+ * *d and *p get its change and p-value.
+ */
+static int best_component(const struct fl_cmp *c, unsigned int threads, int section,
+			  double dlat, double *d, double *p)
+{
+	int best = -1, last = section == FL_CMP_PHASE ? FL_PH_NR : FL_LK_NR - 1;
+
+	for (int idx = 0; idx <= last; idx++) {
+		const struct fl_cmp_kind *kd = find_kind(section, idx);
+		struct fl_stats a, b;
+		double dd, pp;
+
+		if (!kd || side_stats(c, 0, threads, kd, &a) || side_stats(c, 1, threads, kd, &b))
+			continue;
+		dd = b.mean - a.mean;
+		pp = fl_welch_p(&a, &b, NULL, NULL);
+		if (isnan(pp) || pp >= c->alpha || (dlat >= 0 ? dd <= 0 : dd >= 0))
+			continue;
+		if (best < 0 || fabs(dd) > fabs(*d)) {
+			best = idx;
+			*d = dd;
+			*p = pp;
+		}
+	}
+	return best;
+}
+
+/* The significant change of largest size, up or down. */
+static int best_either(const struct fl_cmp *c, unsigned int threads, int section,
+		       double *d, double *p)
+{
+	double du = 0, pu = NAN, dd = 0, pd = NAN;
+	int up = best_component(c, threads, section, +1, &du, &pu);
+	int down = best_component(c, threads, section, -1, &dd, &pd);
+
+	if (down >= 0 && (up < 0 || fabs(dd) > fabs(du))) {
+		*d = dd;
+		*p = pd;
+		return down;
+	}
+	*d = du;
+	*p = pu;
+	return up;
+}
+
+static const char *comp_name(int section, int idx)
+{
+	if (section == FL_CMP_LOCK)
+		return fl_lock_class_name(idx);
+	return idx == FL_PH_NR ? "unattributed time" : fl_phase_name(idx);
+}
+
+/* Mean of the per-run summaries of a series: for fl_phases_explain(). */
+static int mean_summary(const struct fl_cmp *c, int side, unsigned int threads,
+			struct fl_phases_summary *out, unsigned int *n)
+{
+	const struct fl_pft_series *ser = fl_sweep_series(&c->sw[side], threads);
+	const struct fl_cmp_sums *cs;
+
+	memset(out, 0, sizeof(*out));
+	*n = 0;
+	if (!ser)
+		return -1;
+	cs = &c->sums[side][ser - c->sw[side].series];
+	for (unsigned int i = 0; i < cs->n; i++) {
+		const struct fl_phases_summary *m = &cs->v[i].sum;
+
+		if (!cs->v[i].ok || !m->phases || !m->faults)
+			continue;
+		if (!*n) {
+			*out = *m;
+			out->faults = 0;
+			out->lat_mean = out->unattributed_mean = 0;
+			memset(out->phase_mean, 0, sizeof(out->phase_mean));
+			memset(out->lock_wait_ns, 0, sizeof(out->lock_wait_ns));
+			out->lock_wait_total_ns = 0;
+		}
+		(*n)++;
+		out->faults += m->faults;
+		out->lat_mean += m->lat_mean;
+		out->unattributed_mean += m->unattributed_mean;
+		for (unsigned int p = 0; p < FL_PH_NR; p++) {
+			out->phase_avail[p] = out->phase_avail[p] && m->phase_avail[p];
+			out->phase_mean[p] += m->phase_mean[p];
+		}
+		out->locks = out->locks && m->locks;
+		for (unsigned int k = 0; k < FL_LK_NR; k++)
+			out->lock_wait_ns[k] += m->lock_wait_ns[k];
+		out->lock_wait_total_ns += m->lock_wait_total_ns;
+	}
+	if (!*n)
+		return -1;
+	out->lat_mean /= *n;
+	out->unattributed_mean /= *n;
+	for (unsigned int p = 0; p < FL_PH_NR; p++)
+		out->phase_mean[p] /= *n;
+	return 0;
+}
+
+static void explain_one(const struct fl_cmp *c, unsigned int threads, struct fl_cmp_explain *e)
+{
+	const struct fl_cmp_kind *lat = find_kind(FL_CMP_PHASE, FL_CMP_LAT);
+	struct fl_stats a, b;
+	double plat, dp = 0, pp = NAN, dl = 0, pl = NAN;
+	char where[64];
+	size_t o;
+
+	memset(e, 0, sizeof(*e));
+	e->threads = threads;
+	e->phase = e->lock = -1;
+	e->phase_share = e->lock_share = NAN;
+	snprintf(where, sizeof(where), "at %u thread%s", threads, threads == 1 ? "" : "s");
+	if (side_stats(c, 0, threads, lat, &a) || side_stats(c, 1, threads, lat, &b))
+		return;
+	e->dlat = b.mean - a.mean;
+	if (a.n < 2 || b.n < 2) {
+		/* one run on a side: no test, say what the means show */
+		struct fl_phases_summary sa, sb;
+		unsigned int na, nb;
+
+		if (mean_summary(c, 0, threads, &sa, &na) || mean_summary(c, 1, threads, &sb, &nb))
+			return;
+		o = snprintf(e->text, sizeof(e->text), "%s (one run per side: not tested): ", where);
+		if (o < sizeof(e->text))
+			e->phase = fl_phases_explain(&sa, &sb, NULL, e->text + o, sizeof(e->text) - o);
+		return;
+	}
+	plat = fl_welch_p(&a, &b, NULL, NULL);
+	e->phase = best_component(c, threads, FL_CMP_PHASE, e->dlat, &dp, &pp);
+	if (c->have_locks)
+		e->lock = best_component(c, threads, FL_CMP_LOCK, e->dlat, &dl, &pl);
+	if (!isnan(plat) && plat < c->alpha) {
+		e->significant = 1;
+		o = snprintf(e->text, sizeof(e->text),
+			     "%s, B's faults are %.0f ns %s on average (%+.1f%%, p=%.2g)", where,
+			     fabs(e->dlat), e->dlat > 0 ? "slower" : "faster",
+			     fl_pct_change(a.mean, b.mean), plat);
+		if (e->phase >= 0 && o < sizeof(e->text)) {
+			e->phase_share = 100.0 * dp / e->dlat;
+			o += snprintf(e->text + o, sizeof(e->text) - o,
+				      ": %.0f%% of the %s latency in B is %s (%+.0f ns per fault, p=%.2g)",
+				      e->phase_share, e->dlat > 0 ? "added" : "saved",
+				      comp_name(FL_CMP_PHASE, e->phase), dp, pp);
+		} else if (o < sizeof(e->text)) {
+			o += snprintf(e->text + o, sizeof(e->text) - o,
+				      "; no single phase changed significantly");
+		}
+		if (e->lock >= 0 && o < sizeof(e->text)) {
+			e->lock_share = 100.0 * dl / e->dlat;
+			snprintf(e->text + o, sizeof(e->text) - o,
+				 "; %.0f%% of it is %s lock wait (%+.0f ns per fault, p=%.2g)",
+				 e->lock_share, comp_name(FL_CMP_LOCK, e->lock), dl, pl);
+		}
+		return;
+	}
+	if (e->phase < 0 && e->lock < 0)
+		return;		/* nothing significant: no line */
+	/* latency unchanged within noise, yet a part of it moved (either way) */
+	e->phase = best_either(c, threads, FL_CMP_PHASE, &dp, &pp);
+	e->lock = c->have_locks ? best_either(c, threads, FL_CMP_LOCK, &dl, &pl) : -1;
+	if (e->phase < 0 && e->lock < 0)
+		return;		/* nothing significant: no line */
+	e->significant = 1;
+	o = snprintf(e->text, sizeof(e->text),
+		     "%s, fault latency did not change significantly (%+.0f ns per fault, p=%.2g)",
+		     where, e->dlat, plat);
+	if (e->phase >= 0 && o < sizeof(e->text))
+		o += snprintf(e->text + o, sizeof(e->text) - o,
+			      ", but %s changed by %+.0f ns per fault (p=%.2g)",
+			      comp_name(FL_CMP_PHASE, e->phase), dp, pp);
+	if (e->lock >= 0 && o < sizeof(e->text))
+		snprintf(e->text + o, sizeof(e->text) - o,
+			 "%s %s lock wait changed by %+.0f ns per fault (p=%.2g)",
+			 e->phase >= 0 ? "; and" : ", but", comp_name(FL_CMP_LOCK, e->lock), dl, pl);
+}
+
+int fl_cmp_build_explain(struct fl_cmp *c)
+{
+	free(c->explain);
+	c->explain = NULL;
+	c->nexplain = 0;
+	if (!c->have_phases)
+		return 0;
+	for (unsigned int i = 0; i < c->sw[0].nseries; i++) {
+		unsigned int t = c->sw[0].series[i].threads;
+		struct fl_cmp_explain e, *n;
+
+		if (!fl_sweep_series(&c->sw[1], t))
+			continue;
+		explain_one(c, t, &e);
+		if (!e.text[0])
+			continue;
+		n = realloc(c->explain, (c->nexplain + 1) * sizeof(*n));
+		if (!n)
+			return -1;
+		c->explain = n;
+		c->explain[c->nexplain++] = e;
+	}
+	return 0;
+}
+
 static int cmp_uint(const void *a, const void *b)
 {
 	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
@@ -192,6 +609,8 @@ int fl_cmp_build(struct fl_cmp *c, const char *dir_a, const char *dir_b, double 
 				note(c, "%c has no %u-thread run (no pft-%u.log): its rows are gaps",
 				     'A' + s, thr[k], thr[k]);
 
+	if (c->have_snapshots && read_sums(c))
+		goto oom;
 	c->m = calloc((size_t)fl_cmp_nkinds * nthr, sizeof(*c->m));
 	if (!c->m)
 		goto oom;
@@ -199,6 +618,9 @@ int fl_cmp_build(struct fl_cmp *c, const char *dir_a, const char *dir_b, double 
 		const struct fl_cmp_kind *kd = &fl_cmp_kinds[k];
 
 		if (kd->from_snapshots && !c->have_snapshots)
+			continue;
+		if ((kd->section == FL_CMP_PHASE && !c->have_phases) ||
+		    (kd->section == FL_CMP_LOCK && !c->have_locks))
 			continue;
 		for (unsigned int i = 0; i < nthr; i++) {
 			struct fl_cmp_metric *m = &c->m[c->nm++];
@@ -223,6 +645,10 @@ int fl_cmp_build(struct fl_cmp *c, const char *dir_a, const char *dir_b, double 
 				if (!kd->from_snapshots) {
 					v = k == 0 ? ser->flt_cpu : ser->flt_wsec;
 					n = ser->n;
+				} else if (kd->section) {
+					sum_values(c, s, ser, kd, &vs, m->gap[s]);
+					v = vs.v;
+					n = vs.n;
 				} else {
 					snap_values(c, s, ser, kd->kind, &vs, m->gap[s]);
 					v = vs.v;
@@ -250,6 +676,9 @@ int fl_cmp_build(struct fl_cmp *c, const char *dir_a, const char *dir_b, double 
 			}
 		}
 	}
+	drop_quiet_locks(c);
+	if (fl_cmp_build_explain(c))
+		goto oom;
 	free(thr);
 	return 0;
 oom:
@@ -261,11 +690,17 @@ oom:
 
 void fl_cmp_free(struct fl_cmp *c)
 {
-	fl_sweep_free(&c->sw[0]);
-	fl_sweep_free(&c->sw[1]);
 	for (unsigned int i = 0; i < c->nnotes; i++)
 		free(c->notes[i]);
 	free(c->notes);
 	free(c->m);
+	for (int s = 0; s < 2; s++) {
+		for (unsigned int i = 0; c->sums[s] && i < c->sw[s].nseries; i++)
+			free(c->sums[s][i].v);
+		free(c->sums[s]);
+	}
+	free(c->explain);
+	fl_sweep_free(&c->sw[0]);
+	fl_sweep_free(&c->sw[1]);
 	memset(c, 0, sizeof(*c));
 }

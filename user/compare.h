@@ -7,6 +7,7 @@
 #ifndef FAULTLINE_COMPARE_H
 #define FAULTLINE_COMPARE_H
 
+#include "phases.h"
 #include "pftlog.h"
 #include "report_common.h"
 #include "snapshot.h"
@@ -31,6 +32,35 @@ struct fl_cmp_metric {
 	int significant;	/* p < alpha */
 };
 
+/*
+ * Phase / lock-class figures of one snapshot of a sweep (read once, for the
+ * phase_* / lock_* rows and the EXPLAIN section).
+ */
+struct fl_cmp_snapsum {
+	int ok;				/* the snapshot could be read */
+	struct fl_phases_summary sum;
+	double faults;			/* faults per run: lock wait per fault divides by it */
+	char ph_why[FL_CMP_GAP_LEN];	/* why there are no phases */
+	char lk_why[FL_CMP_GAP_LEN];	/* why there are no lock classes */
+	char unav[FL_PH_NR][96];	/* why a phase is unavailable */
+};
+
+struct fl_cmp_sums {
+	struct fl_cmp_snapsum *v;	/* one per snapshot of the series */
+	unsigned int n;
+};
+
+/* One line of the EXPLAIN section: what changed at one thread count. */
+struct fl_cmp_explain {
+	unsigned int threads;
+	int significant;	/* the named changes passed Welch's test */
+	double dlat;		/* B - A, mean fault latency, ns per fault */
+	int phase;		/* phase that moved most (FL_PH_NR: unattributed), -1 none */
+	int lock;		/* lock class that moved most, -1 none */
+	double phase_share, lock_share;	/* % of dlat; NAN when not defined */
+	char text[768];
+};
+
 struct fl_cmp {
 	struct fl_sweep sw[2];
 	struct fl_cmp_metric *m;
@@ -39,6 +69,11 @@ struct fl_cmp {
 	unsigned int nnotes;
 	double alpha;
 	int have_snapshots;
+	int have_phases, have_locks;	/* some snapshot has FL_SEC_PHASES / _LOCKS */
+	int side_phases[2];		/* ... of side A / B */
+	struct fl_cmp_sums *sums[2];	/* per series of sw[s] */
+	struct fl_cmp_explain *explain;	/* thread counts with a change to explain */
+	unsigned int nexplain;
 };
 
 /* Metric kinds in table order; the first two are the seed's. */
@@ -46,7 +81,14 @@ struct fl_cmp_kind {
 	const char *kind, *unit;
 	int higher_is_better;
 	int from_snapshots;
+	int section;		/* 0, FL_CMP_PHASE (idx: FL_PH_*, FL_PH_NR =
+				 * unattributed, FL_CMP_LAT = phase-timed
+				 * latency) or FL_CMP_LOCK (idx: FL_LK_*) */
+	int idx;
 };
+#define FL_CMP_PHASE	1
+#define FL_CMP_LOCK	2
+#define FL_CMP_LAT	(FL_PH_NR + 1)
 extern const struct fl_cmp_kind fl_cmp_kinds[];
 extern const unsigned int fl_cmp_nkinds;
 
@@ -62,5 +104,21 @@ void fl_cmp_free(struct fl_cmp *c);
  */
 int fl_snap_metric(const struct fl_snapshot *s, const char *kind, double *v,
 		   char *why, size_t len);
+
+/*
+ * Value of a phase / lock-class kind (section != 0) for one snapshot's
+ * figures: ns per fault.  0, or -1 with why ("unavailable (...)").
+ */
+int fl_cmp_sum_metric(const struct fl_cmp_snapsum *ss, const struct fl_cmp_kind *kd,
+		      double *v, char *why, size_t len);
+
+/*
+ * EXPLAIN lines of c (fl_cmp_build fills them when the sweeps carry phases):
+ * per thread count, the phase and the lock class whose change between A and
+ * B is largest in the direction of the latency change and significant
+ * (Welch's t-test over the runs, p < alpha), in plain words.  Exposed for
+ * tests; fl_cmp_build calls it.
+ */
+int fl_cmp_build_explain(struct fl_cmp *c);
 
 #endif

@@ -77,6 +77,9 @@ const struct fl_lock_stats *fl_snapshot_locks(const struct fl_snapshot *s, unsig
 const struct fl_lock_caller *fl_snapshot_lock_callers(const struct fl_snapshot *s,
 						      unsigned int *nr);
 
+/* "unavailable (why)" of phase p from the snapshot's phases.unavailable tag. */
+void fl_phase_unavail_why(const struct fl_snapshot *s, unsigned int p, char *buf, size_t len);
+
 /* Sum of the CPUs in [0, nr) whose group[cpu] == g (group NULL: all CPUs). */
 void fl_phase_stats_sum(const struct fl_phase_stats *in, unsigned int nr,
 			const int *group, int g, struct fl_phase_stats *out);

@@ -424,8 +424,7 @@ int fl_phases_explain(const struct fl_phases_summary *a, const struct fl_phases_
 	return best;
 }
 
-/* `why` of a "tag=unavailable (why)" / "phases.unavailable" entry for phase p. */
-static void phase_unavail_why(const struct fl_snapshot *s, unsigned int p, char *buf, size_t len)
+void fl_phase_unavail_why(const struct fl_snapshot *s, unsigned int p, char *buf, size_t len)
 {
 	const char *u = fl_snapshot_tag(s, "phases.unavailable");
 	const char *q, *e;
@@ -491,7 +490,7 @@ int fl_report_phases_raw(const struct fl_snapshot *s, FILE *out)
 			const char *n = phase_names[p];
 
 			if (unavail[p]) {
-				phase_unavail_why(s, p, buf, sizeof(buf));
+				fl_phase_unavail_why(s, p, buf, sizeof(buf));
 				fprintf(out, "phase.%s=%s\n", n, buf);
 				continue;
 			}

@@ -211,7 +211,23 @@ static void test_seed_rome(void **state)
 	check_seed_machine(1);
 }
 
-/* the line following the metric's header row with the given prefix */
+/* line `below` of the metric's header row (1: (A), 2: (B), 3: %) */
+static char *metric_row(char *text, const char *metric, int below)
+{
+	char key[80], *p;
+
+	snprintf(key, sizeof(key), "  %s ", metric);
+	p = strstr(text, key);
+	assert_non_null(p);
+	for (int k = 0; k < below; k++) {
+		p = strchr(p, '\n');
+		assert_non_null(p);
+		p++;
+	}
+	return strndup(p, strcspn(p, "\n"));
+}
+
+/* the % row of a metric */
 static char *metric_pct_row(char *text, const char *metric)
 {
 	char key[80], *p;
@@ -406,6 +422,230 @@ static void test_snapshot_metrics(void **state)
 	free(b);
 }
 
+/* ---- sweeps recorded with --phases --locks: sections built in memory ---- */
+
+static void add_sec(struct fl_snapshot *s, unsigned int type, unsigned int count,
+		    const void *data, size_t size)
+{
+	struct fl_raw_section *n = realloc(s->extra, (s->nr_extra + 1) * sizeof(*n));
+
+	assert_non_null(n);
+	s->extra = n;
+	memset(&n[s->nr_extra], 0, sizeof(*n));
+	n[s->nr_extra].sec.type = type;
+	n[s->nr_extra].sec.count = count;
+	n[s->nr_extra].sec.size = size;
+	n[s->nr_extra].data = malloc(size);
+	assert_non_null(n[s->nr_extra].data);
+	memcpy(n[s->nr_extra].data, data, size);
+	s->nr_extra++;
+}
+
+struct ph_run {
+	unsigned int alloc, rest, lockless, unattrib;	/* ns per fault */
+	unsigned int zone_wait, mmap_w_wait;		/* ns of lock wait per fault */
+	int phases, locks;
+};
+
+/*
+ * 4 CPUs x 1000 faults; every fault takes lockless + alloc + rest +
+ * unattrib ns; zero is unavailable (tag); lock waits spread over the CPUs.
+ */
+static void write_phase_snap(const char *dir, unsigned int threads, unsigned int iter,
+			     const struct ph_run *r)
+{
+	static struct fl_phase_stats ps[4];
+	static struct fl_lock_stats ls[4];
+	char path[700], err[256], sd[600];
+	struct fl_snapshot s;
+	fl_u64 lat = r->alloc + r->rest + r->lockless + r->unattrib;
+
+	snprintf(sd, sizeof(sd), "%s/snap", dir);
+	mkdir(sd, 0755);
+	memset(&s, 0, sizeof(s));
+	memset(ps, 0, sizeof(ps));
+	memset(ls, 0, sizeof(ls));
+	assert_int_equal(fl_snapshot_alloc_cpus(&s, 4), 0);
+	s.hdr.tier = FL_TIER_FENTRY;
+	s.hdr.lockless_kind = FL_LL_KIND_VMA_LOCK;
+	s.hdr.hooks_live = (1ULL << FL_HOOK_PF_USER) | (1ULL << FL_HOOK_HMF) |
+			   (1ULL << FL_HOOK_LOCK_VMA);
+	for (unsigned int c = 0; c < 4; c++) {
+		s.cpu_online[c] = 1;
+		s.cpus[c].cnt[FL_C_FAULTS_USER] = 1000;
+		for (int k = 0; k < 1000; k++) {
+			fl_hist_add(&s.cpus[c].hist[FL_H_FAULT_LAT], lat);
+			ps[c].faults++;
+			ps[c].lat_sum += lat;
+			ps[c].unattributed_sum += r->unattrib;
+			fl_hist_add(&ps[c].hist[FL_PH_ALLOC], r->alloc);
+			fl_hist_add(&ps[c].hist[FL_PH_REST], r->rest);
+			fl_hist_add(&ps[c].hist[FL_PH_LOCKLESS], r->lockless);
+		}
+		ls[c].count[FL_LK_ZONE] = 10;
+		for (int k = 0; k < 10; k++)
+			fl_hist_add(&ls[c].wait[FL_LK_ZONE], r->zone_wait * 100ULL);
+		ls[c].count[FL_LK_MMAP_W] = 1;
+		fl_hist_add(&ls[c].wait[FL_LK_MMAP_W], r->mmap_w_wait * 1000ULL);
+	}
+	if (r->phases) {
+		add_sec(&s, FL_SEC_PHASES, 4, ps, sizeof(ps));
+		assert_int_equal(fl_snapshot_set_tag(&s, "phases", "fentry"), 0);
+		assert_int_equal(fl_snapshot_set_tag(&s, "phases.unavailable",
+			"zero (no traceable hook in this kernel); ptl (no lock:contention tracepoints)"), 0);
+	} else {
+		assert_int_equal(fl_snapshot_set_tag(&s, "phases",
+			"unavailable (fentry programs refused by this kernel)"), 0);
+	}
+	if (r->locks) {
+		add_sec(&s, FL_SEC_LOCKS, 4, ls, sizeof(ls));
+		assert_int_equal(fl_snapshot_set_tag(&s, "locks", "tracepoint"), 0);
+	}
+	snprintf(path, sizeof(path), "%s/pft-%u-%u.snap", sd, threads, iter);
+	assert_int_equal(fl_snapshot_write_file(path, &s, err, sizeof(err)), 0);
+	fl_snapshot_free(&s);
+}
+
+/* a sweep at 2 and 8 threads, `iters` runs each, runs from mk(threads, iter) */
+static char *phase_sweep(const char *name, int iters, int b_side, int phases)
+{
+	static const unsigned int thr[] = { 2, 8 };
+	char *d = mksweep(name, thr, 2, b_side ? 1100 : 1000);
+
+	for (int t = 0; t < 2; t++)
+		for (int it = 1; it <= iters; it++) {
+			/* small deterministic spread, the same on both sides */
+			struct ph_run r = { .alloc = 800 + 3 * it, .rest = 600 + 2 * it,
+					    .lockless = 200, .unattrib = 400 + it,
+					    .zone_wait = 10 + it, .mmap_w_wait = 50,
+					    .phases = phases, .locks = 1 };
+
+			if (b_side && thr[t] == 8) {
+				/* B at 8 threads: +1200 ns per fault, 900 of it in
+				 * alloc (zone lock wait +790 of those), 300 in rest */
+				r.alloc += 900;
+				r.rest += 300;
+				r.zone_wait += 790;
+			}
+			write_phase_snap(d, thr[t], it, &r);
+		}
+	return d;
+}
+
+static void test_phase_rows_and_explain(void **state)
+{
+	char *a = phase_sweep("phA", 5, 0, 1), *b = phase_sweep("phB", 5, 1, 1);
+	char out[256], *t, *row, *c[12], *ex, cmd[800];
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/phases.txt", tmpdir);
+	assert_int_equal(run(out, a, b, NULL), 0);
+	t = slurp(out);
+	/* rows per thread count for the phases and the contended classes */
+	assert_non_null(strstr(t, "  phases_latency_mean_8 "));
+	assert_non_null(strstr(t, "  phase_alloc_mean_2 "));
+	assert_non_null(strstr(t, "  phase_unattrib_mean_8 "));
+	assert_non_null(strstr(t, "  lock_zone_wait_8 "));
+	assert_non_null(strstr(t, "  lock_mmap_w_wait_2 "));
+	/* never contended: no rows, said in a note */
+	assert_null(strstr(t, "lock_lru_wait"));
+	assert_non_null(strstr(t, "lock classes without contended wait in A or B (rows left out): "
+				  "mmap_r, vma, ptl, lru, memcg, other"));
+	/* a phase the tier cannot see is a gap with its reason, never 0 */
+	assert_non_null(strstr(t, "phase_zero_mean_8 (A): unavailable (no traceable hook in this kernel)"));
+	assert_non_null(strstr(t, "phase_ptl_mean_2 (B): unavailable (no lock:contention tracepoints)"));
+	/* B's alloc at 8 threads: +900 ns on ~803: significant, flagged */
+	row = metric_pct_row(t, "phase_alloc_mean_8");
+	assert_int_equal(cells(row, c, 12), 9);
+	assert_string_equal(c[4], "*+111.25%*");
+	assert_string_equal(c[7], "lower is better");
+	free(row);
+	/* A at 8 threads: 200 + (803..815) + (602..610) + (401..405) ns per fault */
+	row = metric_row(t, "phases_latency_mean_8", 1);
+	assert_int_equal(cells(row, c, 12), 9);
+	assert_string_equal(c[1], "5");
+	assert_string_equal(c[2], "2006");
+	assert_string_equal(c[3], "2030");
+	assert_string_equal(c[4], "2018");
+	free(row);
+	row = metric_pct_row(t, "phase_alloc_mean_2");
+	assert_int_equal(cells(row, c, 12), 9);
+	assert_string_equal(c[4], "+0.00%");
+	free(row);
+	/* EXPLAIN: at 8 threads only (2 threads: same runs on both sides) */
+	ex = strstr(t, "\n[*] EXPLAIN\n");
+	assert_non_null(ex);
+	assert_null(strstr(ex, "at 2 threads"));
+	assert_non_null(strstr(ex, "at 8 threads, B's faults are 1200 ns slower on average "
+				   "(+59.5%, p="));
+	assert_non_null(strstr(ex, ": 75% of the added latency in B is alloc (+900 ns per fault, p="));
+	assert_non_null(strstr(ex, "; 66% of it is zone lock wait (+790 ns per fault, p="));
+	free(t);
+
+	/* the same in JSON, read back by python3 */
+	snprintf(out, sizeof(out), "%s/phases.json", tmpdir);
+	assert_int_equal(run(out, "-f", "json", a, b, NULL), 0);
+	snprintf(cmd, sizeof(cmd), "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); "
+		 "e=d[\"explain\"]; assert len(e)==1, e; e=e[0]; "
+		 "assert e[\"threads\"]==8 and e[\"phase\"]==\"alloc\" and e[\"lock_class\"]==\"zone\"; "
+		 "assert abs(e[\"phase_share_pct\"]-75)<0.01 and abs(e[\"latency_change_ns\"]-1200)<1e-6; "
+		 "m={x[\"name\"]:x for x in d[\"metrics\"]}; "
+		 "assert m[\"lock_zone_wait_8\"][\"b\"][\"mean\"]==803 and m[\"lock_zone_wait_8\"][\"significant\"]; "
+		 "assert m[\"phase_zero_mean_2\"][\"a\"] is None and \"unavailable\" in m[\"phase_zero_mean_2\"][\"gap_a\"]' %s",
+		 out);
+	assert_int_equal(system(cmd), 0);
+	/* markdown carries the explain line */
+	snprintf(out, sizeof(out), "%s/phases.md", tmpdir);
+	assert_int_equal(run(out, "-f", "markdown", a, b, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "\nExplain:\n- at 8 threads, B's faults are 1200 ns slower"));
+	free(t);
+	/* B against A: the same change, as saved latency */
+	snprintf(out, sizeof(out), "%s/phases-ba.txt", tmpdir);
+	assert_int_equal(run(out, b, a, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "at 8 threads, B's faults are 1200 ns faster on average (-37.3%, p="));
+	assert_non_null(strstr(t, ": 75% of the saved latency in B is alloc (-900 ns per fault"));
+	free(t);
+	/* A against itself: nothing significant, said so */
+	snprintf(out, sizeof(out), "%s/phases-aa.txt", tmpdir);
+	assert_int_equal(run(out, a, a, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "[*] EXPLAIN\nno significant change in the fault phases"));
+	free(t);
+	free(a);
+	free(b);
+}
+
+static void test_phase_explain_gaps(void **state)
+{
+	char *a1 = phase_sweep("ph1A", 1, 0, 1), *b1 = phase_sweep("ph1B", 1, 1, 1);
+	char *an = phase_sweep("phnA", 3, 0, 0), *b = phase_sweep("ph3B", 3, 1, 1);
+	char out[256], *t;
+
+	(void)state;
+	/* one run per side: the means speak, untested, and say so */
+	snprintf(out, sizeof(out), "%s/one.txt", tmpdir);
+	assert_int_equal(run(out, a1, b1, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "at 8 threads (one run per side: not tested): 75% of the added "
+				  "latency in B (+1200 ns per fault) is alloc"));
+	assert_non_null(strstr(t, "at 2 threads (one run per side: not tested): B is not slower"));
+	free(t);
+	/* A recorded without phases: gaps with the reason, no explanation made up */
+	snprintf(out, sizeof(out), "%s/nophases.txt", tmpdir);
+	assert_int_equal(run(out, an, b, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "phase_alloc_mean_8 (A): unavailable (fentry programs refused by this kernel)"));
+	assert_non_null(strstr(t, "cannot compare fault phases: A was recorded without --phases"));
+	assert_non_null(strstr(t, "  lock_zone_wait_8 "));	/* locks were recorded */
+	free(t);
+	free(a1);
+	free(b1);
+	free(an);
+	free(b);
+}
+
 static void test_malformed(void **state)
 {
 	static const unsigned int ta[] = { 1, 2, 4 }, tb[] = { 1, 4, 8 };
@@ -509,7 +749,7 @@ static int teardown(void **state)
 
 	(void)state;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd);
+	return getenv("KEEP") ? 0 : system(cmd);
 }
 
 int main(void)
@@ -520,6 +760,8 @@ int main(void)
 		cmocka_unit_test(test_default_layout),
 		cmocka_unit_test(test_other_formats),
 		cmocka_unit_test(test_snapshot_metrics),
+		cmocka_unit_test(test_phase_rows_and_explain),
+		cmocka_unit_test(test_phase_explain_gaps),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_pft_line),
 	};

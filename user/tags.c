@@ -81,6 +81,13 @@ const char *fl_cpu_genus(const char *vendor, unsigned int family, unsigned int m
 
 static int set(struct fl_snapshot *s, const char *k, const char *v)
 {
+	/*
+	 * A value with a newline (or a key, built from a file's content, with
+	 * '=') cannot be a tag line: the tag is unavailable, which is not the
+	 * out-of-memory failure fl_snapshot_set_tag()'s -1 would report.
+	 */
+	if (!*k || strpbrk(k, "=\n") || strchr(v, '\n'))
+		return 0;
 	return fl_snapshot_set_tag(s, k, v);
 }
 

@@ -5,6 +5,7 @@
 #define FL_FUZZUTIL_H
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,21 +77,29 @@ static inline const char *fz_scratch(void)
 	return dir;
 }
 
-/* Write len bytes to DIR/NAME (creating parent directories), or abort. */
-static inline void fz_write(const char *dir, const char *name, const void *buf, size_t len)
+/* Write len bytes to DIR/NAME, creating parent directories: 0, or -1 when
+ * the tree is in the way (a file where a directory should be, ...). */
+static inline int fz_write(const char *dir, const char *name, const void *buf, size_t len)
 {
 	char path[4096];
-	int fd;
+	int fd, bad;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || (len && write(fd, buf, len) != (ssize_t)len) || close(fd))
-		abort();
+	if (fd < 0 && errno == ENOENT) {
+		for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
+			*p = '\0';
+			mkdir(path, 0755);
+			*p = '/';
+		}
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	}
+	if (fd < 0)
+		return -1;
+	bad = len && write(fd, buf, len) != (ssize_t)len;
+	if (close(fd) || bad)
+		abort();	/* the scratch file system is broken */
+	return 0;
 }
 
 /* rm -rf PATH (never follows symbolic links). */

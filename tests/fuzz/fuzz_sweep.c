@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fuzz the pft-sweep result directory reader (fl_sweep_load) through a
+ * scratch directory.  Input: fields separated by byte 0x01; field 0 lists
+ * file names one a line (relative, at most one '/', no ".."), field i+1 is
+ * the content of name i.  A loaded sweep must have: thread counts unique
+ * and ascending, each with a pft-<N>.log that was written; per series, as
+ * many usable + dropped samples as fl_pft_parse_line finds sample lines in
+ * that file, at least one usable, all finite and >= 0; snapshots of each
+ * series sorted by unique iteration, each one a written snap/pft-<N>-<I>.snap;
+ * tags and sweep.conf exactly as written.  A refusal must say why.
+ */
+#include <math.h>
+
+#include "fuzzutil.h"
+#include "pftlog.h"
+
+#define MAX_FILES 10
+
+static const char *content_of(char **name, char **field, unsigned int n, const char *want)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (name[i] && !strcmp(name[i], want))
+			return field[i + 1] ? field[i + 1] : "";
+	return NULL;
+}
+
+static unsigned int sample_lines(const char *text)
+{
+	unsigned int n = 0;
+
+	for (const char *p = text; *p; ) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		char line[700], err[200];
+		struct fl_pft_sample s;
+
+		if (len < sizeof(line)) {
+			memcpy(line, p, len);
+			line[len] = '\0';
+			n += fl_pft_parse_line(line, &s, err, sizeof(err)) == 1;
+		}
+		p += len + (eol ? 1 : 0);
+	}
+	return n;
+}
+
+static int name_ok(const char *s)
+{
+	const char *slash = strchr(s, '/');
+
+	return *s && *s != '/' && !strstr(s, "..") && strcmp(s, ".") &&
+	       (!slash || (slash[1] && slash[1] != '/' && !strchr(slash + 1, '/') &&
+			   slash != s));
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	char *field[MAX_FILES + 1], *name[MAX_FILES], dir[4096], err[1024] = "", *save = NULL;
+	unsigned int nf, nn = 0;
+	struct fl_sweep sw;
+	const char *want;
+
+	nf = fz_split(data, size, '\x01', field, MAX_FILES + 1);
+	if (!nf)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/sweep", fz_scratch());
+	fz_rmtree(dir);
+	if (mkdir(dir, 0755))
+		abort();
+	for (char *t = strtok_r(field[0], "\n", &save); t && nn < MAX_FILES;
+	     t = strtok_r(NULL, "\n", &save)) {
+		name[nn] = name_ok(t) && !content_of(name, field, nn, t) ? t : NULL;
+		if (name[nn]) {
+			const char *c = nn + 1 < nf ? field[nn + 1] : "";
+
+			if (fz_write(dir, name[nn], c, strlen(c)))
+				name[nn] = NULL;	/* e.g. "snap" and "snap/x" */
+		}
+		nn++;
+	}
+	if (fl_sweep_load(dir, &sw, err, sizeof(err))) {
+		FZ_ASSERT(err[0]);
+		goto out;
+	}
+	FZ_ASSERT(sw.nseries >= 1);
+	for (unsigned int i = 0; i < sw.nseries; i++) {
+		const struct fl_pft_series *ser = &sw.series[i];
+		char fname[64], prefix[4200];
+		const char *text;
+
+		FZ_ASSERT(ser->threads > 0);
+		FZ_ASSERT(i == 0 || ser->threads > sw.series[i - 1].threads);
+		FZ_ASSERT(fl_sweep_series(&sw, ser->threads) == ser);
+		snprintf(fname, sizeof(fname), "pft-%u.log", ser->threads);
+		text = content_of(name, field, nn, fname);
+		FZ_ASSERT(text);
+		FZ_ASSERT(ser->n >= 1 && ser->n + ser->dropped == sample_lines(text));
+		for (unsigned int k = 0; k < ser->n; k++)
+			FZ_ASSERT(isfinite(ser->flt_cpu[k]) && ser->flt_cpu[k] >= 0 &&
+				  isfinite(ser->flt_wsec[k]) && ser->flt_wsec[k] >= 0);
+		snprintf(prefix, sizeof(prefix), "%s/snap/pft-%u-", dir, ser->threads);
+		for (unsigned int k = 0; k < ser->nsnaps; k++) {
+			const char *p = ser->snaps[k], *rel = p + strlen(dir) + 1;
+
+			FZ_ASSERT(!strncmp(p, prefix, strlen(prefix)));
+			FZ_ASSERT(content_of(name, field, nn, rel));
+			if (k) {
+				unsigned long a = strtoul(ser->snaps[k - 1] + strlen(prefix), NULL, 10);
+				unsigned long b = strtoul(p + strlen(prefix), NULL, 10);
+
+				FZ_ASSERT(a < b);
+			}
+		}
+	}
+	want = content_of(name, field, nn, "tags");
+	FZ_ASSERT(want ? sw.tags && !strcmp(sw.tags, want) : !sw.tags);
+	want = content_of(name, field, nn, "sweep.conf");
+	FZ_ASSERT(want ? sw.conf && !strcmp(sw.conf, want) : !sw.conf);
+	fl_sweep_free(&sw);
+out:
+	fz_free_fields(field, nf);
+	return 0;
+}

@@ -1,0 +1,1 @@
+fuzz_sweep_SRCS := user/pftlog.c

@@ -1,0 +1,1 @@
+fuzz_sysfs_SRCS := user/tags.c user/topology.c user/snapshot.c

@@ -3,7 +3,8 @@
  * faultline plot: gnuplot pictures (PNG and/or SVG) of pft-sweep results and
  * snapshots: faults/sec and faults/cpu vs threads for A and B (mean and
  * stddev error bars), fault latency p50/p99 vs threads, lockless abort % vs
- * threads, mmap_lock wait vs threads, and a per-CPU fault-latency heatmap.  Writes the data files and
+ * threads, mmap_lock wait vs threads, a stacked fault-phase breakdown vs
+ * threads (record --phases), and a per-CPU fault-latency heatmap.  Writes the data files and
  * the gnuplot script beside the images so they can be re-plotted by hand.
  */
 #define _GNU_SOURCE
@@ -218,6 +219,126 @@ static void line_plot(struct ctx *c, const struct fl_cmp *cmp, const char *name,
 		fprintf(c->gp, "\nset output\n");
 	}
 	add_plot(c, name);
+}
+
+/* ---- stacked phase breakdown (record --phases) ---- */
+
+static const struct fl_cmp_metric *find_metric(const struct fl_cmp *cmp, const char *kind,
+					       unsigned int threads)
+{
+	for (unsigned int i = 0; i < cmp->nm; i++)
+		if (!strcmp(cmp->m[i].kind, kind) && cmp->m[i].threads == threads)
+			return &cmp->m[i];
+	return NULL;
+}
+
+/*
+ * phases.{png,svg}: per side, a bar per thread count stacking the mean ns per
+ * fault of every phase and the unattributed rest (they add up to the mean
+ * fault latency).  A phase a side's kernel cannot see is left out of its
+ * stack and named in a label, never drawn as 0.
+ */
+static void phase_plot(struct ctx *c, const struct fl_cmp *cmp, const char *vs)
+{
+	static const char *const colors[FL_PH_NR + 1] = {
+		"#1f77b4", "#ff7f0e", "#2ca02c", "#98df8a", "#d62728", "#9467bd", "#8c564b",
+		"#e377c2", "#b0b0b0",
+	};
+	const char *kinds[FL_PH_NR + 1];
+	int avail[2][FL_PH_NR + 1] = { { 0 } };
+	unsigned int thr[256], nt = 0;
+	double ymax = 0;
+	char path[4096], title[1200];
+	FILE *f;
+
+	for (unsigned int k = 0; k < fl_cmp_nkinds; k++)
+		if (fl_cmp_kinds[k].section == FL_CMP_PHASE && fl_cmp_kinds[k].idx <= FL_PH_NR)
+			kinds[fl_cmp_kinds[k].idx] = fl_cmp_kinds[k].kind;
+	for (unsigned int i = 0; i < cmp->nm && nt < 256; i++)
+		if (!strcmp(cmp->m[i].kind, "phases_latency_mean"))
+			thr[nt++] = cmp->m[i].threads;
+	for (unsigned int t = 0; t < nt; t++)
+		for (int s = 0; s < c->nsides; s++) {
+			double sum = 0;
+
+			for (int p = 0; p <= FL_PH_NR; p++) {
+				const struct fl_cmp_metric *m = find_metric(cmp, kinds[p], thr[t]);
+
+				if (m && m->have[s]) {
+					avail[s][p] = 1;
+					sum += m->st[s].mean;
+				}
+			}
+			ymax = sum > ymax ? sum : ymax;
+		}
+	if (!(ymax > 0)) {
+		printf("skipped phases: %s\n", kind_gap(cmp, "phases_latency_mean"));
+		return;
+	}
+	f = data_open(c, "phases.dat", path, sizeof(path));
+	if (!f)
+		return;
+	fprintf(f, "# threads, then per side (A, B) the mean ns per fault of:");
+	for (int p = 0; p <= FL_PH_NR; p++)
+		fprintf(f, " %s", kinds[p]);
+	fputc('\n', f);
+	for (unsigned int t = 0; t < nt; t++) {
+		fprintf(f, "%u", thr[t]);
+		for (int s = 0; s < c->nsides; s++)
+			for (int p = 0; p <= FL_PH_NR; p++) {
+				const struct fl_cmp_metric *m = find_metric(cmp, kinds[p], thr[t]);
+
+				num(f, m && m->have[s] ? m->st[s].mean : NAN);
+			}
+		fputc('\n', f);
+	}
+	if (fclose(f))
+		return;
+	snprintf(title, sizeof(title), "where the fault time goes: phases vs threads (%s)", vs);
+	for (int fmt = 0; fmt < 2; fmt++) {
+		if (!each_format(c, fmt))
+			continue;
+		begin(c, "phases", fmt, title, "threads", "ns per fault (mean over runs)");
+		fprintf(c->gp, "set style data histograms\nset style histogram rowstacked\n"
+			"set style fill solid 0.85 border -1\nset boxwidth 0.7\n"
+			"set yrange [0:%.17g]\nset key outside bottom center horizontal noenhanced\n"
+			"set multiplot layout 1,%d title ", ymax * 1.1, c->nsides);
+		gpstr(c->gp, title);
+		fprintf(c->gp, " noenhanced\n");
+		for (int s = 0; s < c->nsides; s++) {
+			char st[400], un[200] = "";
+			int n = 0;
+
+			snprintf(st, sizeof(st), "%s%s", c->nsides > 1 ? (s ? "B: " : "A: ") : "",
+				 c->label[s]);
+			fprintf(c->gp, "set title ");
+			gpstr(c->gp, st);
+			fprintf(c->gp, " noenhanced\nunset label\n");
+			for (int p = 0; p <= FL_PH_NR; p++)
+				if (!avail[s][p])
+					snprintf(un + strlen(un), sizeof(un) - strlen(un), "%s%s",
+						 un[0] ? ", " : "unavailable: ",
+						 p < FL_PH_NR ? fl_phase_name(p) : "unattributed");
+			if (un[0]) {
+				fprintf(c->gp, "set label 1 ");
+				gpstr(c->gp, un);
+				fprintf(c->gp, " at graph 0.02, graph 0.96 noenhanced\n");
+			}
+			fprintf(c->gp, "plot ");
+			for (int p = 0; p <= FL_PH_NR; p++) {
+				if (!avail[s][p])
+					continue;
+				fprintf(c->gp, "%s'phases.dat' using %d%s title '%s' lc rgb '%s'",
+					n ? ", \\\n     " : "",
+					2 + s * (FL_PH_NR + 1) + p, n ? "" : ":xtic(1)",
+					p < FL_PH_NR ? fl_phase_name(p) : "unattributed", colors[p]);
+				n++;
+			}
+			fputc('\n', c->gp);
+		}
+		fprintf(c->gp, "unset multiplot\nset output\n");
+	}
+	add_plot(c, "phases");
 }
 
 /* ---- heatmap ---- */
@@ -450,6 +571,10 @@ static int sweep_plots(struct ctx *c, const char *a, const char *b)
 	} else {
 		printf("skipped mmap_wait: %s\n", kind_gap(&cmp, "mmap_lock_wait_mean"));
 	}
+	if (cmp.have_phases)
+		phase_plot(c, &cmp, vs);
+	else if (cmp.have_snapshots)
+		printf("skipped phases: the snapshots were recorded without --phases\n");
 	for (int s = 0; s < c->nsides; s++) {
 		unsigned int n = c->heat_threads;
 		const struct fl_pft_series *ser = NULL;

@@ -130,6 +130,50 @@ static void wfile(const char *dir, const char *name, const char *text)
 	fclose(f);
 }
 
+static void add_sec(struct fl_snapshot *s, unsigned int type, unsigned int count,
+		    const void *data, size_t size)
+{
+	struct fl_raw_section *n = realloc(s->extra, (s->nr_extra + 1) * sizeof(*n));
+
+	assert_non_null(n);
+	s->extra = n;
+	memset(&n[s->nr_extra], 0, sizeof(*n));
+	n[s->nr_extra].sec.type = type;
+	n[s->nr_extra].sec.count = count;
+	n[s->nr_extra].sec.size = size;
+	n[s->nr_extra].data = malloc(size);
+	assert_non_null(n[s->nr_extra].data);
+	memcpy(n[s->nr_extra].data, data, size);
+	s->nr_extra++;
+}
+
+/* record --phases: alloc grows with threads and scale; zero unavailable */
+static void add_phases(struct fl_snapshot *s, unsigned int threads, double scale)
+{
+	static struct fl_phase_stats ps[16];
+
+	memset(ps, 0, sizeof(ps));
+	for (unsigned int c = 0; c < threads && c < 16; c++)
+		for (int k = 0; k < 500; k++) {
+			fl_u64 alloc = (fl_u64)(300 * scale * (1 + threads / 4.0)), rest = 500;
+			fl_u64 ll = 100, lat = alloc + rest + ll + 150;
+
+			ps[c].faults++;
+			ps[c].lat_sum += lat;
+			ps[c].unattributed_sum += 150;
+			fl_hist_add(&ps[c].hist[FL_PH_ALLOC], alloc);
+			fl_hist_add(&ps[c].hist[FL_PH_REST], rest);
+			fl_hist_add(&ps[c].hist[FL_PH_LOCKLESS], ll);
+			fl_hist_add(&ps[c].hist[FL_PH_LRU], 40 + k % 7);
+		}
+	add_sec(s, FL_SEC_PHASES, 16, ps, sizeof(ps));
+	assert_int_equal(fl_snapshot_set_tag(s, "phases", "fentry"), 0);
+	assert_int_equal(fl_snapshot_set_tag(s, "phases.unavailable",
+					     "zero (no traceable hook in this kernel)"), 0);
+}
+
+static int with_phases;
+
 static void snap(const char *path, unsigned int tier, unsigned int threads, double scale,
 		 unsigned int seed)
 {
@@ -161,6 +205,8 @@ static void snap(const char *path, unsigned int tier, unsigned int threads, doub
 		s.cpus[c].ll[FL_LL_ATTEMPTED] = 2000;
 		s.cpus[c].ll[FL_LL_ABORTED] = (fl_u64)(threads * scale * 3) + random() % 5;
 	}
+	if (with_phases)
+		add_phases(&s, threads, scale);
 	assert_int_equal(fl_snapshot_write_file(path, &s, err, sizeof(err)), 0);
 	fl_snapshot_free(&s);
 }
@@ -233,11 +279,46 @@ static void test_snapshot_sweeps(void **state)
 	assert_false(exists(out, "latency.png"));
 	assert_false(exists(out, "aborts.png"));
 	assert_false(exists(out, "heatmap-A.png"));
+	assert_false(exists(out, "phases.png"));	/* recorded without --phases */
 	snprintf(path, sizeof(path), "%s/snap/pft-4-1.snap", tp);
 	assert_int_equal(run("-o", out, path, NULL), 1);	/* nothing to plot */
 	free(a);
 	free(b);
 	free(tp);
+}
+
+static void test_phase_sweeps(void **state)
+{
+	char *a, *b, out[256], path[700], *t;
+
+	(void)state;
+	if (!have_gnuplot())
+		skip();
+	with_phases = 1;
+	a = sweep("PA", "6.12.0-base", 1.0, FL_TIER_FENTRY);
+	b = sweep("PB", "6.12.0-zone", 1.6, FL_TIER_FENTRY);
+	with_phases = 0;
+	snprintf(out, sizeof(out), "%s/phases", tmpdir);
+	assert_int_equal(run("-o", out, a, b, NULL), 0);
+	check_png(out, "phases");
+	check_svg(out, "phases", "B: 6.12.0-zone");
+	check_svg(out, "phases", "A: 6.12.0-base");
+	check_svg(out, "phases", "alloc");
+	check_svg(out, "phases", "unattributed");
+	/* zero: unavailable on both sides, named, not stacked as 0 */
+	check_svg(out, "phases", "unavailable: zero");
+	/* the data: A at 16 threads, alloc = 300 * (1 + 16/4) = 1500 ns per fault */
+	snprintf(path, sizeof(path), "%s/phases.dat", out);
+	t = fl_read_text(path, 1 << 20);
+	assert_non_null(t);
+	assert_non_null(strstr(t, "\n16 100 0 1500 ? 0 0 42.988 500 150 100 0 2400 ? 0 0 42.988 500 150\n"));
+	free(t);
+	/* one side only: a single stack */
+	snprintf(out, sizeof(out), "%s/phases-a", tmpdir);
+	assert_int_equal(run("-o", out, "-f", "svg", a, NULL), 0);
+	check_svg(out, "phases", "6.12.0-base");
+	free(a);
+	free(b);
 }
 
 static void test_errors(void **state)
@@ -280,6 +361,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seed_sweeps),
 		cmocka_unit_test(test_snapshot_sweeps),
+		cmocka_unit_test(test_phase_sweeps),
 		cmocka_unit_test(test_errors),
 	};
 

@@ -749,7 +749,7 @@ static int teardown(void **state)
 
 	(void)state;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return getenv("KEEP") ? 0 : system(cmd);
+	return system(cmd);
 }
 
 int main(void)

@@ -149,6 +149,8 @@ void fl_print_log2_hist(FILE *f, const struct fl_hist *h, const char *title)
 		if (rows[p] > maxc)
 			maxc = rows[p];
 	}
+	if (first < 0)		/* a count but empty buckets (a damaged file) */
+		return;
 	fprintf(f, "\n%s\n", title);
 	fprintf(f, "%24s : %-10s distribution\n", "nsecs", "count");
 	for (int p = first; p <= last; p++) {

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fuzz what reads a parsed snapshot (report, check, merge): a snapshot
+ * file that fl_snapshot_parse accepts may still be hostile (counts that
+ * overflow, histograms that disagree with counters, phase and lock sections
+ * of any size).  Every report section and the invariant checks must run
+ * to completion on it (ASan/UBSan watch them) and be deterministic; merging
+ * a snapshot into a copy of itself must double every counter (mod 2^64)
+ * and refuse nothing.
+ */
+#include "fuzzutil.h"
+#include "invariants.h"
+#include "phases.h"
+#include "report_common.h"
+#include "report_merge.h"
+#include "snapshot.h"
+
+static FILE *devnull;
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	struct fl_snapshot s, m = { 0 };
+	struct fl_cpu_stats tot;
+	char err[256], buf[64];
+	int v1, v2;
+
+	if (!devnull && !(devnull = fopen("/dev/null", "w")))
+		abort();
+	if (fl_snapshot_parse(data, size, &s, err, sizeof(err)))
+		return 0;
+	fl_snapshot_total(&s, &tot);
+	fl_print_summary(devnull, &s, &tot);
+	for (unsigned int h = 0; h < FL_H_NR; h++)
+		fl_print_log2_hist(devnull, &tot.hist[h], "fuzz");
+	for (unsigned int f = 0; f < FL_FIG_NR; f++) {
+		const char *why = NULL;
+		enum fl_avail a = fl_figure_avail(&s, f, &why);
+
+		FZ_ASSERT(a == FL_AVAIL_YES || a == FL_AVAIL_UNAVAILABLE || a == FL_AVAIL_ABSENT);
+		fl_fmt_unavail(buf, sizeof(buf), a, why);
+	}
+	FZ_ASSERT(fl_report_phases(&s, devnull, NULL) == 0);
+	FZ_ASSERT(fl_report_locks(&s, devnull, NULL) == 0);
+	FZ_ASSERT(fl_report_phases_raw(&s, devnull) == 0);
+	v1 = fl_snapshot_check(&s, devnull);
+	v2 = fl_snapshot_check(&s, NULL);
+	FZ_ASSERT(v1 >= 0 && v1 == v2);
+	FZ_ASSERT(fl_snapshot_merge(&m, &s, err, sizeof(err)) == 0);
+	FZ_ASSERT(fl_snapshot_merge(&m, &s, err, sizeof(err)) == 0);
+	for (unsigned int c = 0; c < s.hdr.nr_cpus; c++)
+		for (unsigned int i = 0; i < FL_C_NR; i++)
+			FZ_ASSERT(m.cpus[c].cnt[i] == 2 * s.cpus[c].cnt[i]);
+	fl_snapshot_free(&m);
+	fl_snapshot_free(&s);
+	return 0;
+}

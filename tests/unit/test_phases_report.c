@@ -220,6 +220,61 @@ static void test_absent_sections_unavailable(void **state)
 	fl_snapshot_free(&s);
 }
 
+static char *raw(const struct fl_snapshot *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fl_report_phases_raw(s, f), 0);
+	fclose(f);
+	return buf;
+}
+
+/* `report --raw` keys: sums of the CPUs, unavailable phases with their reason */
+static void test_raw_keys(void **state)
+{
+	struct fl_snapshot s;
+	char *out;
+
+	(void)state;
+	make_snapshot(&s, true);
+	out = raw(&s);
+	assert_non_null(strstr(out, "phases=fentry\n"));
+	assert_non_null(strstr(out, "\nphases.faults=1000\nphases.lat_sum_ns=1000000\n"
+				    "phases.unattributed_sum_ns=200000\nphases.overrun=0\n"
+				    "phases.unattributed_pct=20.0\n"));
+	assert_non_null(strstr(out, "\nphase.alloc.count=1000\nphase.alloc.sum_ns=400000\n"
+				    "phase.alloc.mean_ns=400.0\nphase.alloc.share_pct=40.0\n"));
+	assert_non_null(strstr(out, "\nphase.zero=unavailable (no traceable hook in this kernel)\n"));
+	assert_non_null(strstr(out, "\nphase.ptl=unavailable (no lock:contention tracepoints)\n"));
+	assert_null(strstr(out, "phase.zero.count"));
+	/* a phase no fault went through is a measured 0, not unavailable */
+	assert_non_null(strstr(out, "\nphase.memcg.count=0\nphase.memcg.sum_ns=0\n"
+				    "phase.memcg.mean_ns=0.0\n"));
+	assert_non_null(strstr(out, "\nlocks=tracepoint\n"));
+	assert_non_null(strstr(out, "\nlock.mmap_w.count=40\nlock.mmap_w.wait_ns=20000\n"));
+	assert_non_null(strstr(out, "\nlocks.wait_ns=22800\nlocks.dominant=mmap_w\n"
+				    "locks.dominant_pct=87.7\n"));
+	assert_non_null(strstr(out, "\nlocks.callers=other\nlocks.callers.count=2\n"
+				    "locks.caller.0=vma_modify 3 3000\n"));
+	free(out);
+	fl_snapshot_free(&s);
+	/* not recorded: said, with no figures */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(fl_snapshot_alloc_cpus(&s, NCPU), 0);
+	out = raw(&s);
+	assert_string_equal(out, "phases=unavailable (not recorded; use record --phases)\n"
+				 "locks=unavailable (not recorded; use record --locks)\n");
+	free(out);
+	assert_int_equal(fl_snapshot_set_tag(&s, "phases", "unavailable (fentry programs refused)"), 0);
+	out = raw(&s);
+	assert_non_null(strstr(out, "phases=unavailable (fentry programs refused)\n"));
+	free(out);
+	fl_snapshot_free(&s);
+}
+
 static void test_summary_and_explain(void **state)
 {
 	struct fl_snapshot sa, sb;
@@ -286,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_grouped_rows),
 		cmocka_unit_test(test_lock_table),
 		cmocka_unit_test(test_absent_sections_unavailable),
+		cmocka_unit_test(test_raw_keys),
 		cmocka_unit_test(test_summary_and_explain),
 	};
 

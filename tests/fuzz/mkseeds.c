@@ -5,9 +5,58 @@
  * Unknown targets get nothing (their fuzzers start from an empty corpus).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "snapshot.h"
+
+/* record --phases --locks sections, as raw sections the writer keeps */
+static int add_section(struct fl_snapshot *s, unsigned int type, unsigned int count, size_t size,
+		       void *data)
+{
+	struct fl_raw_section *n = realloc(s->extra, (s->nr_extra + 1) * sizeof(*n));
+
+	if (!n)
+		return -1;
+	s->extra = n;
+	n[s->nr_extra].sec = (struct fl_section){ .type = type, .count = count, .size = size };
+	n[s->nr_extra++].data = data;
+	return 0;
+}
+
+static int add_phases(struct fl_snapshot *s)
+{
+	unsigned int nr = s->hdr.nr_cpus;
+	struct fl_phase_stats *ph = calloc(nr, sizeof(*ph));
+	struct fl_lock_stats *lk = calloc(nr, sizeof(*lk));
+	struct fl_lock_caller *lc = calloc(2, sizeof(*lc));
+
+	if (!ph || !lk || !lc)
+		return -1;
+	for (unsigned int c = 0; c < nr; c++) {
+		ph[c].faults = 100;
+		ph[c].lat_sum = 100000;
+		ph[c].unattributed_sum = 1000;
+		for (unsigned int p = 0; p < FL_PH_NR; p++)
+			for (unsigned int i = 0; i < 100; i++)
+				fl_hist_add(&ph[c].hist[p], 100 + p * 10 + i);
+		for (unsigned int k = 0; k < FL_LK_NR; k++) {
+			lk[c].count[k] = 10 + k;
+			for (unsigned int i = 0; i < 10 + k; i++)
+				fl_hist_add(&lk[c].wait[k], 500 + i);
+		}
+	}
+	snprintf(lc[0].sym, sizeof(lc[0].sym), "do_anonymous_page");
+	lc[0].count = 3;
+	lc[0].wait_ns = 3000;
+	snprintf(lc[1].sym, sizeof(lc[1].sym), "other");
+	lc[1].count = 1;
+	lc[1].wait_ns = 10;
+	fl_snapshot_set_tag(s, "phases_tier", "kprobe");
+	return add_section(s, FL_SEC_PHASES, nr, nr * sizeof(*ph), ph) ||
+	       add_section(s, FL_SEC_LOCKS, nr, nr * sizeof(*lk), lk) ||
+	       add_section(s, FL_SEC_LOCK_CALLERS, 2, 2 * sizeof(*lc), lc);
+}
 
 static int snapshot_seeds(const char *dir)
 {
@@ -24,8 +73,11 @@ static int snapshot_seeds(const char *dir)
 			s.cpus[c].cnt[FL_C_FAULTS_USER] = 100 + c;
 			fl_hist_add(&s.cpus[c].hist[FL_H_FAULT_LAT], 1000 + c);
 		}
-		if (nr == 4)
+		if (nr == 4) {
 			fl_snapshot_set_tag(&s, "kernel_version", "6.12.0");
+			if (add_phases(&s))
+				return 1;
+		}
 		snprintf(path, sizeof(path), "%s/seed-%u.snap", dir, nr);
 		if (fl_snapshot_write_file(path, &s, err, sizeof(err))) {
 			fprintf(stderr, "mkseeds: %s\n", err);
@@ -36,13 +88,79 @@ static int snapshot_seeds(const char *dir)
 	return ret;
 }
 
+/* Text seeds: each one input; "\x01" and "\0" inside are field separators. */
+struct seed { const char *target; const char *data; size_t len; };
+#define S(t, lit) { t, lit, sizeof(lit) - 1 }
+#define PFTLINE "   1    4   1     0.12s     0.80s     0.23s 123456.789 456789.012\n"
+
+static const struct seed seeds[] = {
+	S("pftline", PFTLINE),
+	S("pftline", "  Gb Thr CLine   User     System     Wall    flt/cpu/s fault/wsec\n"),
+	S("pftline", "# latency ns: p50 812 p90 1203 p99 4096 p99.9 9000 max 20000\n"),
+	S("pftline", "   0    1   1     0.00s     0.00s     0.00s inf inf\n"),
+	S("kv", "\x10kernel_version\0kernel_version=6.12.0\nuser=me\n"),
+	S("kv", "\x03PFT_ITERATIONS\0export PFT_ITERATIONS=\"5\"\r\n"),
+	S("vmstat", "nr_free_pages 123\npgfault 1000\npgmajfault 2\nspf_attempt 5\n"
+		    "vma_lock_success 7\nvma_lock_abort 0\nspeculative_pgfault 9\n"),
+	S("topology", "\x00\x04" "0-3,8-11\n"),
+	S("topology", "\x00\x40" "0,2,4-7,100-103"),
+	S("topology", "\x01\x00" "32768K"),
+	S("topology", "\x02\x08" "0-3 4-7\0" "0:0-3 1:4-7"),
+	S("pft_options", "\x00-m\0" "64M\0-t\0" "4\0-c\0" "2\0-T"),
+	S("pft_options", "\x00--series\0" "1\0" "64\0" "16"),
+	S("pft_options", "\x03-n\0" "2\0--thp=always\0--latency\0--json\0--strict\0-a\0-s\0" "1"),
+	S("pft_options", "\x00-z\0-M\0-v\0-v\0--check\0-m\0" "100P"),
+	S("sweep", "pft-1.log\npft-2.log\ntags\nsweep.conf\nsnap/pft-1-0.snap\n"
+		   "snap/pft-1-1.snap\nsnap/pft-2-0.snap\x01" PFTLINE PFTLINE "\x01"
+		   "   1    2   1     0.12s     0.80s     0.23s 123456.789 456789.012\n"
+		   "   1    2   1     0.12s     0.80s     0.23s inf inf\n\x01"
+		   "kernel_version=6.12.0\nmachine_platform_genus=skylake\n\x01"
+		   "export PFT_ITERATIONS=2\nPFT_MEMORY=1G\n\x01x\x01y\x01z"),
+	S("sysfs", "0-3\x01" "0-3\x01"
+		   "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n"
+		   "model\t\t: 85\nmodel name\t: Intel(R) Xeon(R)\nstepping\t: 4\n\n"
+		   "processor\t: 1\n\x01"
+		   "6.12.0-1-amd64\x01x86_64\x01MemTotal:       16384000 kB\n\x01"
+		   "always [madvise] never\x01[always] defer madvise never\x01"
+		   "0-1\x01" "2-3\x01" "8\x01" "64\x01"
+		   "0\x01" "0\x01" "1\x01" "Data\x01" "0\x01" "32K\x01"
+		   "3\x01" "Unified\x01" "0-1\x01" "16384K\x01"
+		   "0\x01" "0\x01" "1\x01" "Data\x01" "1\x01" "32K\x01"
+		   "3\x01" "Unified\x01" "0-1\x01" "16384K\x01"
+		   "1\x01" "0\x01" "1\x01" "Data\x01" "2\x01" "32K\x01"
+		   "3\x01" "Unified\x01" "2-3\x01" "16384K\x01"
+		   "1\x01" "1\x01" "1\x01" "Data\x01" "3\x01" "32K\x01"
+		   "3\x01" "Unified\x01" "2-3\x01" "16384K"),
+};
+
+static int text_seeds(const char *target, const char *dir)
+{
+	char path[4096];
+	int k = 0;
+
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		FILE *f;
+
+		if (strcmp(seeds[i].target, target))
+			continue;
+		snprintf(path, sizeof(path), "%s/seed-%d", dir, k++);
+		f = fopen(path, "w");
+		if (!f || fwrite(seeds[i].data, 1, seeds[i].len, f) != seeds[i].len ||
+		    fclose(f)) {
+			perror(path);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
 		fprintf(stderr, "usage: mkseeds TARGET DIR\n");
 		return 2;
 	}
-	if (!strcmp(argv[1], "snapshot"))
+	if (!strcmp(argv[1], "snapshot") || !strcmp(argv[1], "report"))
 		return snapshot_seeds(argv[2]);
-	return 0;
+	return text_seeds(argv[1], argv[2]);
 }

@@ -5,6 +5,7 @@
  * is printed as unavailable / absent with the reason.
  */
 #include <getopt.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,13 +31,29 @@ int fl_report_phases(const struct fl_snapshot *s, FILE *out,
 int fl_report_locks(const struct fl_snapshot *s, FILE *out,
 		    const struct fl_phases_report_opts *o) __attribute__((weak));
 int fl_report_phases_raw(const struct fl_snapshot *s, FILE *out) __attribute__((weak));
+int fl_report_phases_sweep(const char *dir, FILE *out, bool phases, bool locks,
+			   char *err, size_t errlen) __attribute__((weak));
+
+/* A pft-sweep result directory: it has pft-<N>.log files. */
+static bool is_sweep_dir(const char *path)
+{
+	char pat[4096];
+	glob_t g;
+	bool yes;
+
+	snprintf(pat, sizeof(pat), "%s/pft-[0-9]*.log", path);
+	yes = glob(pat, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+	globfree(&g);
+	return yes;
+}
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: faultline report FILE|DIR [--per-cpu] [--hist] [--phases] [--locks]\n"
 "                        [--by cpu|llc|node] [--raw]\n"
-"  FILE|DIR     a snapshot, or a directory of interval snapshots (merged)\n"
+"  FILE|DIR     a snapshot, or a directory of interval snapshots (merged); with\n"
+"               --phases/--locks also a pft-sweep directory (a row per thread count)\n"
 "  --per-cpu    per-CPU table: faults, latency p50/p90/p99/max, lockless attempts,\n"
 "               abort %%, retry %%, mmap_lock wait p99\n"
 "  --hist       bcc-style histograms (nsecs, power-of-two rows)\n"
@@ -385,6 +402,18 @@ int cmd_report(int argc, char **argv)
 	if (by != FL_BY_CPU && !phases && !locks) {
 		fprintf(stderr, "faultline report: --by applies to --phases/--locks\n");
 		return 2;
+	}
+	if ((phases || locks) && is_sweep_dir(argv[optind])) {
+		if (raw || per_cpu || hist || by != FL_BY_CPU) {
+			fprintf(stderr, "faultline report: a sweep directory takes --phases/--locks "
+				"only\n");
+			return 2;
+		}
+		if (fl_report_phases_sweep(argv[optind], stdout, phases, locks, err, sizeof(err))) {
+			fprintf(stderr, "faultline report: %s\n", err);
+			return 1;
+		}
+		return 0;
 	}
 	if (fl_snapshot_load(argv[optind], &s, &nfiles, err, sizeof(err))) {
 		fprintf(stderr, "faultline report: %s\n", err);

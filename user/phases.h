@@ -116,6 +116,15 @@ int fl_report_locks(const struct fl_snapshot *s, FILE *out,
 int fl_report_phases_raw(const struct fl_snapshot *s, FILE *out);
 
 /*
+ * `report --phases/--locks DIR` on a pft-sweep result directory
+ * (user/phases_sweep.c): a row per thread count, the mean over its runs of
+ * each phase (ns per fault) and each lock class's wait per fault.  0, or -1
+ * with err (not a sweep, output error).
+ */
+int fl_report_phases_sweep(const char *dir, FILE *out, bool phases, bool locks,
+			   char *err, size_t errlen);
+
+/*
  * Means for `compare` / `plot` / an explain line.  Per group as above
  * (group NULL: all CPUs).  Phase means are ns per fault over all faults, so
  * sum(phase_mean) + unattributed_mean == lat_mean.  A phase that is absent

@@ -2,8 +2,9 @@
 # FAULTLINE_RECORD="faultline record -q --phases --locks -o" records every
 # iteration with phases and lock classes; `faultline compare` of two such
 # sweeps has phase / lock-class rows per thread count with one value per run
-# and an EXPLAIN section; `report --phases --by llc|node` groups the CPUs by
-# the topology the snapshot carries.  Checks structure, not times (TCG).
+# and an EXPLAIN section; `report --phases --locks SWEEPDIR` has a row per
+# thread count; `report --phases --by llc|node` groups the CPUs by the
+# topology the snapshot carries.  Checks structure, not times (TCG).
 # kernels: 6.12 6.1
 # smp: 2
 # timeout: 600
@@ -57,6 +58,17 @@ faultline compare -f json /tmp/A /tmp/B >/out/compare.json
 fl_check_eq "compare --format json exit status" "$?" 0
 grep -q '"explain":\[' /out/compare.json && fl_pass "json has explain" || fl_fail "json: no explain array"
 cp -r /tmp/A /tmp/B /out/ 2>/dev/null
+
+# report of a whole sweep: a row per thread count, every run counted
+faultline report --phases --locks /tmp/A >/out/report-sweep.txt 2>&1
+fl_check_eq "report --phases --locks SWEEPDIR exit status" "$?" 0
+cat /out/report-sweep.txt
+for t in 1 2; do
+	runs=$(awk -v t=$t '/^phases per thread count/ { on = 1; next } on && $1 == t { print $2; exit }' /out/report-sweep.txt)
+	fl_check_eq "report SWEEPDIR: phase row for $t thread(s), runs" "$runs" "$IT"
+	runs=$(awk -v t=$t '/^lock classes per thread count/ { on = 1; next } on && $1 == t { print $2; exit }' /out/report-sweep.txt)
+	fl_check_eq "report SWEEPDIR: lock row for $t thread(s), runs" "$runs" "$IT"
+done
 
 snap=/tmp/A/snap/pft-2-1.snap
 for by in node llc; do

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "commands.h"
+#include "phases.h"
 #include "pftlog.h"
 #include "snapshot.h"
 
@@ -617,6 +618,50 @@ static void test_phase_rows_and_explain(void **state)
 	free(b);
 }
 
+static char *sweep_report(const char *dir, bool phases, bool locks, int want)
+{
+	char *buf = NULL, err[512] = "";
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fl_report_phases_sweep(dir, f, phases, locks, err, sizeof(err)), want);
+	fclose(f);
+	if (want)
+		assert_true(err[0] != '\0');
+	return buf;
+}
+
+/* report --phases/--locks of a sweep directory: a row per thread count */
+static void test_phase_sweep_report(void **state)
+{
+	char *b = phase_sweep("prB", 5, 1, 1), *an = phase_sweep("prA", 2, 0, 0), *t;
+
+	(void)state;
+	t = sweep_report(b, true, true, 0);
+	/* B at 8 threads: 200 + 1709 + 906 + 403 ns per fault; zero, ptl n/a */
+	assert_non_null(strstr(t, "\n      8     5       4000      3218       200         0      1709"
+				  "       n/a         0       n/a         0       906       403       0\n"));
+	assert_non_null(strstr(t, "\n      2     5       4000      2018       200         0       809"));
+	assert_non_null(strstr(t, "8 threads: zero unavailable (no traceable hook in this kernel)\n"));
+	/* zone: (10 + 3 + 790) ns of wait per fault, mmap_w 50 */
+	assert_non_null(strstr(t, "\n      8     5       0.0      50.0       0.0       0.0     803.0"
+				  "       0.0       0.0       0.0  zone (94%)\n"));
+	free(t);
+	/* phases only; a sweep recorded without them says why per row */
+	t = sweep_report(an, true, false, 0);
+	assert_non_null(strstr(t, "\n      2     0  unavailable (fentry programs refused by this kernel)\n"));
+	assert_null(strstr(t, "lock classes"));
+	free(t);
+	t = sweep_report(an, false, true, 0);
+	assert_non_null(strstr(t, "\n      8     2       0.0      50.0       0.0"));
+	free(t);
+	/* not a sweep */
+	free(sweep_report(tmpdir, true, true, -1));
+	free(b);
+	free(an);
+}
+
 static void test_phase_explain_gaps(void **state)
 {
 	char *a1 = phase_sweep("ph1A", 1, 0, 1), *b1 = phase_sweep("ph1B", 1, 1, 1);
@@ -762,6 +807,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_metrics),
 		cmocka_unit_test(test_phase_rows_and_explain),
 		cmocka_unit_test(test_phase_explain_gaps),
+		cmocka_unit_test(test_phase_sweep_report),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_pft_line),
 	};

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "topology.h"
 
 const struct fl_cmp_kind fl_cmp_kinds[] = {
 	{ "pft_faults_cpu", "faults/s/cpu", 1, 0, 0, 0 },
@@ -163,6 +164,54 @@ static void snap_values(struct fl_cmp *c, int side, const struct fl_pft_series *
 		snprintf(gap, FL_CMP_GAP_LEN, "%s", why[0] ? why : "no readable snapshots");
 }
 
+/* Per node / LLC summaries from the snapshot's topology tags (none without). */
+static void snapsum_groups(struct fl_cmp_snapsum *ss, const struct fl_snapshot *s)
+{
+	unsigned int nph = 0, nlk = 0, n;
+
+	fl_snapshot_phases(s, &nph);
+	fl_snapshot_locks(s, &nlk);
+	n = s->hdr.nr_cpus;
+	n = nph > n ? nph : n;
+	n = nlk > n ? nlk : n;
+	for (int by = 0; by < 2; by++) {
+		const char *v = fl_snapshot_tag(s, by == FL_CMP_BY_NODE ? "topology_node" :
+						   "topology_llc");
+		struct fl_topology t = { 0 };
+		unsigned int ng = 0;
+		char *dup, err[128];
+		int *group;
+
+		if (!v || !(dup = strdup(v)))
+			continue;
+		group = malloc((n ? n : 1) * sizeof(*group));
+		if (!group || fl_topology_from_tags(by == FL_CMP_BY_LLC ? dup : NULL,
+						    by == FL_CMP_BY_NODE ? dup : NULL,
+						    s->hdr.nr_cpus, &t, err, sizeof(err))) {
+			free(group);
+			free(dup);
+			continue;
+		}
+		for (unsigned int c = 0; c < n; c++) {
+			group[c] = c < s->hdr.nr_cpus ?
+				   fl_topology_group(&t, by == FL_CMP_BY_NODE ? FL_BY_NODE : FL_BY_LLC, c) : -1;
+			if (group[c] >= 0 && (unsigned int)group[c] + 1 > ng)
+				ng = (unsigned int)group[c] + 1;
+		}
+		fl_topology_free(&t);
+		free(dup);
+		if (ng > 1 && ng <= 4096) {
+			ss->grp[by].sum = calloc(ng, sizeof(*ss->grp[by].sum));
+			if (ss->grp[by].sum) {
+				ss->grp[by].n = ng;
+				for (unsigned int g = 0; g < ng; g++)
+					fl_phases_summarize(s, group, (int)g, &ss->grp[by].sum[g]);
+			}
+		}
+		free(group);
+	}
+}
+
 /* The phase / lock figures of one snapshot. */
 static void snapsum_fill(struct fl_cmp_snapsum *ss, const struct fl_snapshot *s)
 {
@@ -220,6 +269,7 @@ static int read_sums(struct fl_cmp *c)
 				if (fl_snapshot_read_file(ser->snaps[k], &snap, err, sizeof(err)))
 					continue;	/* noted by snap_values() */
 				snapsum_fill(&cs->v[k], &snap);
+				snapsum_groups(&cs->v[k], &snap);
 				c->have_phases |= cs->v[k].sum.phases;
 				c->side_phases[s] |= cs->v[k].sum.phases;
 				c->have_locks |= cs->v[k].sum.locks;
@@ -458,6 +508,100 @@ static int mean_summary(const struct fl_cmp *c, int side, unsigned int threads,
 	return 0;
 }
 
+/* A component's value in one group's summary: ns per fault of that group. */
+static int group_value(const struct fl_phases_summary *m, int section, int idx, double *v)
+{
+	if (!m->faults)
+		return -1;
+	if (section == FL_CMP_LOCK) {
+		if (!m->locks)
+			return -1;
+		*v = (double)m->lock_wait_ns[idx] / (double)m->faults;
+		return 0;
+	}
+	if (!m->phases)
+		return -1;
+	if (idx == FL_PH_NR)
+		*v = m->unattributed_mean;
+	else if (!m->phase_avail[idx])
+		return -1;
+	else
+		*v = m->phase_mean[idx];
+	return 0;
+}
+
+static int group_stats(const struct fl_cmp *c, int side, unsigned int threads, int by,
+		       unsigned int g, int section, int idx, struct fl_stats *st)
+{
+	const struct fl_pft_series *ser = fl_sweep_series(&c->sw[side], threads);
+	const struct fl_cmp_sums *cs;
+	struct vals vs = { 0 };
+	int rc;
+
+	if (!ser)
+		return -1;
+	cs = &c->sums[side][ser - c->sw[side].series];
+	for (unsigned int i = 0; i < cs->n; i++) {
+		double v;
+
+		if (cs->v[i].ok && g < cs->v[i].grp[by].n &&
+		    !group_value(&cs->v[i].grp[by].sum[g], section, idx, &v))
+			push(&vs, v);
+	}
+	rc = vs.n && !fl_stats_compute(vs.v, vs.n, st) ? 0 : -1;
+	free(vs.v);
+	return rc;
+}
+
+/*
+ * Where in the machine a component changed most: the node (else the LLC
+ * domain) whose per-fault mean of it moved most in the direction of d with
+ * p < alpha.  Appends " (most on node1: +X ns per fault there, p=..)".
+ */
+static size_t where_most(const struct fl_cmp *c, unsigned int threads, int section, int idx,
+			 double d, char *buf, size_t len)
+{
+	for (int by = 0; by < 2; by++) {
+		int best = -1;
+		double bd = 0, bp = NAN;
+		unsigned int ng = 0;
+		const struct fl_pft_series *ser = fl_sweep_series(&c->sw[1], threads);
+
+		if (!ser)
+			return 0;
+		{
+			const struct fl_cmp_sums *cs = &c->sums[1][ser - c->sw[1].series];
+
+			for (unsigned int i = 0; i < cs->n; i++)
+				ng = cs->v[i].grp[by].n > ng ? cs->v[i].grp[by].n : ng;
+		}
+		if (ng < 2)
+			continue;
+		for (unsigned int g = 0; g < ng; g++) {
+			struct fl_stats a, b;
+			double dd, pp;
+
+			if (group_stats(c, 0, threads, by, g, section, idx, &a) ||
+			    group_stats(c, 1, threads, by, g, section, idx, &b))
+				continue;
+			dd = b.mean - a.mean;
+			pp = fl_welch_p(&a, &b, NULL, NULL);
+			if (isnan(pp) || pp >= c->alpha || (d >= 0 ? dd <= 0 : dd >= 0))
+				continue;
+			if (best < 0 || fabs(dd) > fabs(bd)) {
+				best = (int)g;
+				bd = dd;
+				bp = pp;
+			}
+		}
+		if (best >= 0 && len)
+			return snprintf(buf, len, " (most %s %s%d: %+.0f ns per fault there, p=%.2g)",
+					by == FL_CMP_BY_NODE ? "on" : "in",
+					by == FL_CMP_BY_NODE ? "node" : "llc", best, bd, bp);
+	}
+	return 0;
+}
+
 static void explain_one(const struct fl_cmp *c, unsigned int threads, struct fl_cmp_explain *e)
 {
 	const struct fl_cmp_kind *lat = find_kind(FL_CMP_PHASE, FL_CMP_LAT);
@@ -502,15 +646,21 @@ static void explain_one(const struct fl_cmp *c, unsigned int threads, struct fl_
 				      ": %.0f%% of the %s latency in B is %s (%+.0f ns per fault, p=%.2g)",
 				      e->phase_share, e->dlat > 0 ? "added" : "saved",
 				      comp_name(FL_CMP_PHASE, e->phase), dp, pp);
+			if (o < sizeof(e->text))
+				o += where_most(c, threads, FL_CMP_PHASE, e->phase, dp,
+						e->text + o, sizeof(e->text) - o);
 		} else if (o < sizeof(e->text)) {
 			o += snprintf(e->text + o, sizeof(e->text) - o,
 				      "; no single phase changed significantly");
 		}
 		if (e->lock >= 0 && o < sizeof(e->text)) {
 			e->lock_share = 100.0 * dl / e->dlat;
-			snprintf(e->text + o, sizeof(e->text) - o,
-				 "; %.0f%% of it is %s lock wait (%+.0f ns per fault, p=%.2g)",
-				 e->lock_share, comp_name(FL_CMP_LOCK, e->lock), dl, pl);
+			o += snprintf(e->text + o, sizeof(e->text) - o,
+				      "; %.0f%% of it is %s lock wait (%+.0f ns per fault, p=%.2g)",
+				      e->lock_share, comp_name(FL_CMP_LOCK, e->lock), dl, pl);
+			if (o < sizeof(e->text))
+				where_most(c, threads, FL_CMP_LOCK, e->lock, dl, e->text + o,
+					   sizeof(e->text) - o);
 		}
 		return;
 	}
@@ -695,8 +845,12 @@ void fl_cmp_free(struct fl_cmp *c)
 	free(c->notes);
 	free(c->m);
 	for (int s = 0; s < 2; s++) {
-		for (unsigned int i = 0; c->sums[s] && i < c->sw[s].nseries; i++)
+		for (unsigned int i = 0; c->sums[s] && i < c->sw[s].nseries; i++) {
+			for (unsigned int k = 0; k < c->sums[s][i].n; k++)
+				for (int by = 0; by < 2; by++)
+					free(c->sums[s][i].v[k].grp[by].sum);
 			free(c->sums[s][i].v);
+		}
 		free(c->sums[s]);
 	}
 	free(c->explain);

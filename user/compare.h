@@ -43,7 +43,15 @@ struct fl_cmp_snapsum {
 	char ph_why[FL_CMP_GAP_LEN];	/* why there are no phases */
 	char lk_why[FL_CMP_GAP_LEN];	/* why there are no lock classes */
 	char unav[FL_PH_NR][96];	/* why a phase is unavailable */
+	/* the same per NUMA node / LLC domain (from the snapshot's topology
+	 * tags; n = 0 without them): where in the machine a change is */
+	struct {
+		struct fl_phases_summary *sum;
+		unsigned int n;
+	} grp[2];			/* FL_CMP_BY_NODE, FL_CMP_BY_LLC */
 };
+#define FL_CMP_BY_NODE	0
+#define FL_CMP_BY_LLC	1
 
 struct fl_cmp_sums {
 	struct fl_cmp_snapsum *v;	/* one per snapshot of the series */

@@ -445,7 +445,8 @@ static void add_sec(struct fl_snapshot *s, unsigned int type, unsigned int count
 struct ph_run {
 	unsigned int alloc, rest, lockless, unattrib;	/* ns per fault */
 	unsigned int zone_wait, mmap_w_wait;		/* ns of lock wait per fault */
-	int phases, locks;
+	unsigned int extra_alloc, extra_zone;		/* more on CPUs 2-3 (node1) */
+	int phases, locks, topo;
 };
 
 /*
@@ -459,7 +460,7 @@ static void write_phase_snap(const char *dir, unsigned int threads, unsigned int
 	static struct fl_lock_stats ls[4];
 	char path[700], err[256], sd[600];
 	struct fl_snapshot s;
-	fl_u64 lat = r->alloc + r->rest + r->lockless + r->unattrib;
+	fl_u64 lat0 = r->alloc + r->rest + r->lockless + r->unattrib;
 
 	snprintf(sd, sizeof(sd), "%s/snap", dir);
 	mkdir(sd, 0755);
@@ -472,6 +473,9 @@ static void write_phase_snap(const char *dir, unsigned int threads, unsigned int
 	s.hdr.hooks_live = (1ULL << FL_HOOK_PF_USER) | (1ULL << FL_HOOK_HMF) |
 			   (1ULL << FL_HOOK_LOCK_VMA);
 	for (unsigned int c = 0; c < 4; c++) {
+		unsigned int xa = c >= 2 ? r->extra_alloc : 0, xz = c >= 2 ? r->extra_zone : 0;
+		fl_u64 lat = lat0 + xa;
+
 		s.cpu_online[c] = 1;
 		s.cpus[c].cnt[FL_C_FAULTS_USER] = 1000;
 		for (int k = 0; k < 1000; k++) {
@@ -479,13 +483,13 @@ static void write_phase_snap(const char *dir, unsigned int threads, unsigned int
 			ps[c].faults++;
 			ps[c].lat_sum += lat;
 			ps[c].unattributed_sum += r->unattrib;
-			fl_hist_add(&ps[c].hist[FL_PH_ALLOC], r->alloc);
+			fl_hist_add(&ps[c].hist[FL_PH_ALLOC], r->alloc + xa);
 			fl_hist_add(&ps[c].hist[FL_PH_REST], r->rest);
 			fl_hist_add(&ps[c].hist[FL_PH_LOCKLESS], r->lockless);
 		}
 		ls[c].count[FL_LK_ZONE] = 10;
 		for (int k = 0; k < 10; k++)
-			fl_hist_add(&ls[c].wait[FL_LK_ZONE], r->zone_wait * 100ULL);
+			fl_hist_add(&ls[c].wait[FL_LK_ZONE], (r->zone_wait + xz) * 100ULL);
 		ls[c].count[FL_LK_MMAP_W] = 1;
 		fl_hist_add(&ls[c].wait[FL_LK_MMAP_W], r->mmap_w_wait * 1000ULL);
 	}
@@ -498,6 +502,10 @@ static void write_phase_snap(const char *dir, unsigned int threads, unsigned int
 		assert_int_equal(fl_snapshot_set_tag(&s, "phases",
 			"unavailable (fentry programs refused by this kernel)"), 0);
 	}
+	if (r->topo) {
+		assert_int_equal(fl_snapshot_set_tag(&s, "topology_node", "0:0-1 1:2-3"), 0);
+		assert_int_equal(fl_snapshot_set_tag(&s, "topology_llc", "0 1 2 3"), 0);
+	}
 	if (r->locks) {
 		add_sec(&s, FL_SEC_LOCKS, 4, ls, sizeof(ls));
 		assert_int_equal(fl_snapshot_set_tag(&s, "locks", "tracepoint"), 0);
@@ -507,8 +515,11 @@ static void write_phase_snap(const char *dir, unsigned int threads, unsigned int
 	fl_snapshot_free(&s);
 }
 
-/* a sweep at 2 and 8 threads, `iters` runs each, runs from mk(threads, iter) */
-static char *phase_sweep(const char *name, int iters, int b_side, int phases)
+/*
+ * A sweep at 2 and 8 threads, `iters` runs each.  B at 8 threads is slower;
+ * skew: only on node1 (CPUs 2-3, twice as much there), with topology tags.
+ */
+static char *phase_sweep2(const char *name, int iters, int b_side, int phases, int skew)
 {
 	static const unsigned int thr[] = { 2, 8 };
 	char *d = mksweep(name, thr, 2, b_side ? 1100 : 1000);
@@ -521,7 +532,12 @@ static char *phase_sweep(const char *name, int iters, int b_side, int phases)
 					    .zone_wait = 10 + it, .mmap_w_wait = 50,
 					    .phases = phases, .locks = 1 };
 
-			if (b_side && thr[t] == 8) {
+			r.topo = skew;
+			if (b_side && thr[t] == 8 && skew) {
+				/* node1 only: +1800 ns alloc, +1580 zone wait */
+				r.extra_alloc = 1800;
+				r.extra_zone = 1580;
+			} else if (b_side && thr[t] == 8) {
 				/* B at 8 threads: +1200 ns per fault, 900 of it in
 				 * alloc (zone lock wait +790 of those), 300 in rest */
 				r.alloc += 900;
@@ -531,6 +547,31 @@ static char *phase_sweep(const char *name, int iters, int b_side, int phases)
 			write_phase_snap(d, thr[t], it, &r);
 		}
 	return d;
+}
+
+static char *phase_sweep(const char *name, int iters, int b_side, int phases)
+{
+	return phase_sweep2(name, iters, b_side, phases, 0);
+}
+
+/* the change sits on one node: EXPLAIN says where */
+static void test_phase_explain_node(void **state)
+{
+	char *a = phase_sweep2("pnA", 5, 0, 1, 1), *b = phase_sweep2("pnB", 5, 1, 1, 1);
+	char out[256], *t;
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/node.txt", tmpdir);
+	assert_int_equal(run(out, a, b, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "at 8 threads, B's faults are 900 ns slower on average (+44.6%, p="));
+	assert_non_null(strstr(t, ": 100% of the added latency in B is alloc (+900 ns per fault, p="));
+	assert_non_null(strstr(t, ") (most on node1: +1800 ns per fault there, p="));
+	assert_non_null(strstr(t, "; 88% of it is zone lock wait (+790 ns per fault, p="));
+	assert_non_null(strstr(t, ") (most on node1: +1580 ns per fault there, p="));
+	free(t);
+	free(a);
+	free(b);
 }
 
 static void test_phase_rows_and_explain(void **state)
@@ -808,6 +849,7 @@ int main(void)
 		cmocka_unit_test(test_phase_rows_and_explain),
 		cmocka_unit_test(test_phase_explain_gaps),
 		cmocka_unit_test(test_phase_sweep_report),
+		cmocka_unit_test(test_phase_explain_node),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_pft_line),
 	};

@@ -1,6 +1,5 @@
 # Emulated overhead of the phase / lock hooks, for a test-box run:
-#   tools/testbox/run -k 6.12 --no-kmod --carry tests/helpers/phases-overhead.sh \
-#       tests/helpers/phases-overhead.sh [PAGES] [REPS]
+#   tools/testbox/run -k 6.12 --no-kmod tests/helpers/phases-overhead.sh [PAGES] [REPS]
 # Compares pft alone, under `faultline record`, under `record --locks` and
 # under `record --phases --locks`.  QEMU TCG timings are emulated, not
 # performance: this only shows the order of magnitude and that nothing

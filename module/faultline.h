@@ -50,7 +50,6 @@ struct fl_cpu_stats *fl_stats_this_cpu(void);	/* preemption disabled */
 void fl_stats_fold(void);			/* fl_mutex held */
 void fl_stats_reset(void);			/* fl_mutex held */
 const struct fl_cpu_stats *fl_stats_acc(unsigned int cpu);	/* after fold */
-void fl_stats_add(struct fl_cpu_stats *dst, const struct fl_cpu_stats *src);
 struct fl_slot *fl_slot_claim(struct fl_cpu_stats *cs);
 struct fl_slot *fl_slot_get(void);
 void fl_slot_release(void);

@@ -209,7 +209,7 @@ static int fl_summary_show(struct seq_file *m, void *v)
 	mutex_lock(&fl_mutex);
 	fl_stats_fold();
 	for_each_possible_cpu(cpu)
-		fl_stats_add(t, fl_stats_acc(cpu));
+		fl_cpu_stats_add(t, fl_stats_acc(cpu));
 	missed = fl_nmissed_since_reset();
 	dur = ktime_get_mono_fast_ns() - fl_t_start_mono;
 	mutex_unlock(&fl_mutex);

@@ -71,18 +71,7 @@ static const char *const fl_hs_name[] = {
 	[FL_HS_FAILED] = "failed", [FL_HS_UNUSED] = "unused",
 };
 
-static const char *const fl_hook_label[FL_HOOK_NR] = {
-	[FL_HOOK_PF_USER] = "page_fault_user",
-	[FL_HOOK_PF_KERNEL] = "page_fault_kernel",
-	[FL_HOOK_HMF] = "handle_mm_fault",
-	[FL_HOOK_DO_HMF] = "do_handle_mm_fault",
-	[FL_HOOK_LOCK_VMA] = "lock_vma_under_rcu",
-	[FL_HOOK_MMAP_START] = "mmap_lock_start_locking",
-	[FL_HOOK_MMAP_ACQUIRED] = "mmap_lock_acquire_returned",
-	[FL_HOOK_MMAP_RELEASED] = "mmap_lock_released",
-	[FL_HOOK_CONTENTION_BEGIN] = "contention_begin",
-	[FL_HOOK_CONTENTION_END] = "contention_end",
-};
+static const char *const fl_hook_label[FL_HOOK_NR] = FL_HOOK_NAMES;
 
 /* ---- filters and helpers ------------------------------------------------ */
 

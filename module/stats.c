@@ -47,18 +47,6 @@ struct fl_cpu_stats *fl_stats_this_cpu(void)
 	return this_cpu_ptr(fl_bank[READ_ONCE(fl_bank_idx) & 1]);
 }
 
-void fl_stats_add(struct fl_cpu_stats *dst, const struct fl_cpu_stats *src)
-{
-	unsigned int i;
-
-	for (i = 0; i < FL_C_NR; i++)
-		dst->cnt[i] += src->cnt[i];
-	for (i = 0; i < FL_LL_NR; i++)
-		dst->ll[i] += src->ll[i];
-	for (i = 0; i < FL_H_NR; i++)
-		fl_hist_merge(&dst->hist[i], &src->hist[i]);
-}
-
 void fl_stats_fold(void)
 {
 	unsigned int old = READ_ONCE(fl_bank_idx) & 1;
@@ -71,7 +59,7 @@ void fl_stats_fold(void)
 	for_each_possible_cpu(cpu) {
 		struct fl_cpu_stats *b = per_cpu_ptr(fl_bank[old], cpu);
 
-		fl_stats_add(&fl_acc[cpu], b);
+		fl_cpu_stats_add(&fl_acc[cpu], b);
 		memset(b, 0, sizeof(*b));
 		cond_resched();
 	}

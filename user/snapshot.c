@@ -321,18 +321,6 @@ int fl_snapshot_write_file(const char *path, const struct fl_snapshot *s,
 	return 0;
 }
 
-void fl_cpu_stats_add(struct fl_cpu_stats *dst, const struct fl_cpu_stats *src)
-{
-	unsigned int i;
-
-	for (i = 0; i < FL_C_NR; i++)
-		dst->cnt[i] += src->cnt[i];
-	for (i = 0; i < FL_LL_NR; i++)
-		dst->ll[i] += src->ll[i];
-	for (i = 0; i < FL_H_NR; i++)
-		fl_hist_merge(&dst->hist[i], &src->hist[i]);
-}
-
 void fl_snapshot_total(const struct fl_snapshot *s, struct fl_cpu_stats *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -412,18 +400,7 @@ const char *fl_tier_name(unsigned int t)
 
 const char *fl_hook_name(unsigned int h)
 {
-	static const char *const n[] = {
-		[FL_HOOK_PF_USER] = "page_fault_user",
-		[FL_HOOK_PF_KERNEL] = "page_fault_kernel",
-		[FL_HOOK_HMF] = "handle_mm_fault",
-		[FL_HOOK_DO_HMF] = "do_handle_mm_fault",
-		[FL_HOOK_LOCK_VMA] = "lock_vma_under_rcu",
-		[FL_HOOK_MMAP_START] = "mmap_lock_start_locking",
-		[FL_HOOK_MMAP_ACQUIRED] = "mmap_lock_acquire_returned",
-		[FL_HOOK_MMAP_RELEASED] = "mmap_lock_released",
-		[FL_HOOK_CONTENTION_BEGIN] = "contention_begin",
-		[FL_HOOK_CONTENTION_END] = "contention_end",
-	};
+	static const char *const n[FL_HOOK_NR] = FL_HOOK_NAMES;
 
 	return NAME_OF(n, h);
 }

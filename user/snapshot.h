@@ -41,8 +41,7 @@ void fl_snapshot_free(struct fl_snapshot *s);
 int fl_snapshot_alloc_cpus(struct fl_snapshot *s, unsigned int nr_cpus);
 /* Sum of all CPUs (counters added, histograms merged). */
 void fl_snapshot_total(const struct fl_snapshot *s, struct fl_cpu_stats *out);
-/* dst += src for one CPU record. */
-void fl_cpu_stats_add(struct fl_cpu_stats *dst, const struct fl_cpu_stats *src);
+/* fl_cpu_stats_add (dst += src for one CPU record) is in faultline/abi.h. */
 /* Value of tag KEY (any length) or NULL; valid until the next call. */
 const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key);
 /* Append "key=value\n" (value must not contain a newline). */

@@ -103,6 +103,33 @@ struct fl_cpu_stats {
 	struct fl_hist hist[FL_H_NR];
 };
 
+/* dst += src: counters added, histograms merged (module, collector, tests). */
+FL_INLINE void fl_cpu_stats_add(struct fl_cpu_stats *dst, const struct fl_cpu_stats *src)
+{
+	unsigned int i;
+
+	for (i = 0; i < FL_C_NR; i++)
+		dst->cnt[i] += src->cnt[i];
+	for (i = 0; i < FL_LL_NR; i++)
+		dst->ll[i] += src->ll[i];
+	for (i = 0; i < FL_H_NR; i++)
+		fl_hist_merge(&dst->hist[i], &src->hist[i]);
+}
+
+/* Names of enum fl_hook, as an initializer for a `const char *[FL_HOOK_NR]`. */
+#define FL_HOOK_NAMES {						\
+	[FL_HOOK_PF_USER] = "page_fault_user",				\
+	[FL_HOOK_PF_KERNEL] = "page_fault_kernel",			\
+	[FL_HOOK_HMF] = "handle_mm_fault",				\
+	[FL_HOOK_DO_HMF] = "do_handle_mm_fault",			\
+	[FL_HOOK_LOCK_VMA] = "lock_vma_under_rcu",			\
+	[FL_HOOK_MMAP_START] = "mmap_lock_start_locking",		\
+	[FL_HOOK_MMAP_ACQUIRED] = "mmap_lock_acquire_returned",		\
+	[FL_HOOK_MMAP_RELEASED] = "mmap_lock_released",			\
+	[FL_HOOK_CONTENTION_BEGIN] = "contention_begin",		\
+	[FL_HOOK_CONTENTION_END] = "contention_end",			\
+}
+
 #define FL_KREL_LEN	65
 #define FL_NAME_LEN	32
 

@@ -411,15 +411,25 @@ static const struct fl_cmp_kind *find_kind(int section, int idx)
  * most in the direction of dlat with p < alpha.  Returns its idx or -1;
  * *d and *p get its change and p-value.
  */
-static int best_component(const struct fl_cmp *c, unsigned int threads, int section,
-			  double dlat, double *d, double *p)
+struct comp {
+	int idx;
+	double d, p;
+};
+
+/*
+ * Every component that moved in the direction of dlat with p < alpha, the
+ * largest change first (at most FL_PH_NR + 1).  Returns how many.
+ */
+static int components(const struct fl_cmp *c, unsigned int threads, int section, double dlat,
+		      struct comp *out)
 {
-	int best = -1, last = section == FL_CMP_PHASE ? FL_PH_NR : FL_LK_NR - 1;
+	int n = 0, last = section == FL_CMP_PHASE ? FL_PH_NR : FL_LK_NR - 1;
 
 	for (int idx = 0; idx <= last; idx++) {
 		const struct fl_cmp_kind *kd = find_kind(section, idx);
 		struct fl_stats a, b;
 		double dd, pp;
+		int k;
 
 		if (!kd || side_stats(c, 0, threads, kd, &a) || side_stats(c, 1, threads, kd, &b))
 			continue;
@@ -427,13 +437,24 @@ static int best_component(const struct fl_cmp *c, unsigned int threads, int sect
 		pp = fl_welch_p(&a, &b, NULL, NULL);
 		if (isnan(pp) || pp >= c->alpha || (dlat >= 0 ? dd <= 0 : dd >= 0))
 			continue;
-		if (best < 0 || fabs(dd) > fabs(*d)) {
-			best = idx;
-			*d = dd;
-			*p = pp;
-		}
+		for (k = n; k > 0 && fabs(out[k - 1].d) < fabs(dd); k--)
+			out[k] = out[k - 1];
+		out[k] = (struct comp){ idx, dd, pp };
+		n++;
 	}
-	return best;
+	return n;
+}
+
+static int best_component(const struct fl_cmp *c, unsigned int threads, int section,
+			  double dlat, double *d, double *p)
+{
+	struct comp v[FL_PH_NR + FL_LK_NR];
+
+	if (!components(c, threads, section, dlat, v))
+		return -1;
+	*d = v[0].d;
+	*p = v[0].p;
+	return v[0].idx;
 }
 
 /* The significant change of largest size, up or down. */
@@ -649,6 +670,19 @@ static void explain_one(const struct fl_cmp *c, unsigned int threads, struct fl_
 			if (o < sizeof(e->text))
 				o += where_most(c, threads, FL_CMP_PHASE, e->phase, dp,
 						e->text + o, sizeof(e->text) - o);
+			/* the next phases that carry a good part of it too */
+			{
+				struct comp v[FL_PH_NR + 1];
+				int n = components(c, threads, FL_CMP_PHASE, e->dlat, v);
+
+				for (int k = 1; k < n && k < 3 && o < sizeof(e->text); k++)
+					if (fabs(v[k].d) >= 0.1 * fabs(e->dlat))
+						o += snprintf(e->text + o, sizeof(e->text) - o,
+							      ", %.0f%% %s (%+.0f ns per fault, p=%.2g)",
+							      100.0 * v[k].d / e->dlat,
+							      comp_name(FL_CMP_PHASE, v[k].idx),
+							      v[k].d, v[k].p);
+			}
 		} else if (o < sizeof(e->text)) {
 			o += snprintf(e->text + o, sizeof(e->text) - o,
 				      "; no single phase changed significantly");

@@ -621,6 +621,8 @@ static void test_phase_rows_and_explain(void **state)
 	assert_non_null(strstr(ex, "at 8 threads, B's faults are 1200 ns slower on average "
 				   "(+59.5%, p="));
 	assert_non_null(strstr(ex, ": 75% of the added latency in B is alloc (+900 ns per fault, p="));
+	/* the next phase with a good part of it: rest, +300 */
+	assert_non_null(strstr(ex, "), 25% rest (+300 ns per fault, p="));
 	assert_non_null(strstr(ex, "; 66% of it is zone lock wait (+790 ns per fault, p="));
 	free(t);
 

@@ -45,19 +45,10 @@ static unsigned int sample_lines(const char *text)
 	return n;
 }
 
-static int name_ok(const char *s)
-{
-	const char *slash = strchr(s, '/');
-
-	return *s && *s != '/' && !strstr(s, "..") && strcmp(s, ".") &&
-	       (!slash || (slash[1] && slash[1] != '/' && !strchr(slash + 1, '/') &&
-			   slash != s));
-}
-
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	char *field[MAX_FILES + 1], *name[MAX_FILES], dir[4096], err[1024] = "", *save = NULL;
-	unsigned int nf, nn = 0;
+	char *field[MAX_FILES + 1], *name[MAX_FILES], dir[4096], err[1024] = "";
+	unsigned int nf, nn;
 	struct fl_sweep sw;
 	const char *want;
 
@@ -65,20 +56,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (!nf)
 		return 0;
 	snprintf(dir, sizeof(dir), "%s/sweep", fz_scratch());
-	fz_rmtree(dir);
-	if (mkdir(dir, 0755))
-		abort();
-	for (char *t = strtok_r(field[0], "\n", &save); t && nn < MAX_FILES;
-	     t = strtok_r(NULL, "\n", &save)) {
-		name[nn] = name_ok(t) && !content_of(name, field, nn, t) ? t : NULL;
-		if (name[nn]) {
-			const char *c = nn + 1 < nf ? field[nn + 1] : "";
-
-			if (fz_write(dir, name[nn], c, strlen(c)))
-				name[nn] = NULL;	/* e.g. "snap" and "snap/x" */
-		}
-		nn++;
-	}
+	nn = fz_tree(dir, field, nf, name);
 	if (fl_sweep_load(dir, &sw, err, sizeof(err))) {
 		FZ_ASSERT(err[0]);
 		goto out;

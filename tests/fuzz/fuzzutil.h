@@ -129,4 +129,45 @@ static inline void fz_rmtree(const char *path)
 	rmdir(path);
 }
 
+/* A relative path of at most two components, no "..": safe under a scratch dir */
+static inline int fz_name_ok(const char *s)
+{
+	const char *slash = strchr(s, '/');
+
+	return *s && *s != '/' && !strstr(s, "..") && strcmp(s, ".") &&
+	       (!slash || (slash[1] && slash[1] != '/' && !strchr(slash + 1, '/') &&
+			   slash != s));
+}
+
+/*
+ * Empty DIR, then write the tree field describes: field[0] holds up to 10
+ * file names one a line, field[i + 1] the content of name i.  Names that are
+ * unsafe, repeated or blocked by an earlier file are skipped.  names[] (10
+ * entries) receives the names written, NULL for skipped ones; returns how
+ * many names were listed.
+ */
+static inline unsigned int fz_tree(const char *dir, char **field, unsigned int nf,
+				   char **names)
+{
+	unsigned int nn = 0;
+	char *save = NULL;
+
+	fz_rmtree(dir);
+	if (mkdir(dir, 0755))
+		abort();
+	for (char *t = strtok_r(field[0], "\n", &save); t && nn < 10;
+	     t = strtok_r(NULL, "\n", &save)) {
+		const char *c = nn + 1 < nf ? field[nn + 1] : "";
+		unsigned int k;
+
+		for (k = 0; k < nn && (!names[k] || strcmp(names[k], t)); k++)
+			;
+		names[nn] = fz_name_ok(t) && k == nn ? t : NULL;
+		if (names[nn] && fz_write(dir, t, c, strlen(c)))
+			names[nn] = NULL;	/* e.g. "snap" and "snap/x" */
+		nn++;
+	}
+	return nn;
+}
+
 #endif

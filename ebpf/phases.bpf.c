@@ -40,27 +40,8 @@
 
 #include <faultline/abi.h>
 
-/*
- * fl_hist_add() with a compiler barrier before the bucket clamp: without it
- * clang proves the clamp redundant and drops it, and the verifier then
- * rejects the variable index into the map value.
- */
-static __always_inline void ph_hist_add(struct fl_hist *h, fl_u64 v)
-{
-	fl_u64 i = fl_hist_bucket(v);	/* 64-bit: one register, no second zext */
-
-	asm volatile("" : "+r"(i));
-	if (i >= FL_HIST_NBUCKETS)
-		i = FL_HIST_NBUCKETS - 1;
-	h->buckets[i]++;
-	if (h->count == 0 || v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	h->count++;
-	h->sum += v;
-}
-#define PH_HIST_ADD ph_hist_add
+/* hist.h's fl_hist_add() carries the compiler barrier the verifier needs. */
+#define PH_HIST_ADD fl_hist_add
 #define PH_BARRIER(x) asm volatile("" : "+r"(x))
 
 #include "phases.h"
@@ -664,7 +645,7 @@ int BPF_PROG(ph_cont_end, void *lock, int ret)
 		fl_u64 ci = c->cls;
 
 		PH_BARRIER(ci);
-		ph_hist_add(&ls->wait[ci & 7], wait);
+		fl_hist_add(&ls->wait[ci & 7], wait);
 	}
 	if (c->cls == FL_LK_OTHER || all_callers)
 		other_caller(c->caller, wait);

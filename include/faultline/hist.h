@@ -90,6 +90,10 @@ FL_INLINE void fl_hist_add(struct fl_hist *h, fl_u64 v)
 	 */
 	fl_u64 i = fl_hist_bucket(v);
 
+#ifdef __bpf__
+	/* one register for the check and the access, or the verifier may see an unchecked copy */
+	asm volatile("" : "+r"(i));
+#endif
 	if (i >= FL_HIST_NBUCKETS)	/* unreachable; keeps the BPF verifier happy */
 		i = FL_HIST_NBUCKETS - 1;
 	h->buckets[i]++;

@@ -16,23 +16,12 @@
 #include <unistd.h>
 
 #include "backend_kmod.h"
+#include "errbuf.h"
 
 #define KMOD_SNAP_MAX	(512u << 20)	/* 256 CPUs need ~4 MiB; anything near this is bogus */
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+static int fl_fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 static const char *kmod_dir(void)
 {
@@ -84,10 +73,10 @@ static int kmod_control(const char *cmd, char *err, size_t errlen)
 	snprintf(path, sizeof(path), "%s/control", kmod_dir());
 	n = snprintf(buf, sizeof(buf), "%s\n", cmd);
 	if (n < 0 || (size_t)n >= sizeof(buf))
-		return fail(err, errlen, "control command '%s' too long", cmd);
+		return fl_fail(err, errlen, "control command '%s' too long", cmd);
 	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0)
-		return fail(err, errlen, "%s: %s", path, strerror(errno));
+		return fl_fail(err, errlen, "%s: %s", path, strerror(errno));
 	do {
 		w = write(fd, buf, n);
 	} while (w < 0 && errno == EINTR);
@@ -96,11 +85,11 @@ static int kmod_control(const char *cmd, char *err, size_t errlen)
 
 		close(fd);
 		if (e == ESRCH)
-			return fail(err, errlen, "faultline.ko refused '%s': no such process", cmd);
-		return fail(err, errlen, "faultline.ko refused '%s': %s", cmd, strerror(e));
+			return fl_fail(err, errlen, "faultline.ko refused '%s': no such process", cmd);
+		return fl_fail(err, errlen, "faultline.ko refused '%s': %s", cmd, strerror(e));
 	}
 	if (close(fd))
-		return fail(err, errlen, "%s: %s", path, strerror(errno));
+		return fl_fail(err, errlen, "%s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -130,22 +119,22 @@ int kmod_read(struct fl_snapshot *s, char *err, size_t errlen)
 	snprintf(path, sizeof(path), "%s/snapshot", kmod_dir());
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return fail(err, errlen, "%s: %s", path, strerror(errno));
+		return fl_fail(err, errlen, "%s: %s", path, strerror(errno));
 	buf = malloc(cap);
 	if (!buf) {
 		close(fd);
-		return fail(err, errlen, "out of memory");
+		return fl_fail(err, errlen, "out of memory");
 	}
 	/* debugfs reports size 0: read to EOF.  One open = one consistent snapshot. */
 	for (;;) {
 		if (len == cap) {
 			if (cap >= KMOD_SNAP_MAX) {
-				ret = fail(err, errlen, "%s: larger than %u bytes", path, KMOD_SNAP_MAX);
+				ret = fl_fail(err, errlen, "%s: larger than %u bytes", path, KMOD_SNAP_MAX);
 				goto out;
 			}
 			nb = realloc(buf, cap * 2);
 			if (!nb) {
-				ret = fail(err, errlen, "out of memory");
+				ret = fl_fail(err, errlen, "out of memory");
 				goto out;
 			}
 			buf = nb;
@@ -155,7 +144,7 @@ int kmod_read(struct fl_snapshot *s, char *err, size_t errlen)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			ret = fail(err, errlen, "%s: %s", path, strerror(errno));
+			ret = fl_fail(err, errlen, "%s: %s", path, strerror(errno));
 			goto out;
 		}
 		if (n == 0)
@@ -167,7 +156,7 @@ int kmod_read(struct fl_snapshot *s, char *err, size_t errlen)
 		unsigned int b = s->hdr.backend;
 
 		fl_snapshot_free(s);
-		ret = fail(err, errlen, "%s: snapshot says backend %u, not kmod", path, b);
+		ret = fl_fail(err, errlen, "%s: snapshot says backend %u, not kmod", path, b);
 	}
 out:
 	free(buf);

@@ -11,20 +11,9 @@
 #include <sys/stat.h>
 
 #include "pftlog.h"
+#include "errbuf.h"
 
 #define MAX_LOG_BYTES	(64u << 20)
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 static int parse_uint(const char *t, unsigned int *v)
 {
@@ -79,7 +68,7 @@ int fl_pft_parse_line(const char *line, struct fl_pft_sample *s, char *err, size
 	if (!strncmp(line, "Gb ", 3) || !strncmp(line, "Gb\t", 3))
 		return 0;	/* column header */
 	if (strlen(line) >= sizeof(buf))
-		return fail(err, errlen, "line too long");
+		return fl_fail(err, errlen, "line too long");
 	strcpy(buf, line);
 	for (p = strtok_r(buf, " \t\r\n", &save); p; p = strtok_r(NULL, " \t\r\n", &save)) {
 		if (n == 9)
@@ -87,21 +76,21 @@ int fl_pft_parse_line(const char *line, struct fl_pft_sample *s, char *err, size
 		tok[n++] = p;
 	}
 	if (n != 8)
-		return fail(err, errlen, "expected 8 columns (Gb Thr CLine User System Wall "
+		return fl_fail(err, errlen, "expected 8 columns (Gb Thr CLine User System Wall "
 			    "flt/cpu/s fault/wsec), got %s%d", n == 9 ? "more than " : "",
 			    n == 9 ? 8 : n);
 	memset(s, 0, sizeof(*s));
 	if (parse_num(tok[0], &s->gb, 0, 0))
-		return fail(err, errlen, "bad Gb column '%s'", tok[0]);
+		return fl_fail(err, errlen, "bad Gb column '%s'", tok[0]);
 	if (parse_uint(tok[1], &s->threads) || !s->threads)
-		return fail(err, errlen, "bad thread count '%s'", tok[1]);
+		return fl_fail(err, errlen, "bad thread count '%s'", tok[1]);
 	if (parse_uint(tok[2], &s->clines))
-		return fail(err, errlen, "bad CLine column '%s'", tok[2]);
+		return fl_fail(err, errlen, "bad CLine column '%s'", tok[2]);
 	if (parse_num(tok[3], &s->user_s, 's', 0) || parse_num(tok[4], &s->sys_s, 's', 0) ||
 	    parse_num(tok[5], &s->wall_s, 's', 0))
-		return fail(err, errlen, "bad time column in '%s %s %s'", tok[3], tok[4], tok[5]);
+		return fl_fail(err, errlen, "bad time column in '%s %s %s'", tok[3], tok[4], tok[5]);
 	if (parse_num(tok[6], &s->flt_cpu, 0, 1) || parse_num(tok[7], &s->flt_wsec, 0, 1))
-		return fail(err, errlen, "bad rate column in '%s %s'", tok[6], tok[7]);
+		return fl_fail(err, errlen, "bad rate column in '%s %s'", tok[6], tok[7]);
 	return 1;
 }
 
@@ -203,7 +192,7 @@ static int load_log(const char *path, const char *name, struct fl_pft_series *se
 	const char *p;
 
 	if (!text)
-		return fail(err, errlen, "%s: %s", path, strerror(errno));
+		return fl_fail(err, errlen, "%s: %s", path, strerror(errno));
 	/* strtok_r would merge empty lines; count lines by hand */
 	for (p = text; *p; ) {
 		const char *eol = strchr(p, '\n');
@@ -215,7 +204,7 @@ static int load_log(const char *path, const char *name, struct fl_pft_series *se
 		lineno++;
 		if (n >= sizeof(lbuf)) {
 			free(text);
-			return fail(err, errlen, "%s:%u: line too long", name, lineno);
+			return fl_fail(err, errlen, "%s:%u: line too long", name, lineno);
 		}
 		memcpy(lbuf, p, n);
 		lbuf[n] = '\0';
@@ -223,13 +212,13 @@ static int load_log(const char *path, const char *name, struct fl_pft_series *se
 		r = fl_pft_parse_line(lbuf, &s, why, sizeof(why));
 		if (r < 0) {
 			free(text);
-			return fail(err, errlen, "%s:%u: %s", name, lineno, why);
+			return fl_fail(err, errlen, "%s:%u: %s", name, lineno, why);
 		}
 		if (r == 0)
 			continue;
 		if (s.threads != ser->threads) {
 			free(text);
-			return fail(err, errlen, "%s:%u: thread column says %u, file name says %u",
+			return fl_fail(err, errlen, "%s:%u: thread column says %u, file name says %u",
 				    name, lineno, s.threads, ser->threads);
 		}
 		if (!isfinite(s.flt_cpu) || !isfinite(s.flt_wsec)) {
@@ -248,7 +237,7 @@ static int load_log(const char *path, const char *name, struct fl_pft_series *se
 				ser->flt_wsec = b;
 			if (!a || !b) {
 				free(text);
-				return fail(err, errlen, "%s: out of memory", name);
+				return fl_fail(err, errlen, "%s: out of memory", name);
 			}
 		}
 		ser->flt_cpu[ser->n] = s.flt_cpu;
@@ -257,7 +246,7 @@ static int load_log(const char *path, const char *name, struct fl_pft_series *se
 	}
 	free(text);
 	if (!ser->n)
-		return fail(err, errlen, "%s: no pft result lines%s", name,
+		return fl_fail(err, errlen, "%s: no pft result lines%s", name,
 			    ser->dropped ? " with a finite rate" : "");
 	return 0;
 }
@@ -306,7 +295,7 @@ static int load_snaps(struct fl_sweep *sw, char *err, size_t errlen)
 	snprintf(path, sizeof(path), "%s/snap", sw->dir);
 	d = opendir(path);
 	if (!d)
-		return errno == ENOENT ? 0 : fail(err, errlen, "%s: %s", path, strerror(errno));
+		return errno == ENOENT ? 0 : fl_fail(err, errlen, "%s: %s", path, strerror(errno));
 	for (unsigned int i = 0; i < sw->nseries; i++) {
 		struct fl_pft_series *ser = &sw->series[i];
 		struct snap_ent *ents = NULL;
@@ -332,7 +321,7 @@ oom:
 				free(ents[k].path);
 			free(ents);
 			closedir(d);
-			return fail(err, errlen, "out of memory");
+			return fl_fail(err, errlen, "out of memory");
 		}
 		if (n)	/* qsort(NULL, 0) is undefined */
 			qsort(ents, n, sizeof(*ents), cmp_snap);
@@ -342,7 +331,7 @@ oom:
 				free(ents[k].path);
 			free(ents);
 			closedir(d);
-			return fail(err, errlen, "out of memory");
+			return fl_fail(err, errlen, "out of memory");
 		}
 		for (unsigned int k = 0; k < n; k++)
 			ser->snaps[k] = ents[k].path;
@@ -362,14 +351,14 @@ int fl_sweep_load(const char *dir, struct fl_sweep *sw, char *err, size_t errlen
 
 	memset(sw, 0, sizeof(*sw));
 	if (stat(dir, &st))
-		return fail(err, errlen, "%s: %s", dir, strerror(errno));
+		return fl_fail(err, errlen, "%s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return fail(err, errlen, "%s: not a directory (a pft-sweep result directory is)",
+		return fl_fail(err, errlen, "%s: not a directory (a pft-sweep result directory is)",
 			    dir);
 	sw->dir = strdup(dir);
 	d = opendir(dir);
 	if (!sw->dir || !d) {
-		fail(err, errlen, "%s: %s", dir, strerror(errno));
+		fl_fail(err, errlen, "%s: %s", dir, strerror(errno));
 		goto bad;
 	}
 	while ((de = readdir(d))) {
@@ -381,7 +370,7 @@ int fl_sweep_load(const char *dir, struct fl_sweep *sw, char *err, size_t errlen
 		ns = realloc(sw->series, (sw->nseries + 1) * sizeof(*ns));
 		if (!ns) {
 			closedir(d);
-			fail(err, errlen, "out of memory");
+			fl_fail(err, errlen, "out of memory");
 			goto bad;
 		}
 		sw->series = ns;
@@ -390,7 +379,7 @@ int fl_sweep_load(const char *dir, struct fl_sweep *sw, char *err, size_t errlen
 	}
 	closedir(d);
 	if (!sw->nseries) {
-		fail(err, errlen, "%s: no pft-<threads>.log files (not a pft-sweep result directory?)",
+		fl_fail(err, errlen, "%s: no pft-<threads>.log files (not a pft-sweep result directory?)",
 		     dir);
 		goto bad;
 	}
@@ -406,13 +395,13 @@ int fl_sweep_load(const char *dir, struct fl_sweep *sw, char *err, size_t errlen
 	snprintf(path, sizeof(path), "%s/tags", dir);
 	sw->tags = fl_read_text(path, 1 << 20);
 	if (!sw->tags && errno != ENOENT) {
-		fail(err, errlen, "%s: %s", path, strerror(errno));
+		fl_fail(err, errlen, "%s: %s", path, strerror(errno));
 		goto bad;
 	}
 	snprintf(path, sizeof(path), "%s/sweep.conf", dir);
 	sw->conf = fl_read_text(path, 1 << 20);
 	if (!sw->conf && errno != ENOENT) {
-		fail(err, errlen, "%s: %s", path, strerror(errno));
+		fl_fail(err, errlen, "%s: %s", path, strerror(errno));
 		goto bad;
 	}
 	if (load_snaps(sw, err, errlen))
@@ -424,7 +413,7 @@ bad_prefix:
 		char tmp[512];
 
 		snprintf(tmp, sizeof(tmp), "%s", err);
-		fail(err, errlen, "%s/%s", dir, tmp);
+		fl_fail(err, errlen, "%s/%s", dir, tmp);
 	}
 bad:
 	fl_sweep_free(sw);

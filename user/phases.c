@@ -17,6 +17,7 @@
 #include "../ebpf/phases.h"
 #include "phases.skel.h"
 #include "phases.h"
+#include "errbuf.h"
 
 #define PH_TOP_CALLERS	16
 
@@ -36,18 +37,6 @@ struct fl_phases {
 	char naming[160];
 	char desc[512];
 };
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* ---- what the running kernel has (BTF) -------------------------------- */
 
@@ -139,7 +128,7 @@ static int ksyms_load(struct ksyms *k, char *err, size_t errlen)
 	memset(k, 0, sizeof(*k));
 	f = fopen("/proc/kallsyms", "r");
 	if (!f)
-		return fail(err, errlen, "/proc/kallsyms: %s", strerror(errno));
+		return fl_fail(err, errlen, "/proc/kallsyms: %s", strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
 			continue;
@@ -175,14 +164,14 @@ static int ksyms_load(struct ksyms *k, char *err, size_t errlen)
 	fclose(f);
 	if (!k->n || !k->stext || k->etext <= k->stext) {
 		ksyms_free(k);
-		return fail(err, errlen, "/proc/kallsyms shows no addresses (kptr_restrict, not root?)");
+		return fl_fail(err, errlen, "/proc/kallsyms shows no addresses (kptr_restrict, not root?)");
 	}
 	qsort(k->s, k->n, sizeof(*k->s), ksym_cmp);
 	return 0;
 oom:
 	fclose(f);
 	ksyms_free(k);
-	return fail(err, errlen, "out of memory reading /proc/kallsyms");
+	return fl_fail(err, errlen, "out of memory reading /proc/kallsyms");
 }
 
 /* Name without a compiler suffix (".constprop.0", ".isra.0", ".part.0", ".cold"). */
@@ -510,7 +499,7 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 	memset(p->phase_unavail, 0, sizeof(p->phase_unavail));
 	p->skel = phases_bpf__open();
 	if (!p->skel)
-		return fail(why, whylen, "cannot open the BPF object: %s", strerror(errno));
+		return fl_fail(why, whylen, "cannot open the BPF object: %s", strerror(errno));
 	p->skel->rodata->filter_tgid = o->tgids_map_fd >= 0 || o->tgid != 0;
 	p->skel->rodata->do_phases = e->fentry && o->phases;
 	p->skel->rodata->do_locks = e->contention && o->locks;
@@ -522,7 +511,7 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 	if (o->tgids_map_fd >= 0) {
 		err = bpf_map__reuse_fd(p->skel->maps.ph_tgids, o->tgids_map_fd);
 		if (err) {
-			fail(why, whylen, "cannot share the tgid map: %s", strerror(-err));
+			fl_fail(why, whylen, "cannot share the tgid map: %s", strerror(-err));
 			goto out;
 		}
 	}
@@ -538,7 +527,7 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 	}
 	err = phases_bpf__load(p->skel);
 	if (err) {
-		fail(why, whylen, "%s programs refused by this kernel (load: %s)",
+		fl_fail(why, whylen, "%s programs refused by this kernel (load: %s)",
 		     e->fentry ? "fentry" : "tracepoint", strerror(-err));
 		goto out;
 	}
@@ -547,7 +536,7 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 		__u8 one = 1;
 
 		if (bpf_map_update_elem(bpf_map__fd(p->skel->maps.ph_tgids), &tgid, &one, BPF_ANY)) {
-			fail(why, whylen, "cannot set the tgid filter: %s", strerror(errno));
+			fl_fail(why, whylen, "cannot set the tgid filter: %s", strerror(errno));
 			goto out;
 		}
 	}
@@ -566,7 +555,7 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 			continue;
 		}
 		if (pr[i].phase == PH_CORE || pr[i].phase == PH_FAULT_TP) {
-			fail(why, whylen, "%s", aerr);
+			fl_fail(why, whylen, "%s", aerr);
 			goto out;
 		}
 		if (pr[i].phase >= 0)
@@ -647,12 +636,12 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	char why[160] = "", kerr[160] = "";
 
 	if (!o || (!o->phases && !o->locks)) {
-		fail(err, errlen, "phases: nothing requested (--phases and/or --locks)");
+		fl_fail(err, errlen, "phases: nothing requested (--phases and/or --locks)");
 		return NULL;
 	}
 	p = calloc(1, sizeof(*p));
 	if (!p) {
-		fail(err, errlen, "out of memory");
+		fl_fail(err, errlen, "out of memory");
 		return NULL;
 	}
 	p->want_phases = o->phases;
@@ -725,11 +714,11 @@ int fl_phases_add_tgid(struct fl_phases *p, unsigned int tgid, char *err, size_t
 	__u8 one = 1;
 
 	if (!p->own_filter)
-		return fail(err, errlen, "phases: tgid filter is not ours to change");
+		return fl_fail(err, errlen, "phases: tgid filter is not ours to change");
 	if (!p->skel)
 		return 0;
 	if (bpf_map_update_elem(bpf_map__fd(p->skel->maps.ph_tgids), &tgid, &one, BPF_ANY))
-		return fail(err, errlen, "phases: add tgid %u: %s", tgid, strerror(errno));
+		return fl_fail(err, errlen, "phases: add tgid %u: %s", tgid, strerror(errno));
 	return 0;
 }
 
@@ -790,7 +779,7 @@ static int read_percpu(int fd, void *out, char *err, size_t errlen)
 	__u32 key = 0;
 
 	if (bpf_map_lookup_elem(fd, &key, out))
-		return fail(err, errlen, "phases: read per-CPU map: %s", strerror(errno));
+		return fl_fail(err, errlen, "phases: read per-CPU map: %s", strerror(errno));
 	return 0;
 }
 
@@ -816,7 +805,7 @@ static int read_callers(struct fl_phases *p, struct fl_snapshot *s, char *err, s
 	char kerr[160];
 
 	if (!vals)
-		return fail(err, errlen, "out of memory");
+		return fl_fail(err, errlen, "out of memory");
 	have_k = ksyms_load(&k, kerr, sizeof(kerr)) == 0;
 	while (bpf_map_get_next_key(fd, kp, &next) == 0) {
 		struct fl_lock_caller one = {0};
@@ -854,7 +843,7 @@ static int read_callers(struct fl_phases *p, struct fl_snapshot *s, char *err, s
 				free(vals);
 				if (have_k)
 					ksyms_free(&k);
-				return fail(err, errlen, "out of memory");
+				return fl_fail(err, errlen, "out of memory");
 			}
 			c = top;
 		}
@@ -872,7 +861,7 @@ static int read_callers(struct fl_phases *p, struct fl_snapshot *s, char *err, s
 		c = NULL;
 	}
 	if (add_section(s, FL_SEC_LOCK_CALLERS, nc, c, nc * sizeof(*c)))
-		return fail(err, errlen, "out of memory");
+		return fl_fail(err, errlen, "out of memory");
 	return 0;
 }
 
@@ -941,29 +930,29 @@ int fl_phases_read(struct fl_phases *p, struct fl_snapshot *s, char *err, size_t
 		sz = (size_t)p->nr_cpus * sizeof(struct fl_phase_stats);
 		buf = malloc(sz);
 		if (!buf)
-			return fail(err, errlen, "out of memory");
+			return fl_fail(err, errlen, "out of memory");
 		if (read_percpu(bpf_map__fd(p->skel->maps.pstats), buf, err, errlen)) {
 			free(buf);
 			return -1;
 		}
 		if (add_section(s, FL_SEC_PHASES, p->nr_cpus, buf, sz))
-			return fail(err, errlen, "out of memory");
+			return fl_fail(err, errlen, "out of memory");
 	}
 	if (p->locks_on) {
 		sz = (size_t)p->nr_cpus * sizeof(struct fl_lock_stats);
 		buf = malloc(sz);
 		if (!buf)
-			return fail(err, errlen, "out of memory");
+			return fl_fail(err, errlen, "out of memory");
 		if (read_percpu(bpf_map__fd(p->skel->maps.lstats), buf, err, errlen)) {
 			free(buf);
 			return -1;
 		}
 		if (add_section(s, FL_SEC_LOCKS, p->nr_cpus, buf, sz))
-			return fail(err, errlen, "out of memory");
+			return fl_fail(err, errlen, "out of memory");
 		if (read_callers(p, s, err, errlen))
 			return -1;
 	}
 	if (set_tags(p, s))
-		return fail(err, errlen, "phases: cannot set snapshot tags");
+		return fl_fail(err, errlen, "phases: cannot set snapshot tags");
 	return 0;
 }

@@ -10,22 +10,11 @@
 #include <unistd.h>
 
 #include "snapshot.h"
+#include "errbuf.h"
 
 #define SNAP_MAX_BYTES	(1ULL << 31)	/* refuse absurd files before reading */
 #define SNAP_MAX_CPUS	65536
 #define ALIGN8(x)	(((x) + 7) & ~(size_t)7)
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 void fl_snapshot_free(struct fl_snapshot *s)
 {
@@ -61,27 +50,27 @@ static int parse_section(struct fl_snapshot *s, const struct fl_section *sec,
 	switch (sec->type) {
 	case FL_SEC_CPU:
 		if (sec->count != s->hdr.nr_cpus)
-			return fail(err, errlen, "CPU section has %u CPUs, header says %u",
+			return fl_fail(err, errlen, "CPU section has %u CPUs, header says %u",
 				    sec->count, s->hdr.nr_cpus);
 		if (sec->size != (fl_u64)sec->count * sizeof(struct fl_cpu_stats))
-			return fail(err, errlen, "CPU section size %llu does not match %u x %zu",
+			return fl_fail(err, errlen, "CPU section size %llu does not match %u x %zu",
 				    (unsigned long long)sec->size, sec->count,
 				    sizeof(struct fl_cpu_stats));
 		memcpy(s->cpus, p, sec->size);
 		return 0;
 	case FL_SEC_CPU_ONLINE:
 		if (sec->count != s->hdr.nr_cpus || sec->size != sec->count)
-			return fail(err, errlen, "CPU online section malformed");
+			return fl_fail(err, errlen, "CPU online section malformed");
 		memcpy(s->cpu_online, p, sec->size);
 		return 0;
 	case FL_SEC_VMSTAT:
 		if (sec->size != (fl_u64)sec->count * sizeof(struct fl_vmstat_entry))
-			return fail(err, errlen, "vmstat section size mismatch");
+			return fl_fail(err, errlen, "vmstat section size mismatch");
 		if (s->vmstat)
-			return fail(err, errlen, "duplicate vmstat section");
+			return fl_fail(err, errlen, "duplicate vmstat section");
 		s->vmstat = malloc(sec->size ? sec->size : 1);
 		if (!s->vmstat)
-			return fail(err, errlen, "out of memory");
+			return fl_fail(err, errlen, "out of memory");
 		memcpy(s->vmstat, p, sec->size);
 		s->nr_vmstat = sec->count;
 		for (unsigned int i = 0; i < s->nr_vmstat; i++)
@@ -89,25 +78,25 @@ static int parse_section(struct fl_snapshot *s, const struct fl_section *sec,
 		return 0;
 	case FL_SEC_TAGS:
 		if (s->tags)
-			return fail(err, errlen, "duplicate tags section");
+			return fl_fail(err, errlen, "duplicate tags section");
 		s->tags = malloc(sec->size + 1);
 		if (!s->tags)
-			return fail(err, errlen, "out of memory");
+			return fl_fail(err, errlen, "out of memory");
 		memcpy(s->tags, p, sec->size);
 		s->tags[sec->size] = '\0';
 		if (strlen(s->tags) != sec->size)
-			return fail(err, errlen, "tags section contains a NUL byte");
+			return fl_fail(err, errlen, "tags section contains a NUL byte");
 		return 0;
 	default:	/* newer section: keep it so a rewrite does not drop it */
 		copy = malloc(sec->size ? sec->size : 1);
 		if (!copy)
-			return fail(err, errlen, "out of memory");
+			return fl_fail(err, errlen, "out of memory");
 		memcpy(copy, p, sec->size);
 		struct fl_raw_section *n = realloc(s->extra, (s->nr_extra + 1) * sizeof(*n));
 
 		if (!n) {
 			free(copy);
-			return fail(err, errlen, "out of memory");
+			return fl_fail(err, errlen, "out of memory");
 		}
 		s->extra = n;
 		s->extra[s->nr_extra].sec = *sec;
@@ -127,27 +116,27 @@ int fl_snapshot_parse(const void *buf, size_t len, struct fl_snapshot *s,
 
 	memset(s, 0, sizeof(*s));
 	if (len < sizeof(s->hdr))
-		return fail(err, errlen, "truncated snapshot: %zu bytes, header needs %zu",
+		return fl_fail(err, errlen, "truncated snapshot: %zu bytes, header needs %zu",
 			    len, sizeof(s->hdr));
 	memcpy(&s->hdr, p, sizeof(s->hdr));
 	if (s->hdr.magic != FL_SNAP_MAGIC)
-		return fail(err, errlen, "not a faultline snapshot (bad magic 0x%08x)", s->hdr.magic);
+		return fl_fail(err, errlen, "not a faultline snapshot (bad magic 0x%08x)", s->hdr.magic);
 	if (FL_SNAP_MAJOR(s->hdr.version) != FL_SNAP_MAJOR(FL_SNAP_VERSION))
-		return fail(err, errlen, "unsupported snapshot version %u.%u (this build reads %u.x)",
+		return fl_fail(err, errlen, "unsupported snapshot version %u.%u (this build reads %u.x)",
 			    s->hdr.version >> 16, s->hdr.version & 0xffff,
 			    FL_SNAP_MAJOR(FL_SNAP_VERSION));
 	if (s->hdr.header_size < sizeof(s->hdr) || s->hdr.header_size > len ||
 	    s->hdr.header_size % 8)
-		return fail(err, errlen, "bad header size %u", s->hdr.header_size);
+		return fl_fail(err, errlen, "bad header size %u", s->hdr.header_size);
 	if (s->hdr.nr_cpus == 0 || s->hdr.nr_cpus > SNAP_MAX_CPUS)
-		return fail(err, errlen, "bad CPU count %u", s->hdr.nr_cpus);
+		return fl_fail(err, errlen, "bad CPU count %u", s->hdr.nr_cpus);
 	if ((fl_u64)s->hdr.nr_cpus * sizeof(struct fl_cpu_stats) > len - s->hdr.header_size)
-		return fail(err, errlen, "truncated snapshot: %u CPUs need %zu bytes, %zu present",
+		return fl_fail(err, errlen, "truncated snapshot: %u CPUs need %zu bytes, %zu present",
 			    s->hdr.nr_cpus, s->hdr.nr_cpus * sizeof(struct fl_cpu_stats),
 			    len - s->hdr.header_size);
 	s->hdr.kernel_release[FL_KREL_LEN - 1] = '\0';
 	if (fl_snapshot_alloc_cpus(s, s->hdr.nr_cpus))
-		return fail(err, errlen, "out of memory");
+		return fl_fail(err, errlen, "out of memory");
 
 	off = s->hdr.header_size;
 	for (i = 0; i < s->hdr.nr_sections; i++) {
@@ -155,19 +144,19 @@ int fl_snapshot_parse(const void *buf, size_t len, struct fl_snapshot *s,
 
 		if (len - off < sizeof(sec)) {
 			fl_snapshot_free(s);
-			return fail(err, errlen, "truncated snapshot: section %u header missing", i);
+			return fl_fail(err, errlen, "truncated snapshot: section %u header missing", i);
 		}
 		memcpy(&sec, p + off, sizeof(sec));
 		off += sizeof(sec);
 		if (sec.size > len - off) {
 			fl_snapshot_free(s);
-			return fail(err, errlen, "truncated snapshot: section %u (type %u) needs %llu bytes, %zu left",
+			return fl_fail(err, errlen, "truncated snapshot: section %u (type %u) needs %llu bytes, %zu left",
 				    i, sec.type, (unsigned long long)sec.size, len - off);
 		}
 		if (sec.type == FL_SEC_CPU) {
 			if (have_cpu++) {
 				fl_snapshot_free(s);
-				return fail(err, errlen, "duplicate CPU section");
+				return fl_fail(err, errlen, "duplicate CPU section");
 			}
 		}
 		if (parse_section(s, &sec, p + off, err, errlen)) {
@@ -178,7 +167,7 @@ int fl_snapshot_parse(const void *buf, size_t len, struct fl_snapshot *s,
 	}
 	if (!have_cpu) {
 		fl_snapshot_free(s);
-		return fail(err, errlen, "snapshot has no CPU section");
+		return fl_fail(err, errlen, "snapshot has no CPU section");
 	}
 	return 0;
 }
@@ -194,15 +183,15 @@ int fl_snapshot_read_file(const char *path, struct fl_snapshot *s,
 	memset(s, 0, sizeof(*s));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return fail(err, errlen, "%s: %s", path, strerror(errno));
+		return fl_fail(err, errlen, "%s: %s", path, strerror(errno));
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (unsigned long long)st.st_size > SNAP_MAX_BYTES) {
 		close(fd);
-		return fail(err, errlen, "%s: not a regular file of sane size", path);
+		return fl_fail(err, errlen, "%s: not a regular file of sane size", path);
 	}
 	buf = malloc(st.st_size ? st.st_size : 1);
 	if (!buf) {
 		close(fd);
-		return fail(err, errlen, "%s: out of memory", path);
+		return fl_fail(err, errlen, "%s: out of memory", path);
 	}
 	while (got < (size_t)st.st_size) {
 		ssize_t n = read(fd, (char *)buf + got, st.st_size - got);
@@ -294,13 +283,13 @@ int fl_snapshot_write_file(const char *path, const struct fl_snapshot *s,
 	int fd;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return fail(err, errlen, "%s: path too long", path);
+		return fl_fail(err, errlen, "%s: path too long", path);
 	if (fl_snapshot_serialize(s, &buf, &len))
-		return fail(err, errlen, "%s: out of memory", path);
+		return fl_fail(err, errlen, "%s: out of memory", path);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		free(buf);
-		return fail(err, errlen, "%s: %s", tmp, strerror(errno));
+		return fl_fail(err, errlen, "%s: %s", tmp, strerror(errno));
 	}
 	while (done < len) {
 		ssize_t n = write(fd, (char *)buf + done, len - done);
@@ -316,7 +305,7 @@ int fl_snapshot_write_file(const char *path, const struct fl_snapshot *s,
 		int e = errno;
 
 		unlink(tmp);
-		return fail(err, errlen, "%s: write failed: %s", path, strerror(e ? e : EIO));
+		return fl_fail(err, errlen, "%s: write failed: %s", path, strerror(e ? e : EIO));
 	}
 	return 0;
 }

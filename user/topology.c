@@ -7,20 +7,9 @@
 #include <string.h>
 
 #include "topology.h"
+#include "errbuf.h"
 
 #define MAX_CPUS	8192
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 int fl_read_root(const char *root, const char *path, char *buf, size_t len)
 {
@@ -181,10 +170,10 @@ int fl_topology_read(const char *root, struct fl_topology *t, char *err, size_t 
 	memset(t, 0, sizeof(*t));
 	if (fl_read_root(root, "/sys/devices/system/cpu/possible", buf, sizeof(buf)) &&
 	    fl_read_root(root, "/sys/devices/system/cpu/present", buf, sizeof(buf)))
-		return fail(err, errlen, "%s/sys/devices/system/cpu/possible: cannot read",
+		return fl_fail(err, errlen, "%s/sys/devices/system/cpu/possible: cannot read",
 			    root && strcmp(root, "/") ? root : "");
 	if (cpulist_count(buf, &n) || n > MAX_CPUS)
-		return fail(err, errlen, "bad cpu list '%s'", buf);
+		return fl_fail(err, errlen, "bad cpu list '%s'", buf);
 	t->nr_cpus = n;
 	t->cpu = calloc(n, sizeof(*t->cpu));
 	mask = calloc(n, 1);
@@ -195,7 +184,7 @@ int fl_topology_read(const char *root, struct fl_topology *t, char *err, size_t 
 		t->cpu[c] = (struct fl_cpu_topo){ 0, -1, -1, -1, -1 };
 	if (!fl_read_root(root, "/sys/devices/system/cpu/online", buf, sizeof(buf))) {
 		if (fl_cpulist_parse(buf, mask, n)) {
-			fail(err, errlen, "bad online cpu list '%s'", buf);
+			fl_fail(err, errlen, "bad online cpu list '%s'", buf);
 			goto bad;
 		}
 		for (unsigned int c = 0; c < n; c++)
@@ -220,7 +209,7 @@ int fl_topology_read(const char *root, struct fl_topology *t, char *err, size_t 
 			continue;
 		memset(mask, 0, n);
 		if (fl_cpulist_parse(buf, mask, n)) {
-			fail(err, errlen, "cpu%u: bad shared_cpu_list '%s'", c, buf);
+			fl_fail(err, errlen, "cpu%u: bad shared_cpu_list '%s'", c, buf);
 			goto bad;
 		}
 		for (first = 0; first < n && !mask[first]; first++)
@@ -251,7 +240,7 @@ int fl_topology_read(const char *root, struct fl_topology *t, char *err, size_t 
 		}
 		memset(mask, 0, n);
 		if (buf[0] && fl_cpulist_parse(buf, mask, n)) {
-			fail(err, errlen, "node%d: bad cpulist '%s'", node, buf);
+			fl_fail(err, errlen, "node%d: bad cpulist '%s'", node, buf);
 			goto bad;
 		}
 		t->nr_nodes++;
@@ -294,7 +283,7 @@ int fl_topology_read(const char *root, struct fl_topology *t, char *err, size_t 
 	free(llc_first);
 	return 0;
 oom:
-	fail(err, errlen, "out of memory");
+	fl_fail(err, errlen, "out of memory");
 bad:
 	free(mask);
 	free(llc_first);
@@ -422,7 +411,7 @@ int fl_topology_from_tags(const char *llc, const char *node, unsigned int nr_cpu
 
 	memset(t, 0, sizeof(*t));
 	if (!llc && !node)
-		return fail(err, errlen, "no topology_llc/topology_node tags");
+		return fl_fail(err, errlen, "no topology_llc/topology_node tags");
 	t->nr_cpus = nr_cpus;
 	t->cpu = calloc(nr_cpus ? nr_cpus : 1, sizeof(*t->cpu));
 	mask = calloc(nr_cpus ? nr_cpus : 1, 1);
@@ -437,7 +426,7 @@ int fl_topology_from_tags(const char *llc, const char *node, unsigned int nr_cpu
 		for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
 			memset(mask, 0, nr_cpus);
 			if (fl_cpulist_parse(tok, mask, nr_cpus)) {
-				fail(err, errlen, "topology_llc: bad cpu list '%s' (for %u CPUs)",
+				fl_fail(err, errlen, "topology_llc: bad cpu list '%s' (for %u CPUs)",
 				     tok, nr_cpus);
 				goto bad;
 			}
@@ -459,12 +448,12 @@ int fl_topology_from_tags(const char *llc, const char *node, unsigned int nr_cpu
 
 			nd = colon ? strtol(tok, &end, 10) : -1;
 			if (!colon || end != colon || nd < 0 || nd > 65535) {
-				fail(err, errlen, "topology_node: bad entry '%s'", tok);
+				fl_fail(err, errlen, "topology_node: bad entry '%s'", tok);
 				goto bad;
 			}
 			memset(mask, 0, nr_cpus);
 			if (fl_cpulist_parse(colon + 1, mask, nr_cpus)) {
-				fail(err, errlen, "topology_node: bad cpu list '%s'", colon + 1);
+				fl_fail(err, errlen, "topology_node: bad cpu list '%s'", colon + 1);
 				goto bad;
 			}
 			for (unsigned int c = 0; c < nr_cpus; c++)
@@ -477,7 +466,7 @@ int fl_topology_from_tags(const char *llc, const char *node, unsigned int nr_cpu
 	free(mask);
 	return 0;
 oom:
-	fail(err, errlen, "out of memory");
+	fl_fail(err, errlen, "out of memory");
 bad:
 	free(copy);
 	free(mask);

@@ -23,7 +23,8 @@
 #include <faultline/abi.h>
 #include <faultline/classify.h>
 
-#define FL_MAX_TGIDS	8192
+/* 4096: room for pft -n 1024 and its parents; keeps the maps <= 8 MiB at 256 CPUs */
+#define FL_MAX_TGIDS	4096
 #define FL_USER_ADDR_END 0x8000000000000000ULL	/* canonical lower half (x86_64, arm64) */
 
 /* Per-task state: the fault in flight plus mmap_lock / hmf timestamps. */
@@ -527,6 +528,12 @@ int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 		return 0;
 	if (!bpf_map_lookup_elem(&tgids, &ptgid))
 		return 0;
-	bpf_map_update_elem(&tgids, &ctgid, &one, BPF_ANY);
+	if (bpf_map_update_elem(&tgids, &ctgid, &one, BPF_ANY)) {
+		/* set full: this child's faults will not be seen; say so */
+		struct fl_cpu_stats *cs = cpu_stats();
+
+		if (cs)
+			cs->cnt[FL_C_MISSED]++;
+	}
 	return 0;
 }

@@ -604,6 +604,30 @@ int fl_read_online_cpus(unsigned char *online, unsigned int nr)
 	return 0;
 }
 
+/*
+ * Programs the kernel skipped because another BPF program was running on
+ * that CPU (bpf_prog_info.recursion_misses, 5.12+): events we never saw.
+ * Counted per program since attach, so stored as a snapshot tag.
+ */
+static void tag_recursion_misses(struct fl_bpf *b, struct fl_snapshot *s)
+{
+	unsigned long long misses = 0;
+	struct bpf_program *p;
+	char v[32];
+
+	bpf_object__for_each_program(p, b->skel->obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(p);
+
+		memset(&info, 0, sizeof(info));
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			misses += info.recursion_misses;
+	}
+	snprintf(v, sizeof(v), "%llu", misses);
+	fl_snapshot_set_tag(s, "bpf_recursion_misses", v);
+}
+
 int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,
 		char *err, size_t errlen)
 {
@@ -672,6 +696,7 @@ int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,
 		s->hdr.flags |= FL_SNAP_F_MMAP_MEMCG_PROTO;
 	if (!uname(&u))
 		snprintf(s->hdr.kernel_release, sizeof(s->hdr.kernel_release), "%s", u.release);
+	tag_recursion_misses(b, s);
 	return 0;
 }
 

@@ -263,6 +263,8 @@ static void print_raw(const struct fl_snapshot *s, const struct fl_cpu_stats *t,
 			printf("%s.%s_ns=%llu\n", fl_hist_name(id), q[k].k,
 			       fl_hist_quantile_ppm(hh, q[k].ppm));
 	}
+	if (fl_snapshot_tag(s, "bpf_recursion_misses"))
+		printf("bpf_recursion_misses=%s\n", fl_snapshot_tag(s, "bpf_recursion_misses"));
 	/* per CPU: what scripts need to check per-CPU sums and kept CPUs */
 	for (unsigned int c = 0; c < h->nr_cpus; c++) {
 		const struct fl_cpu_stats *cs = &s->cpus[c];

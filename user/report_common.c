@@ -269,6 +269,10 @@ void fl_print_summary(FILE *f, const struct fl_snapshot *s, const struct fl_cpu_
 	if (t->cnt[FL_C_MISSED])
 		fprintf(f, "  %-22s %llu (figures above are short by these)\n", "events missed",
 			t->cnt[FL_C_MISSED]);
+	if (fl_snapshot_tag(s, "bpf_recursion_misses") &&
+	    strcmp(fl_snapshot_tag(s, "bpf_recursion_misses"), "0"))
+		fprintf(f, "  %-22s %s (BPF programs skipped: another program ran on the CPU)\n",
+			"bpf recursion misses", fl_snapshot_tag(s, "bpf_recursion_misses"));
 	if (!unavail_line(f, s, FL_FIG_VMSTAT, "/proc/vmstat")) {
 		fprintf(f, "  %-22s", "/proc/vmstat delta");
 		for (unsigned int i = 0; i < s->nr_vmstat; i++)

@@ -78,35 +78,23 @@ const struct fl_lock_caller *fl_snapshot_lock_callers(const struct fl_snapshot *
 void fl_phase_stats_sum(const struct fl_phase_stats *in, unsigned int nr,
 			const int *group, int g, struct fl_phase_stats *out)
 {
-	unsigned int c, p;
+	unsigned int c;
 
 	memset(out, 0, sizeof(*out));
-	for (c = 0; c < nr; c++) {
-		if (group && group[c] != g)
-			continue;
-		out->faults += in[c].faults;
-		out->lat_sum += in[c].lat_sum;
-		out->unattributed_sum += in[c].unattributed_sum;
-		out->overrun += in[c].overrun;
-		for (p = 0; p < FL_PH_NR; p++)
-			fl_hist_merge(&out->hist[p], &in[c].hist[p]);
-	}
+	for (c = 0; c < nr; c++)
+		if (!group || group[c] == g)
+			fl_phase_stats_add(out, &in[c]);
 }
 
 void fl_lock_stats_sum(const struct fl_lock_stats *in, unsigned int nr,
 		       const int *group, int g, struct fl_lock_stats *out)
 {
-	unsigned int c, k;
+	unsigned int c;
 
 	memset(out, 0, sizeof(*out));
-	for (c = 0; c < nr; c++) {
-		if (group && group[c] != g)
-			continue;
-		for (k = 0; k < FL_LK_NR; k++) {
-			out->count[k] += in[c].count[k];
-			fl_hist_merge(&out->wait[k], &in[c].wait[k]);
-		}
-	}
+	for (c = 0; c < nr; c++)
+		if (!group || group[c] == g)
+			fl_lock_stats_add(out, &in[c]);
 }
 
 unsigned int fl_lock_dominant(const struct fl_lock_stats *t)

@@ -9,6 +9,24 @@
 
 #include "report_merge.h"
 
+static int add_extra(struct fl_snapshot *s, const struct fl_raw_section *src)
+{
+	struct fl_raw_section *n = realloc(s->extra, (s->nr_extra + 1) * sizeof(*n));
+	void *data;
+
+	if (!n)
+		return -1;
+	s->extra = n;
+	data = malloc(src->sec.size ? src->sec.size : 1);
+	if (!data)
+		return -1;
+	memcpy(data, src->data, src->sec.size);
+	s->extra[s->nr_extra].sec = src->sec;
+	s->extra[s->nr_extra].data = data;
+	s->nr_extra++;
+	return 0;
+}
+
 static int copy_snapshot(struct fl_snapshot *dst, const struct fl_snapshot *src)
 {
 	memset(dst, 0, sizeof(*dst));
@@ -31,7 +49,81 @@ static int copy_snapshot(struct fl_snapshot *dst, const struct fl_snapshot *src)
 	}
 	if (src->tags && !(dst->tags = strdup(src->tags)))
 		return -1;
+	for (unsigned int i = 0; i < src->nr_extra; i++)
+		if (add_extra(dst, &src->extra[i]))
+			return -1;
 	return 0;
+}
+
+static struct fl_raw_section *find_extra(struct fl_snapshot *s, unsigned int type)
+{
+	for (unsigned int i = 0; i < s->nr_extra; i++)
+		if (s->extra[i].sec.type == type)
+			return &s->extra[i];
+	return NULL;
+}
+
+/*
+ * Sections beyond the CPU records (phases, lock classes, callers) of one
+ * recording's interval snapshots: per-CPU records are added, callers merged
+ * by symbol, anything else kept from the first snapshot that has it.
+ */
+static int merge_extra(struct fl_snapshot *dst, const struct fl_raw_section *src)
+{
+	struct fl_raw_section *d = find_extra(dst, src->sec.type);
+
+	if (!d)
+		return add_extra(dst, src);
+	if (d->sec.count != src->sec.count || d->sec.size != src->sec.size) {
+		if (src->sec.type != FL_SEC_LOCK_CALLERS)
+			return 0;	/* malformed or another layout: keep the first */
+	}
+	switch (src->sec.type) {
+	case FL_SEC_PHASES:
+		if (src->sec.size != (fl_u64)src->sec.count * sizeof(struct fl_phase_stats))
+			return 0;
+		for (unsigned int c = 0; c < src->sec.count; c++)
+			fl_phase_stats_add((struct fl_phase_stats *)d->data + c,
+					   (const struct fl_phase_stats *)src->data + c);
+		return 0;
+	case FL_SEC_LOCKS:
+		if (src->sec.size != (fl_u64)src->sec.count * sizeof(struct fl_lock_stats))
+			return 0;
+		for (unsigned int c = 0; c < src->sec.count; c++)
+			fl_lock_stats_add((struct fl_lock_stats *)d->data + c,
+					  (const struct fl_lock_stats *)src->data + c);
+		return 0;
+	case FL_SEC_LOCK_CALLERS: {
+		const struct fl_lock_caller *in = src->data;
+
+		if (src->sec.size != (fl_u64)src->sec.count * sizeof(*in) ||
+		    d->sec.size != (fl_u64)d->sec.count * sizeof(*in))
+			return 0;
+		for (unsigned int i = 0; i < src->sec.count; i++) {
+			struct fl_lock_caller *out = d->data;
+			unsigned int j;
+
+			for (j = 0; j < d->sec.count; j++)
+				if (!strncmp(out[j].sym, in[i].sym, FL_SYM_LEN))
+					break;
+			if (j == d->sec.count) {
+				out = realloc(d->data, (d->sec.count + 1) * sizeof(*out));
+				if (!out)
+					return -1;
+				d->data = out;
+				memset(&out[j], 0, sizeof(out[j]));
+				memcpy(out[j].sym, in[i].sym, FL_SYM_LEN);
+				d->sec.count++;
+				d->sec.size += sizeof(*out);
+			}
+			out[j].count += in[i].count;
+			out[j].wait_ns += in[i].wait_ns;
+		}
+		return 0;
+	}
+	default:
+		return 0;
+	}
 }
 
 int fl_snapshot_merge(struct fl_snapshot *dst, const struct fl_snapshot *src,
@@ -68,6 +160,11 @@ int fl_snapshot_merge(struct fl_snapshot *dst, const struct fl_snapshot *src,
 		for (unsigned int j = 0; j < src->nr_vmstat; j++)
 			if (!strcmp(dst->vmstat[i].name, src->vmstat[j].name))
 				dst->vmstat[i].after += src->vmstat[j].after - src->vmstat[j].before;
+	for (unsigned int i = 0; i < src->nr_extra; i++)
+		if (merge_extra(dst, &src->extra[i])) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
 	return 0;
 }
 

@@ -217,6 +217,29 @@ struct fl_lock_stats {
 	struct fl_hist wait[FL_LK_NR];
 };
 
+/* dst += src for one CPU's phase / lock-class record. */
+FL_INLINE void fl_phase_stats_add(struct fl_phase_stats *dst, const struct fl_phase_stats *src)
+{
+	unsigned int p;
+
+	dst->faults += src->faults;
+	dst->lat_sum += src->lat_sum;
+	dst->unattributed_sum += src->unattributed_sum;
+	dst->overrun += src->overrun;
+	for (p = 0; p < FL_PH_NR; p++)
+		fl_hist_merge(&dst->hist[p], &src->hist[p]);
+}
+
+FL_INLINE void fl_lock_stats_add(struct fl_lock_stats *dst, const struct fl_lock_stats *src)
+{
+	unsigned int k;
+
+	for (k = 0; k < FL_LK_NR; k++) {
+		dst->count[k] += src->count[k];
+		fl_hist_merge(&dst->wait[k], &src->wait[k]);
+	}
+}
+
 #define FL_SYM_LEN	48
 struct fl_lock_caller {		/* top callers of "other" contention, symbolised */
 	char sym[FL_SYM_LEN];

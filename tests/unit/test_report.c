@@ -170,6 +170,66 @@ static void test_merge(void **state)
 	fl_snapshot_free(&m);
 }
 
+/* Interval snapshots recorded with --phases/--locks: their sections add up. */
+static void add_sec(struct fl_snapshot *s, unsigned int type, unsigned int count,
+		    size_t elem, const void *data)
+{
+	s->extra = realloc(s->extra, (s->nr_extra + 1) * sizeof(*s->extra));
+	assert_non_null(s->extra);
+	s->extra[s->nr_extra].sec = (struct fl_section){ .type = type, .count = count,
+							 .size = count * elem };
+	s->extra[s->nr_extra].data = malloc(count * elem);
+	memcpy(s->extra[s->nr_extra].data, data, count * elem);
+	s->nr_extra++;
+}
+
+static void test_merge_phase_sections(void **state)
+{
+	static struct fl_phase_stats ph[2];
+	static struct fl_lock_stats lk[2];
+	struct fl_lock_caller ca[2] = { { "__vm_munmap", 3, 300 }, { "vm_mmap_pgoff", 1, 10 } };
+	struct fl_lock_caller cb[1] = { { "vm_mmap_pgoff", 2, 20 } };
+	struct fl_snapshot a = { 0 }, b = { 0 }, m = { 0 };
+	const struct fl_phase_stats *mp;
+	const struct fl_lock_stats *ml;
+	const struct fl_lock_caller *mc = NULL;
+	char err[128];
+
+	(void)state;
+	ph[1].faults = 10;
+	ph[1].lat_sum = 1000;
+	fl_hist_add(&ph[1].hist[FL_PH_ALLOC], 50);
+	lk[0].count[FL_LK_MMAP_W] = 4;
+	fl_hist_add(&lk[0].wait[FL_LK_MMAP_W], 700);
+	assert_int_equal(fl_snapshot_alloc_cpus(&a, 2), 0);
+	assert_int_equal(fl_snapshot_alloc_cpus(&b, 2), 0);
+	add_sec(&a, FL_SEC_PHASES, 2, sizeof(ph[0]), ph);
+	add_sec(&a, FL_SEC_LOCKS, 2, sizeof(lk[0]), lk);
+	add_sec(&a, FL_SEC_LOCK_CALLERS, 2, sizeof(ca[0]), ca);
+	add_sec(&b, FL_SEC_PHASES, 2, sizeof(ph[0]), ph);
+	add_sec(&b, FL_SEC_LOCKS, 2, sizeof(lk[0]), lk);
+	add_sec(&b, FL_SEC_LOCK_CALLERS, 1, sizeof(cb[0]), cb);
+	assert_int_equal(fl_snapshot_merge(&m, &a, err, sizeof(err)), 0);
+	assert_int_equal(fl_snapshot_merge(&m, &b, err, sizeof(err)), 0);
+	assert_int_equal(m.nr_extra, 3);
+	mp = m.extra[0].data;
+	ml = m.extra[1].data;
+	assert_int_equal(mp[1].faults, 20);
+	assert_int_equal(mp[1].lat_sum, 2000);
+	assert_int_equal(mp[1].hist[FL_PH_ALLOC].count, 2);
+	assert_int_equal(ml[0].count[FL_LK_MMAP_W], 8);
+	assert_int_equal(ml[0].wait[FL_LK_MMAP_W].sum, 1400);
+	assert_int_equal(m.extra[2].sec.count, 2);
+	mc = m.extra[2].data;
+	assert_int_equal(mc[0].count, 3);
+	assert_string_equal(mc[1].sym, "vm_mmap_pgoff");
+	assert_int_equal(mc[1].count, 3);
+	assert_int_equal(mc[1].wait_ns, 30);
+	fl_snapshot_free(&a);
+	fl_snapshot_free(&b);
+	fl_snapshot_free(&m);
+}
+
 static void test_load_dir(void **state)
 {
 	char dir[64], path[128], err[256];
@@ -254,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_avail_tracepoint),
 		cmocka_unit_test(test_avail_no_lockless_and_missing_hooks),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_merge_phase_sections),
 		cmocka_unit_test(test_load_dir),
 		cmocka_unit_test(test_log2_rows),
 	};

@@ -544,32 +544,29 @@ void fl_probes_unregister(void)
 		tracepoint_synchronize_unregister();
 }
 
-u64 fl_probes_live(void)
+/* Mask of the hooks (kretprobes and tracepoints) in one state. */
+static u64 fl_probes_in_state(enum fl_hook_state state)
 {
 	u64 m = 0;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(fl_krps); i++)
-		if (fl_krps[i].state == FL_HS_LIVE)
+		if (fl_krps[i].state == state)
 			m |= BIT_ULL(fl_krps[i].hook);
 	for (i = 0; i < ARRAY_SIZE(fl_tps); i++)
-		if (fl_tps[i].hook >= 0 && fl_tps[i].state == FL_HS_LIVE)
+		if (fl_tps[i].hook >= 0 && fl_tps[i].state == state)
 			m |= BIT_ULL(fl_tps[i].hook);
 	return m;
 }
 
+u64 fl_probes_live(void)
+{
+	return fl_probes_in_state(FL_HS_LIVE);
+}
+
 u64 fl_probes_absent(void)
 {
-	u64 m = 0;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(fl_krps); i++)
-		if (fl_krps[i].state == FL_HS_ABSENT)
-			m |= BIT_ULL(fl_krps[i].hook);
-	for (i = 0; i < ARRAY_SIZE(fl_tps); i++)
-		if (fl_tps[i].hook >= 0 && fl_tps[i].state == FL_HS_ABSENT)
-			m |= BIT_ULL(fl_tps[i].hook);
-	return m;
+	return fl_probes_in_state(FL_HS_ABSENT);
 }
 
 u64 fl_probes_nmissed(void)

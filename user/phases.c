@@ -758,20 +758,10 @@ static void drop_sections(struct fl_snapshot *s)
 static int add_section(struct fl_snapshot *s, unsigned int type, unsigned int count,
 		       void *data, size_t size)
 {
-	struct fl_raw_section *n = realloc(s->extra, (s->nr_extra + 1) * sizeof(*n));
+	int ret = fl_snapshot_add_section(s, type, count, data, size);
 
-	if (!n) {
-		free(data);
-		return -1;
-	}
-	s->extra = n;
-	memset(&n[s->nr_extra], 0, sizeof(n[0]));
-	n[s->nr_extra].sec.type = type;
-	n[s->nr_extra].sec.count = count;
-	n[s->nr_extra].sec.size = size;
-	n[s->nr_extra].data = data;
-	s->nr_extra++;
-	return 0;
+	free(data);
+	return ret;
 }
 
 static int read_percpu(int fd, void *out, char *err, size_t errlen)

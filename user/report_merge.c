@@ -11,20 +11,7 @@
 
 static int add_extra(struct fl_snapshot *s, const struct fl_raw_section *src)
 {
-	struct fl_raw_section *n = realloc(s->extra, (s->nr_extra + 1) * sizeof(*n));
-	void *data;
-
-	if (!n)
-		return -1;
-	s->extra = n;
-	data = malloc(src->sec.size ? src->sec.size : 1);
-	if (!data)
-		return -1;
-	memcpy(data, src->data, src->sec.size);
-	s->extra[s->nr_extra].sec = src->sec;
-	s->extra[s->nr_extra].data = data;
-	s->nr_extra++;
-	return 0;
+	return fl_snapshot_add_section(s, src->sec.type, src->sec.count, src->data, src->sec.size);
 }
 
 static int copy_snapshot(struct fl_snapshot *dst, const struct fl_snapshot *src)

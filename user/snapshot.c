@@ -42,11 +42,32 @@ int fl_snapshot_alloc_cpus(struct fl_snapshot *s, unsigned int nr_cpus)
 	return 0;
 }
 
+int fl_snapshot_add_section(struct fl_snapshot *s, unsigned int type, unsigned int count,
+			    const void *data, size_t size)
+{
+	struct fl_raw_section *n = realloc(s->extra, (s->nr_extra + 1) * sizeof(*n));
+	void *copy;
+
+	if (!n)
+		return -1;
+	s->extra = n;
+	copy = malloc(size ? size : 1);
+	if (!copy)
+		return -1;
+	if (size)
+		memcpy(copy, data, size);
+	memset(&n[s->nr_extra], 0, sizeof(*n));
+	n[s->nr_extra].sec.type = type;
+	n[s->nr_extra].sec.count = count;
+	n[s->nr_extra].sec.size = size;
+	n[s->nr_extra].data = copy;
+	s->nr_extra++;
+	return 0;
+}
+
 static int parse_section(struct fl_snapshot *s, const struct fl_section *sec,
 			 const unsigned char *p, char *err, size_t errlen)
 {
-	void *copy;
-
 	switch (sec->type) {
 	case FL_SEC_CPU:
 		if (sec->count != s->hdr.nr_cpus)
@@ -88,20 +109,8 @@ static int parse_section(struct fl_snapshot *s, const struct fl_section *sec,
 			return fl_fail(err, errlen, "tags section contains a NUL byte");
 		return 0;
 	default:	/* newer section: keep it so a rewrite does not drop it */
-		copy = malloc(sec->size ? sec->size : 1);
-		if (!copy)
+		if (fl_snapshot_add_section(s, sec->type, sec->count, p, sec->size))
 			return fl_fail(err, errlen, "out of memory");
-		memcpy(copy, p, sec->size);
-		struct fl_raw_section *n = realloc(s->extra, (s->nr_extra + 1) * sizeof(*n));
-
-		if (!n) {
-			free(copy);
-			return fl_fail(err, errlen, "out of memory");
-		}
-		s->extra = n;
-		s->extra[s->nr_extra].sec = *sec;
-		s->extra[s->nr_extra].data = copy;
-		s->nr_extra++;
 		return 0;
 	}
 }

@@ -39,6 +39,9 @@ void fl_snapshot_free(struct fl_snapshot *s);
 
 /* Allocate zeroed cpus[] (and cpu_online[]) for nr_cpus. */
 int fl_snapshot_alloc_cpus(struct fl_snapshot *s, unsigned int nr_cpus);
+/* Append a section of another type (phases, locks, ...); data is copied. */
+int fl_snapshot_add_section(struct fl_snapshot *s, unsigned int type, unsigned int count,
+			    const void *data, size_t size);
 /* Sum of all CPUs (counters added, histograms merged). */
 void fl_snapshot_total(const struct fl_snapshot *s, struct fl_cpu_stats *out);
 /* fl_cpu_stats_add (dst += src for one CPU record) is in faultline/abi.h. */

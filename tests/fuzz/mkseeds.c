@@ -14,14 +14,10 @@
 static int add_section(struct fl_snapshot *s, unsigned int type, unsigned int count, size_t size,
 		       void *data)
 {
-	struct fl_raw_section *n = realloc(s->extra, (s->nr_extra + 1) * sizeof(*n));
+	int ret = fl_snapshot_add_section(s, type, count, data, size);
 
-	if (!n)
-		return -1;
-	s->extra = n;
-	n[s->nr_extra].sec = (struct fl_section){ .type = type, .count = count, .size = size };
-	n[s->nr_extra++].data = data;
-	return 0;
+	free(data);
+	return ret;
 }
 
 static int add_phases(struct fl_snapshot *s)

@@ -20,18 +20,7 @@
 static void add_sec(struct fl_snapshot *s, unsigned int type, unsigned int count,
 		    const void *data, size_t size)
 {
-	struct fl_raw_section *n = realloc(s->extra, (s->nr_extra + 1) * sizeof(*n));
-
-	assert_non_null(n);
-	s->extra = n;
-	memset(&n[s->nr_extra], 0, sizeof(*n));
-	n[s->nr_extra].sec.type = type;
-	n[s->nr_extra].sec.count = count;
-	n[s->nr_extra].sec.size = size;
-	n[s->nr_extra].data = size ? malloc(size) : NULL;
-	if (size)
-		memcpy(n[s->nr_extra].data, data, size);
-	s->nr_extra++;
+	assert_int_equal(fl_snapshot_add_section(s, type, count, data, size), 0);
 }
 
 /* CPU c: 100*(c+1) faults of 1000 ns: alloc 400, rest 300, lockless 100. */

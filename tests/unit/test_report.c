@@ -174,13 +174,7 @@ static void test_merge(void **state)
 static void add_sec(struct fl_snapshot *s, unsigned int type, unsigned int count,
 		    size_t elem, const void *data)
 {
-	s->extra = realloc(s->extra, (s->nr_extra + 1) * sizeof(*s->extra));
-	assert_non_null(s->extra);
-	s->extra[s->nr_extra].sec = (struct fl_section){ .type = type, .count = count,
-							 .size = count * elem };
-	s->extra[s->nr_extra].data = malloc(count * elem);
-	memcpy(s->extra[s->nr_extra].data, data, count * elem);
-	s->nr_extra++;
+	assert_int_equal(fl_snapshot_add_section(s, type, count, data, count * elem), 0);
 }
 
 static void test_merge_phase_sections(void **state)

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -34,6 +35,8 @@ struct fl_bpf {
 	unsigned int tgid;
 	unsigned int nr_cpus;
 	unsigned int slot;
+	void *zeros;		/* zero_values(): slot-sized, read-only */
+	size_t zeros_len;
 	char notes[2048];
 	char kevents[8][64];	/* tracefs kretprobe events we created */
 	unsigned int nkevents;
@@ -628,17 +631,39 @@ static void tag_recursion_misses(struct fl_bpf *b, struct fl_snapshot *s)
 	fl_snapshot_set_tag(s, "bpf_recursion_misses", v);
 }
 
+/*
+ * The kernel lays per-CPU values out round_up(value_size, 8) apart: with an
+ * 8-byte multiple that is exactly an fl_cpu_stats array, so the map is read
+ * straight into the snapshot, with no second per-CPU buffer (4 MB at 256 CPUs).
+ */
+_Static_assert(sizeof(struct fl_cpu_stats) % 8 == 0,
+	       "per-CPU map values must be an fl_cpu_stats array");
+
+/*
+ * Zeros to clear a slot with: a read-only anonymous mapping, whose pages the
+ * kernel reads as the shared zero page, so it costs no resident memory.
+ */
+static const void *zero_values(struct fl_bpf *b, size_t total)
+{
+	if (!b->zeros) {
+		void *p = mmap(NULL, total, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return NULL;
+		b->zeros = p;
+		b->zeros_len = total;
+	}
+	return b->zeros;
+}
+
 int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,
 		char *err, size_t errlen)
 {
-	size_t vsz = (sizeof(struct fl_cpu_stats) + 7) & ~(size_t)7;
-	size_t total = vsz * b->nr_cpus;
+	size_t total = sizeof(struct fl_cpu_stats) * b->nr_cpus;
 	unsigned int key = b->slot;
 	struct utsname u;
-	void *buf;
 
-	buf = calloc(1, total);
-	if (!buf) {
+	if (fl_snapshot_alloc_cpus(s, b->nr_cpus)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -648,36 +673,28 @@ int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,
 		__sync_synchronize();
 		usleep(20000);
 	}
-	if (bpf_map__lookup_elem(b->skel->maps.stats, &key, sizeof(key), buf, total, 0)) {
+	if (bpf_map__lookup_elem(b->skel->maps.stats, &key, sizeof(key), s->cpus, total, 0)) {
 		snprintf(err, errlen, "reading the per-CPU statistics: %s", strerror(errno));
-		free(buf);
 		return -1;
 	}
-	if (fl_snapshot_alloc_cpus(s, b->nr_cpus)) {
-		snprintf(err, errlen, "out of memory");
-		free(buf);
-		return -1;
-	}
-	for (unsigned int c = 0; c < b->nr_cpus; c++) {
-		memcpy(&s->cpus[c], (char *)buf + c * vsz, sizeof(struct fl_cpu_stats));
-		/*
-		 * Without a handle_mm_fault hook the state machine sees every
-		 * fault as "never reached handle_mm_fault": meaningless, and
-		 * reported unavailable; do not store it as if it were measured.
-		 */
-		if (!(b->hooks_live & (HOOK(FL_HOOK_HMF) | HOOK(FL_HOOK_DO_HMF))))
+	/*
+	 * Without a handle_mm_fault hook the state machine sees every fault
+	 * as "never reached handle_mm_fault": meaningless, and reported
+	 * unavailable; do not store it as if it were measured.
+	 */
+	if (!(b->hooks_live & (HOOK(FL_HOOK_HMF) | HOOK(FL_HOOK_DO_HMF))))
+		for (unsigned int c = 0; c < b->nr_cpus; c++)
 			s->cpus[c].cnt[FL_C_FAULTS_UNHANDLED] = 0;
-	}
 	if (rotate) {
-		memset(buf, 0, total);
-		if (bpf_map__update_elem(b->skel->maps.stats, &key, sizeof(key), buf, total, 0)) {
+		const void *zeros = zero_values(b, total);
+
+		if (!zeros || bpf_map__update_elem(b->skel->maps.stats, &key, sizeof(key),
+						   zeros, total, 0)) {
 			snprintf(err, errlen, "clearing the per-CPU statistics: %s", strerror(errno));
-			free(buf);
 			return -1;
 		}
 		b->slot = key ^ 1;
 	}
-	free(buf);
 	if (fl_read_online_cpus(s->cpu_online, b->nr_cpus)) {
 		free(s->cpu_online);
 		s->cpu_online = NULL;
@@ -705,5 +722,7 @@ void fl_bpf_stop(struct fl_bpf *b)
 	if (!b)
 		return;
 	destroy_skel(b);
+	if (b->zeros)
+		munmap(b->zeros, b->zeros_len);
 	free(b);
 }

@@ -18,7 +18,6 @@
 #include "backend_kmod.h"
 #include "errbuf.h"
 
-#define KMOD_SNAP_MAX	(512u << 20)	/* 256 CPUs need ~4 MiB; anything near this is bogus */
 
 static int fl_fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -109,10 +108,7 @@ int kmod_start(unsigned int tgid, char *err, size_t errlen)
 
 int kmod_read(struct fl_snapshot *s, char *err, size_t errlen)
 {
-	char path[512];
-	size_t len = 0, cap = 64 << 10;
-	char *buf, *nb;
-	ssize_t n;
+	char path[512], why[384];
 	int fd, ret;
 
 	memset(s, 0, sizeof(*s));
@@ -120,48 +116,21 @@ int kmod_read(struct fl_snapshot *s, char *err, size_t errlen)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return fl_fail(err, errlen, "%s: %s", path, strerror(errno));
-	buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		return fl_fail(err, errlen, "out of memory");
-	}
-	/* debugfs reports size 0: read to EOF.  One open = one consistent snapshot. */
-	for (;;) {
-		if (len == cap) {
-			if (cap >= KMOD_SNAP_MAX) {
-				ret = fl_fail(err, errlen, "%s: larger than %u bytes", path, KMOD_SNAP_MAX);
-				goto out;
-			}
-			nb = realloc(buf, cap * 2);
-			if (!nb) {
-				ret = fl_fail(err, errlen, "out of memory");
-				goto out;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = fl_fail(err, errlen, "%s: %s", path, strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		len += n;
-	}
-	ret = fl_snapshot_parse(buf, len, s, err, errlen);
-	if (!ret && s->hdr.backend != FL_BACKEND_KMOD) {
+	/*
+	 * debugfs reports size 0: parse while reading to EOF, the CPU section
+	 * straight into s->cpus.  One open = one consistent snapshot.
+	 */
+	ret = fl_snapshot_read_fd(fd, -1, s, why, sizeof(why));
+	close(fd);
+	if (ret)
+		return fl_fail(err, errlen, "%s: %s", path, why);
+	if (s->hdr.backend != FL_BACKEND_KMOD) {
 		unsigned int b = s->hdr.backend;
 
 		fl_snapshot_free(s);
-		ret = fl_fail(err, errlen, "%s: snapshot says backend %u, not kmod", path, b);
+		return fl_fail(err, errlen, "%s: snapshot says backend %u, not kmod", path, b);
 	}
-out:
-	free(buf);
-	close(fd);
-	return ret;
+	return 0;
 }
 
 void kmod_stop(void)

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,20 +66,76 @@ int fl_snapshot_add_section(struct fl_snapshot *s, unsigned int type, unsigned i
 	return 0;
 }
 
+/*
+ * Where the parser reads from: a buffer (fuzzers, tests) or a file
+ * descriptor (files, the module's debugfs file, which reports no size).  Read
+ * from a descriptor, the CPU section goes straight into the snapshot: no
+ * whole-file buffer beside it (4 MB at 256 CPUs).
+ */
+struct source {
+	const unsigned char *buf;	/* buffer source, or NULL */
+	int fd;				/* descriptor source when buf is NULL */
+	size_t len;			/* bytes in the source; SIZE_MAX: unknown, read to EOF */
+	size_t off;			/* bytes consumed */
+};
+
+static size_t src_left(const struct source *r)
+{
+	return r->len == SIZE_MAX ? SIZE_MAX : r->len - r->off;
+}
+
+/* n bytes into dst (NULL: skip them); -1 if the source ends first. */
+static int src_get(struct source *r, void *dst, size_t n)
+{
+	unsigned char scratch[512];
+	size_t done = 0;
+
+	if (n > src_left(r))
+		return -1;
+	if (r->buf) {
+		if (dst && n)
+			memcpy(dst, r->buf + r->off, n);
+		r->off += n;
+		return 0;
+	}
+	while (done < n) {
+		size_t want = n - done;
+		void *to = (char *)dst + done;
+		ssize_t got;
+
+		if (!dst) {
+			to = scratch;
+			want = want < sizeof(scratch) ? want : sizeof(scratch);
+		}
+		got = read(r->fd, to, want);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		done += got;
+		r->off += got;
+	}
+	return 0;
+}
+
+/* The CPU section is copied by the caller (straight from the source). */
+static int check_cpu_section(const struct fl_snapshot *s, const struct fl_section *sec,
+			     char *err, size_t errlen)
+{
+	if (sec->count != s->hdr.nr_cpus)
+		return fl_fail(err, errlen, "CPU section has %u CPUs, header says %u",
+			       sec->count, s->hdr.nr_cpus);
+	if (sec->size != (fl_u64)sec->count * sizeof(struct fl_cpu_stats))
+		return fl_fail(err, errlen, "CPU section size %llu does not match %u x %zu",
+			       (unsigned long long)sec->size, sec->count,
+			       sizeof(struct fl_cpu_stats));
+	return 0;
+}
+
 static int parse_section(struct fl_snapshot *s, const struct fl_section *sec,
 			 const unsigned char *p, char *err, size_t errlen)
 {
 	switch (sec->type) {
-	case FL_SEC_CPU:
-		if (sec->count != s->hdr.nr_cpus)
-			return fl_fail(err, errlen, "CPU section has %u CPUs, header says %u",
-				    sec->count, s->hdr.nr_cpus);
-		if (sec->size != (fl_u64)sec->count * sizeof(struct fl_cpu_stats))
-			return fl_fail(err, errlen, "CPU section size %llu does not match %u x %zu",
-				    (unsigned long long)sec->size, sec->count,
-				    sizeof(struct fl_cpu_stats));
-		memcpy(s->cpus, p, sec->size);
-		return 0;
 	case FL_SEC_CPU_ONLINE:
 		if (sec->count != s->hdr.nr_cpus || sec->size != sec->count)
 			return fl_fail(err, errlen, "CPU online section malformed");
@@ -115,64 +172,99 @@ static int parse_section(struct fl_snapshot *s, const struct fl_section *sec,
 	}
 }
 
-int fl_snapshot_parse(const void *buf, size_t len, struct fl_snapshot *s,
-		      char *err, size_t errlen)
+/* One section's payload (after its header), padding included. */
+static int read_section(struct source *r, struct fl_snapshot *s, const struct fl_section *sec,
+			unsigned int i, char *err, size_t errlen)
 {
-	const unsigned char *p = buf;
-	size_t off;
+	size_t pad = ALIGN8(sec->size) - sec->size;
+	unsigned char *tmp = NULL;
+	const unsigned char *p;
+	int ret;
+
+	if (sec->size > src_left(r) || sec->size > SNAP_MAX_BYTES) {
+		if (r->len == SIZE_MAX)
+			return fl_fail(err, errlen, "section %u (type %u) claims %llu bytes",
+				       i, sec->type, (unsigned long long)sec->size);
+		return fl_fail(err, errlen, "truncated snapshot: section %u (type %u) needs %llu bytes, %zu left",
+			       i, sec->type, (unsigned long long)sec->size, src_left(r));
+	}
+	if (sec->type == FL_SEC_CPU) {
+		if (check_cpu_section(s, sec, err, errlen))
+			return -1;
+		ret = src_get(r, s->cpus, sec->size);
+	} else {
+		if (r->buf) {
+			p = r->buf + r->off;
+			ret = src_get(r, NULL, sec->size);
+		} else {
+			p = tmp = malloc(sec->size ? sec->size : 1);
+			if (!tmp)
+				return fl_fail(err, errlen, "out of memory");
+			ret = src_get(r, tmp, sec->size);
+		}
+		if (!ret && parse_section(s, sec, p, err, errlen)) {
+			free(tmp);
+			return -1;
+		}
+		free(tmp);
+	}
+	if (ret)
+		return fl_fail(err, errlen, "truncated snapshot: section %u (type %u) ends early",
+			       i, sec->type);
+	/* the last section's padding may be missing */
+	if (pad <= src_left(r))
+		src_get(r, NULL, pad);
+	return 0;
+}
+
+static int parse_source(struct source *r, struct fl_snapshot *s, char *err, size_t errlen)
+{
 	unsigned int i;
 	int have_cpu = 0;
 
 	memset(s, 0, sizeof(*s));
-	if (len < sizeof(s->hdr))
+	if (src_get(r, &s->hdr, sizeof(s->hdr))) {
+		if (r->len == SIZE_MAX)
+			return fl_fail(err, errlen, "truncated snapshot: %zu bytes, header needs %zu",
+				       r->off, sizeof(s->hdr));
 		return fl_fail(err, errlen, "truncated snapshot: %zu bytes, header needs %zu",
-			    len, sizeof(s->hdr));
-	memcpy(&s->hdr, p, sizeof(s->hdr));
+			       r->len, sizeof(s->hdr));
+	}
 	if (s->hdr.magic != FL_SNAP_MAGIC)
 		return fl_fail(err, errlen, "not a faultline snapshot (bad magic 0x%08x)", s->hdr.magic);
 	if (FL_SNAP_MAJOR(s->hdr.version) != FL_SNAP_MAJOR(FL_SNAP_VERSION))
 		return fl_fail(err, errlen, "unsupported snapshot version %u.%u (this build reads %u.x)",
 			    s->hdr.version >> 16, s->hdr.version & 0xffff,
 			    FL_SNAP_MAJOR(FL_SNAP_VERSION));
-	if (s->hdr.header_size < sizeof(s->hdr) || s->hdr.header_size > len ||
-	    s->hdr.header_size % 8)
+	if (s->hdr.header_size < sizeof(s->hdr) || s->hdr.header_size % 8 ||
+	    s->hdr.header_size - sizeof(s->hdr) > src_left(r) ||
+	    src_get(r, NULL, s->hdr.header_size - sizeof(s->hdr)))
 		return fl_fail(err, errlen, "bad header size %u", s->hdr.header_size);
 	if (s->hdr.nr_cpus == 0 || s->hdr.nr_cpus > SNAP_MAX_CPUS)
 		return fl_fail(err, errlen, "bad CPU count %u", s->hdr.nr_cpus);
-	if ((fl_u64)s->hdr.nr_cpus * sizeof(struct fl_cpu_stats) > len - s->hdr.header_size)
+	if ((fl_u64)s->hdr.nr_cpus * sizeof(struct fl_cpu_stats) > src_left(r))
 		return fl_fail(err, errlen, "truncated snapshot: %u CPUs need %zu bytes, %zu present",
 			    s->hdr.nr_cpus, s->hdr.nr_cpus * sizeof(struct fl_cpu_stats),
-			    len - s->hdr.header_size);
+			    src_left(r));
 	s->hdr.kernel_release[FL_KREL_LEN - 1] = '\0';
 	if (fl_snapshot_alloc_cpus(s, s->hdr.nr_cpus))
 		return fl_fail(err, errlen, "out of memory");
 
-	off = s->hdr.header_size;
 	for (i = 0; i < s->hdr.nr_sections; i++) {
 		struct fl_section sec;
 
-		if (len - off < sizeof(sec)) {
+		if (src_get(r, &sec, sizeof(sec))) {
 			fl_snapshot_free(s);
 			return fl_fail(err, errlen, "truncated snapshot: section %u header missing", i);
 		}
-		memcpy(&sec, p + off, sizeof(sec));
-		off += sizeof(sec);
-		if (sec.size > len - off) {
+		if (sec.type == FL_SEC_CPU && have_cpu++) {
 			fl_snapshot_free(s);
-			return fl_fail(err, errlen, "truncated snapshot: section %u (type %u) needs %llu bytes, %zu left",
-				    i, sec.type, (unsigned long long)sec.size, len - off);
+			return fl_fail(err, errlen, "duplicate CPU section");
 		}
-		if (sec.type == FL_SEC_CPU) {
-			if (have_cpu++) {
-				fl_snapshot_free(s);
-				return fl_fail(err, errlen, "duplicate CPU section");
-			}
-		}
-		if (parse_section(s, &sec, p + off, err, errlen)) {
+		if (read_section(r, s, &sec, i, err, errlen)) {
 			fl_snapshot_free(s);
 			return -1;
 		}
-		off += ALIGN8(sec.size) <= len - off ? ALIGN8(sec.size) : sec.size;
 	}
 	if (!have_cpu) {
 		fl_snapshot_free(s);
@@ -181,12 +273,26 @@ int fl_snapshot_parse(const void *buf, size_t len, struct fl_snapshot *s,
 	return 0;
 }
 
+int fl_snapshot_parse(const void *buf, size_t len, struct fl_snapshot *s,
+		      char *err, size_t errlen)
+{
+	struct source r = { .buf = buf, .fd = -1, .len = len };
+
+	return parse_source(&r, s, err, errlen);
+}
+
+int fl_snapshot_read_fd(int fd, long long size, struct fl_snapshot *s,
+			char *err, size_t errlen)
+{
+	struct source r = { .fd = fd, .len = size < 0 ? SIZE_MAX : (size_t)size };
+
+	return parse_source(&r, s, err, errlen);
+}
+
 int fl_snapshot_read_file(const char *path, struct fl_snapshot *s,
 			  char *err, size_t errlen)
 {
 	struct stat st;
-	void *buf = NULL;
-	size_t got = 0;
 	int fd, ret;
 
 	memset(s, 0, sizeof(*s));
@@ -197,124 +303,123 @@ int fl_snapshot_read_file(const char *path, struct fl_snapshot *s,
 		close(fd);
 		return fl_fail(err, errlen, "%s: not a regular file of sane size", path);
 	}
-	buf = malloc(st.st_size ? st.st_size : 1);
-	if (!buf) {
-		close(fd);
-		return fl_fail(err, errlen, "%s: out of memory", path);
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, (char *)buf + got, st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += n;
-	}
+	ret = fl_snapshot_read_fd(fd, st.st_size, s, err, errlen);
 	close(fd);
-	ret = fl_snapshot_parse(buf, got, s, err, errlen);
 	if (ret && err && errlen) {
 		char tmp[256];
 
 		snprintf(tmp, sizeof(tmp), "%s: %s", path, err);
 		snprintf(err, errlen, "%s", tmp);
 	}
-	free(buf);
 	return ret;
 }
 
-static size_t put_section(unsigned char *out, size_t off, unsigned int type,
-			  unsigned int count, const void *data, size_t size)
-{
-	struct fl_section sec = { .type = type, .count = count, .size = size };
+/*
+ * The one writer: emit() lays a snapshot out either into memory (serialize:
+ * a sizing pass with no buffer, then a filling one) or straight into a file
+ * descriptor, so writing a file never holds a second copy of the per-CPU
+ * data (4 MB at 256 CPUs).
+ */
+struct emitter {
+	unsigned char *buf;	/* memory destination, or NULL */
+	int fd;			/* file destination, or -1 */
+	size_t off;		/* bytes emitted so far */
+	int err;		/* first write error (errno) */
+};
 
-	if (out) {
-		memcpy(out + off, &sec, sizeof(sec));
-		if (size)
-			memcpy(out + off + sizeof(sec), data, size);
+static void emit_bytes(struct emitter *e, const void *p, size_t n)
+{
+	size_t done = 0;
+
+	if (e->buf && n)
+		memcpy(e->buf + e->off, p, n);
+	while (e->fd >= 0 && !e->err && done < n) {
+		ssize_t w = write(e->fd, (const char *)p + done, n - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			e->err = w < 0 ? errno : EIO;
+		else
+			done += w;
 	}
-	return off + sizeof(sec) + ALIGN8(size);
+	e->off += n;
 }
 
-int fl_snapshot_serialize(const struct fl_snapshot *s, void **bufp, size_t *lenp)
+static void emit_section(struct emitter *e, unsigned int type, unsigned int count,
+			 const void *data, size_t size)
+{
+	static const unsigned char pad[8];
+	struct fl_section sec = { .type = type, .count = count, .size = size };
+
+	emit_bytes(e, &sec, sizeof(sec));
+	emit_bytes(e, data, size);
+	emit_bytes(e, pad, ALIGN8(size) - size);
+}
+
+static void emit(const struct fl_snapshot *s, struct emitter *e)
 {
 	struct fl_snap_header hdr = s->hdr;
-	unsigned char *out = NULL;
-	size_t len = 0;
-	int pass;
 
 	hdr.magic = FL_SNAP_MAGIC;
 	hdr.version = FL_SNAP_VERSION;
 	hdr.header_size = sizeof(hdr);
 	hdr.nr_sections = 1 + !!s->cpu_online + !!s->vmstat + !!s->tags + s->nr_extra;
-	/* pass 0 sizes, pass 1 fills */
-	for (pass = 0; pass < 2; pass++) {
-		size_t off = sizeof(hdr);
+	emit_bytes(e, &hdr, sizeof(hdr));
+	emit_section(e, FL_SEC_CPU, hdr.nr_cpus, s->cpus,
+		     (size_t)hdr.nr_cpus * sizeof(*s->cpus));
+	if (s->cpu_online)
+		emit_section(e, FL_SEC_CPU_ONLINE, hdr.nr_cpus, s->cpu_online, hdr.nr_cpus);
+	if (s->vmstat)
+		emit_section(e, FL_SEC_VMSTAT, s->nr_vmstat, s->vmstat,
+			     s->nr_vmstat * sizeof(*s->vmstat));
+	if (s->tags) {
+		unsigned int lines = 0;
 
-		if (out)
-			memcpy(out, &hdr, sizeof(hdr));
-		off = put_section(out, off, FL_SEC_CPU, hdr.nr_cpus, s->cpus,
-				  (size_t)hdr.nr_cpus * sizeof(*s->cpus));
-		if (s->cpu_online)
-			off = put_section(out, off, FL_SEC_CPU_ONLINE, hdr.nr_cpus,
-					  s->cpu_online, hdr.nr_cpus);
-		if (s->vmstat)
-			off = put_section(out, off, FL_SEC_VMSTAT, s->nr_vmstat, s->vmstat,
-					  s->nr_vmstat * sizeof(*s->vmstat));
-		if (s->tags) {
-			unsigned int lines = 0;
-
-			for (const char *c = s->tags; *c; c++)
-				lines += *c == '\n';
-			off = put_section(out, off, FL_SEC_TAGS, lines, s->tags, strlen(s->tags));
-		}
-		for (unsigned int i = 0; i < s->nr_extra; i++)
-			off = put_section(out, off, s->extra[i].sec.type, s->extra[i].sec.count,
-					  s->extra[i].data, s->extra[i].sec.size);
-		if (pass == 0) {
-			len = off;
-			out = calloc(1, len);
-			if (!out)
-				return -1;
-		}
+		for (const char *c = s->tags; *c; c++)
+			lines += *c == '\n';
+		emit_section(e, FL_SEC_TAGS, lines, s->tags, strlen(s->tags));
 	}
-	*bufp = out;
-	*lenp = len;
+	for (unsigned int i = 0; i < s->nr_extra; i++)
+		emit_section(e, s->extra[i].sec.type, s->extra[i].sec.count,
+			     s->extra[i].data, s->extra[i].sec.size);
+}
+
+int fl_snapshot_serialize(const struct fl_snapshot *s, void **bufp, size_t *lenp)
+{
+	struct emitter size = { .fd = -1 }, fill = { .fd = -1 };
+
+	emit(s, &size);
+	fill.buf = malloc(size.off);
+	if (!fill.buf)
+		return -1;
+	emit(s, &fill);
+	*bufp = fill.buf;
+	*lenp = fill.off;
 	return 0;
 }
 
 int fl_snapshot_write_file(const char *path, const struct fl_snapshot *s,
 			   char *err, size_t errlen)
 {
+	struct emitter e = { .fd = -1 };
 	char tmp[4096];
-	void *buf;
-	size_t len, done = 0;
-	int fd;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
 		return fl_fail(err, errlen, "%s: path too long", path);
-	if (fl_snapshot_serialize(s, &buf, &len))
-		return fl_fail(err, errlen, "%s: out of memory", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		free(buf);
+	e.fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (e.fd < 0)
 		return fl_fail(err, errlen, "%s: %s", tmp, strerror(errno));
-	}
-	while (done < len) {
-		ssize_t n = write(fd, (char *)buf + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += n;
-	}
-	free(buf);
-	if (done != len || fsync(fd) || close(fd) || rename(tmp, path)) {
-		int e = errno;
-
+	emit(s, &e);
+	if (!e.err && fsync(e.fd))
+		e.err = errno;
+	if (close(e.fd) && !e.err)
+		e.err = errno;
+	if (!e.err && rename(tmp, path))
+		e.err = errno;
+	if (e.err) {
 		unlink(tmp);
-		return fl_fail(err, errlen, "%s: write failed: %s", path, strerror(e ? e : EIO));
+		return fl_fail(err, errlen, "%s: write failed: %s", path, strerror(e.err));
 	}
 	return 0;
 }

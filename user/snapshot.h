@@ -30,6 +30,12 @@ int fl_snapshot_parse(const void *buf, size_t len, struct fl_snapshot *s,
 		      char *err, size_t errlen);
 int fl_snapshot_read_file(const char *path, struct fl_snapshot *s,
 			  char *err, size_t errlen);
+/*
+ * Parse from a descriptor of SIZE bytes (-1: unknown, read to EOF, e.g.
+ * debugfs): the CPU section is read straight into s->cpus, no file buffer.
+ */
+int fl_snapshot_read_fd(int fd, long long size, struct fl_snapshot *s,
+			char *err, size_t errlen);
 /* Serialise; *buf is malloc'ed. */
 int fl_snapshot_serialize(const struct fl_snapshot *s, void **buf, size_t *len);
 /* Atomic: writes PATH.tmp.PID, fsyncs, renames over PATH. */

@@ -1,0 +1,1 @@
+test_snapshot_stream_SRCS := user/snapshot.c

@@ -42,6 +42,7 @@ struct fl_slot {
 extern bool fl_enabled;
 extern unsigned int fl_tgid;		/* global (init namespace) tgid, 0 = all; see filter.c */
 extern struct mutex fl_mutex;		/* serialises control, fold, reset */
+int fl_parse_uint(const char *s, unsigned int base, unsigned int *v);
 
 /* stats.c */
 int fl_stats_init(void);

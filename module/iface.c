@@ -12,7 +12,6 @@
 
 #include <linux/capability.h>
 #include <linux/cpumask.h>
-#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
@@ -307,8 +306,8 @@ static int fl_control_exec(const char *cmd)
 		fl_stats_reset();
 		fl_nmissed_base = fl_probes_nmissed();
 		mutex_unlock(&fl_mutex);
-	} else if (!strncmp(cmd, "tgid ", 5) && isdigit(cmd[5])) {
-		if (kstrtouint(cmd + 5, 10, &v) || v > PID_MAX_LIMIT)
+	} else if (!strncmp(cmd, "tgid ", 5)) {
+		if (fl_parse_uint(cmd + 5, 10, &v) || v > PID_MAX_LIMIT)
 			return -EINVAL;
 		mutex_lock(&fl_mutex);
 		err = fl_set_tgid(v);

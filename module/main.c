@@ -7,10 +7,12 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
+#include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/string.h>
 #include <linux/threads.h>
 
 #include "faultline.h"
@@ -22,13 +24,42 @@ bool fl_enabled = true;
 unsigned int fl_tgid;
 static unsigned int fl_maxactive;
 
+/*
+ * Strict unsigned parse for the parameters and the control file: a digit
+ * first (kstrtouint alone takes a '+' sign) and no newline anywhere
+ * (kstrtouint takes one trailing newline; the control file already strips
+ * the one it accepts).
+ */
+int fl_parse_uint(const char *s, unsigned int base, unsigned int *v)
+{
+	size_t len = strlen(s);
+
+	if (!len || !isdigit(s[0]) || s[len - 1] == '\n')
+		return -EINVAL;
+	return kstrtouint(s, base, v) ? -EINVAL : 0;
+}
+
+/*
+ * A rejected value is echoed escaped and cut short: it may hold newlines
+ * (quoted on the loader's command line) that would forge log lines.
+ */
+#define FL_ECHO_MAX	32
+static void fl_param_reject(const char *name, const char *val, const char *want)
+{
+	size_t n = val ? strnlen(val, FL_ECHO_MAX + 1) : 0;
+
+	pr_err("%s=%*pE%s rejected: %s\n", name, (int)min_t(size_t, n, FL_ECHO_MAX),
+	       val ?: "", n > FL_ECHO_MAX ? "..." : "", want);
+}
+
 static int fl_param_set_hooks(const char *val, const struct kernel_param *kp)
 {
 	unsigned int v;
+	char want[48];
 
-	if (kstrtouint(val, 0, &v) || !v || (v & ~FL_HOOK_ALL)) {
-		pr_err("hooks=%s rejected: want a non-zero mask within 0x%x\n",
-		       val, FL_HOOK_ALL);
+	if (!val || fl_parse_uint(val, 0, &v) || !v || (v & ~FL_HOOK_ALL)) {
+		snprintf(want, sizeof(want), "want a non-zero mask within 0x%x", FL_HOOK_ALL);
+		fl_param_reject("hooks", val, want);
 		return -EINVAL;
 	}
 	*(unsigned int *)kp->arg = v;
@@ -39,29 +70,44 @@ static int fl_param_set_tgid(const char *val, const struct kernel_param *kp)
 {
 	unsigned int v;
 
-	if (kstrtouint(val, 10, &v) || v > PID_MAX_LIMIT) {
-		pr_err("tgid=%s rejected: want a decimal process id (0 = all)\n", val);
+	if (!val || fl_parse_uint(val, 10, &v) || v > PID_MAX_LIMIT) {
+		fl_param_reject("tgid", val, "want a decimal process id (0 = all)");
 		return -EINVAL;
 	}
 	*(unsigned int *)kp->arg = v;
 	return 0;
 }
 
+/*
+ * 0 or 1, or the N / Y sysfs shows (either case); a bare "enable" is 1.
+ * Stricter than param_set_bool, whose kstrtobool reads only the first
+ * character or two ("yesterday" would be true).
+ */
 static int fl_param_set_enable(const char *val, const struct kernel_param *kp)
 {
-	int err = param_set_bool(val, kp);
+	static const char *const on[] = { "1", "y", "Y" }, *const off[] = { "0", "n", "N" };
+	unsigned int i;
 
-	if (err)
-		pr_err("enable=%s rejected: want 0 or 1\n", val ? val : "");
-	return err ? -EINVAL : 0;
+	if (!val) {
+		*(bool *)kp->arg = true;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(on); i++) {
+		if (!strcmp(val, on[i]) || !strcmp(val, off[i])) {
+			*(bool *)kp->arg = !strcmp(val, on[i]);
+			return 0;
+		}
+	}
+	fl_param_reject("enable", val, "want 0 or 1");
+	return -EINVAL;
 }
 
 static int fl_param_set_maxactive(const char *val, const struct kernel_param *kp)
 {
 	unsigned int v;
 
-	if (kstrtouint(val, 10, &v) || v > 4096) {
-		pr_err("maxactive=%s rejected: want 0 (auto) .. 4096\n", val);
+	if (!val || fl_parse_uint(val, 10, &v) || v > 4096) {
+		fl_param_reject("maxactive", val, "want 0 (auto) .. 4096");
 		return -EINVAL;
 	}
 	*(unsigned int *)kp->arg = v;

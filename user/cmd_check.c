@@ -6,37 +6,52 @@
 #include "commands.h"
 #include "invariants.h"
 
-int cmd_check(int argc, char **argv)
+static void usage(FILE *f)
 {
-	int bad = 0, quiet = 0, i = 1;
-	char err[512];
+	fprintf(f, "usage: faultline check [-q] FILE...\n"
+		"  verify a snapshot's accounting invariants (histogram buckets add up,\n"
+		"  one latency sample per ended fault, lockless outcomes = attempts, ...);\n"
+		"  exit 1 if any is violated\n");
+}
 
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: faultline check [-q] FILE...\n"
-		       "  verify a snapshot's accounting invariants (histogram buckets add up,\n"
-		       "  one latency sample per ended fault, lockless outcomes = attempts, ...);\n"
-		       "  exit 1 if any is violated\n");
-		return 0;
-	}
+int parse_check_args(int argc, char **argv, struct fl_check_args *a, char *err, size_t errlen)
+{
+	int i = 1;
+
+	*a = (struct fl_check_args){ 0 };
+	err[0] = '\0';
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+		return FL_ARGS_HELP;
 	if (argc > 1 && !strcmp(argv[1], "-q")) {
-		quiet = 1;
+		a->quiet = true;
 		i++;
 	}
-	if (i >= argc) {
-		fprintf(stderr, "faultline check: no snapshot file given\n");
-		return 2;
-	}
-	for (; i < argc; i++) {
+	if (i >= argc)
+		return fl_args_bad(err, errlen, "no snapshot file given");
+	a->files = argv + i;
+	return FL_ARGS_RUN;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct fl_check_args a;
+	char err[512];
+	int bad = 0, rc;
+
+	rc = fl_args_exit(parse_check_args(argc, argv, &a, err, sizeof(err)), "check", err, usage);
+	if (rc >= 0)
+		return rc;
+	for (char **f = a.files; *f; f++) {
 		struct fl_snapshot s;
 		int n;
 
-		if (fl_snapshot_read_file(argv[i], &s, err, sizeof(err))) {
+		if (fl_snapshot_read_file(*f, &s, err, sizeof(err))) {
 			fprintf(stderr, "faultline check: %s\n", err);
 			return 2;
 		}
-		n = fl_snapshot_check(&s, quiet ? NULL : stdout);
+		n = fl_snapshot_check(&s, a.quiet ? NULL : stdout);
 		if (n)
-			printf("faultline check: %s: %d invariant(s) violated\n", argv[i], n);
+			printf("faultline check: %s: %d invariant(s) violated\n", *f, n);
 		bad += n;
 		fl_snapshot_free(&s);
 	}

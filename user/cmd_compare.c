@@ -18,15 +18,6 @@
 #include "compare.h"
 #include "export_out.h"
 
-enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_MD };
-
-struct opts {
-	enum fmt fmt;
-	int seed;		/* the seed's exact columns and nothing else */
-	const char *label[2], *kernel[2], *out;
-	double alpha;
-};
-
 /* The seed's TAGS block, in its order; then ours. */
 static const char *const seed_tags[] = {
 	"kernel_version", "kernel_version_major", "kernel_version_minor",
@@ -59,7 +50,7 @@ static const char *side_tag(const struct fl_cmp *c, int s, const char *key, char
 	return c->sw[s].tags ? fl_kv_get(c->sw[s].tags, key, buf, len) : NULL;
 }
 
-static const char *side_label(const struct fl_cmp *c, const struct opts *o, int s,
+static const char *side_label(const struct fl_cmp *c, const struct fl_compare_args *o, int s,
 			      char *buf, size_t len)
 {
 	const char *v;
@@ -239,7 +230,7 @@ static void print_explain(FILE *f, const struct fl_cmp *c)
 			c->alpha);
 }
 
-static void print_text(FILE *f, const struct fl_cmp *c, const struct opts *o)
+static void print_text(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o)
 {
 	static const char *const box[2] = { "BASE KERNEL (A)", "TEST KERNEL (B)" };
 	char lab[2][300], buf[600];
@@ -409,7 +400,7 @@ static void json_stats(FILE *f, const struct fl_cmp_metric *m, int s)
 	fprintf(f, "}");
 }
 
-static void print_json(FILE *f, const struct fl_cmp *c, const struct opts *o)
+static void print_json(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o)
 {
 	static const char *const pn[FL_PCT_NR] = { "min", "max", "mean", "median", "stddev" };
 
@@ -520,7 +511,7 @@ static void csv_num(FILE *f, double v)
 	}
 }
 
-static void print_csv(FILE *f, const struct fl_cmp *c, const struct opts *o)
+static void print_csv(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o)
 {
 	fprintf(f, "metric,kind,threads,unit,row,label,count,min,max,mean,median,stddev,"
 		"direction,p_value,significant,gap\n");
@@ -571,7 +562,7 @@ static void print_csv(FILE *f, const struct fl_cmp *c, const struct opts *o)
 	}
 }
 
-static void print_md(FILE *f, const struct fl_cmp *c, const struct opts *o)
+static void print_md(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o)
 {
 	char la[256], lb[256];
 
@@ -613,7 +604,7 @@ static void print_md(FILE *f, const struct fl_cmp *c, const struct opts *o)
 		fprintf(f, "%s- %s\n", i ? "" : "\nNotes:\n", c->notes[i]);
 }
 
-int cmd_compare(int argc, char **argv)
+int parse_compare_args(int argc, char **argv, struct fl_compare_args *a, char *err, size_t errlen)
 {
 	static const struct option lo[] = {
 		{ "format", required_argument, NULL, 'f' },
@@ -627,68 +618,74 @@ int cmd_compare(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct opts o = { .alpha = FL_SIGNIFICANCE_ALPHA };
-	struct fl_out out;
-	struct fl_cmp c;
-	char err[512], *end;
+	char *end;
 	int opt;
 
+	*a = (struct fl_compare_args){ .alpha = FL_SIGNIFICANCE_ALPHA };
+	err[0] = '\0';
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "f:o:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			if (!strcmp(optarg, "text"))
-				o.fmt = FMT_TEXT;
+				a->fmt = FL_CMP_FMT_TEXT;
 			else if (!strcmp(optarg, "json"))
-				o.fmt = FMT_JSON;
+				a->fmt = FL_CMP_FMT_JSON;
 			else if (!strcmp(optarg, "csv"))
-				o.fmt = FMT_CSV;
+				a->fmt = FL_CMP_FMT_CSV;
 			else if (!strcmp(optarg, "markdown") || !strcmp(optarg, "md"))
-				o.fmt = FMT_MD;
-			else {
-				fprintf(stderr, "faultline compare: unknown format '%s' "
-					"(text, json, csv, markdown)\n", optarg);
-				return 2;
-			}
+				a->fmt = FL_CMP_FMT_MD;
+			else
+				return fl_args_bad(err, errlen, "unknown format '%s' "
+					"(text, json, csv, markdown)", optarg);
 			break;
 		case 'o':
-			o.out = optarg;
+			a->out = optarg;
 			break;
 		case 'S':
-			o.seed = 1;
+			a->seed = 1;
 			break;
 		case 1: case 2:
-			o.label[opt - 1] = optarg;
+			a->label[opt - 1] = optarg;
 			break;
 		case 3: case 4:
-			o.kernel[opt - 3] = optarg;
+			a->kernel[opt - 3] = optarg;
 			break;
 		case 5:
 			errno = 0;
-			o.alpha = strtod(optarg, &end);
-			if (errno || *end || end == optarg || !(o.alpha > 0 && o.alpha < 1)) {
-				fprintf(stderr, "faultline compare: --alpha wants a number in (0, 1), "
-					"got '%s'\n", optarg);
-				return 2;
-			}
+			a->alpha = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(a->alpha > 0 && a->alpha < 1))
+				return fl_args_bad(err, errlen, "--alpha wants a number in (0, 1), "
+					"got '%s'", optarg);
 			break;
 		case 'h':
-			usage(stdout);
-			return 0;
+			return FL_ARGS_HELP;
 		default:
-			usage(stderr);
-			return 2;
+			return FL_ARGS_BAD;
 		}
 	}
-	if (argc - optind != 2) {
-		usage(stderr);
-		return 2;
-	}
-	if (o.seed && o.fmt != FMT_TEXT) {
-		fprintf(stderr, "faultline compare: --seed applies to --format text only\n");
-		return 2;
-	}
-	if (fl_cmp_build(&c, argv[optind], argv[optind + 1], o.alpha, err, sizeof(err))) {
+	if (argc - optind != 2)
+		return FL_ARGS_BAD;
+	if (a->seed && a->fmt != FL_CMP_FMT_TEXT)
+		return fl_args_bad(err, errlen, "--seed applies to --format text only");
+	a->a = argv[optind];
+	a->b = argv[optind + 1];
+	return FL_ARGS_RUN;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct fl_compare_args o;
+	struct fl_out out;
+	struct fl_cmp c;
+	char err[512];
+	int rc;
+
+	rc = fl_args_exit(parse_compare_args(argc, argv, &o, err, sizeof(err)), "compare", err,
+			  usage);
+	if (rc >= 0)
+		return rc;
+	if (fl_cmp_build(&c, o.a, o.b, o.alpha, err, sizeof(err))) {
 		fprintf(stderr, "faultline compare: %s\n", err);
 		return 1;
 	}
@@ -699,16 +696,16 @@ int cmd_compare(int argc, char **argv)
 		return 1;
 	}
 	switch (o.fmt) {
-	case FMT_TEXT:
+	case FL_CMP_FMT_TEXT:
 		print_text(out.f, &c, &o);
 		break;
-	case FMT_JSON:
+	case FL_CMP_FMT_JSON:
 		print_json(out.f, &c, &o);
 		break;
-	case FMT_CSV:
+	case FL_CMP_FMT_CSV:
 		print_csv(out.f, &c, &o);
 		break;
-	case FMT_MD:
+	case FL_CMP_FMT_MD:
 		print_md(out.f, &c, &o);
 		break;
 	}

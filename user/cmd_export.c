@@ -20,8 +20,6 @@
 #include "export_out.h"
 #include "pftlog.h"
 
-enum fmt { FMT_JSON, FMT_CSV, FMT_PROM, FMT_TEXT };
-
 const char *fl_export_by_name(enum fl_export_by by)
 {
 	static const char *const n[] = { "cpu", "llc", "node", "total" };
@@ -695,7 +693,7 @@ static void usage(FILE *f)
 "  -o, --output FILE       write atomically to FILE instead of stdout\n");
 }
 
-int cmd_export(int argc, char **argv)
+int parse_export_args(int argc, char **argv, struct fl_export_args *a, char *err, size_t errlen)
 {
 	static const struct option lo[] = {
 		{ "format", required_argument, NULL, 'f' },
@@ -706,102 +704,107 @@ int cmd_export(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *out = NULL, *topo_root = NULL, *run = NULL, *in;
-	struct fl_export e = { .by = FL_EXP_BY_CPU };
-	enum fmt fmt = FMT_JSON;
-	struct fl_out o;
-	struct stat st;
-	char err[600];
-	int opt, rc;
+	int opt;
 
+	*a = (struct fl_export_args){ .fmt = FL_EXP_FMT_JSON, .by = FL_EXP_BY_CPU };
+	err[0] = '\0';
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "f:b:o:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			if (!strcmp(optarg, "json"))
-				fmt = FMT_JSON;
+				a->fmt = FL_EXP_FMT_JSON;
 			else if (!strcmp(optarg, "csv"))
-				fmt = FMT_CSV;
+				a->fmt = FL_EXP_FMT_CSV;
 			else if (!strcmp(optarg, "prom"))
-				fmt = FMT_PROM;
+				a->fmt = FL_EXP_FMT_PROM;
 			else if (!strcmp(optarg, "text"))
-				fmt = FMT_TEXT;
-			else {
-				fprintf(stderr, "faultline export: unknown format '%s' "
-					"(json, csv, prom, text)\n", optarg);
-				return 2;
-			}
+				a->fmt = FL_EXP_FMT_TEXT;
+			else
+				return fl_args_bad(err, errlen, "unknown format '%s' "
+					"(json, csv, prom, text)", optarg);
 			break;
 		case 'b':
 			if (!strcmp(optarg, "cpu"))
-				e.by = FL_EXP_BY_CPU;
+				a->by = FL_EXP_BY_CPU;
 			else if (!strcmp(optarg, "llc"))
-				e.by = FL_EXP_BY_LLC;
+				a->by = FL_EXP_BY_LLC;
 			else if (!strcmp(optarg, "node"))
-				e.by = FL_EXP_BY_NODE;
+				a->by = FL_EXP_BY_NODE;
 			else if (!strcmp(optarg, "total"))
-				e.by = FL_EXP_BY_TOTAL;
-			else {
-				fprintf(stderr, "faultline export: --by wants cpu, llc, node or "
-					"total, got '%s'\n", optarg);
-				return 2;
-			}
+				a->by = FL_EXP_BY_TOTAL;
+			else
+				return fl_args_bad(err, errlen, "--by wants cpu, llc, node or "
+					"total, got '%s'", optarg);
 			break;
 		case 'o':
-			out = optarg;
+			a->out = optarg;
 			break;
 		case 1:
-			topo_root = optarg;
+			a->topo_root = optarg;
 			break;
 		case 2:
-			run = optarg;
+			a->run = optarg;
 			break;
 		case 'h':
-			usage(stdout);
-			return 0;
+			return FL_ARGS_HELP;
 		default:
-			usage(stderr);
-			return 2;
+			return FL_ARGS_BAD;
 		}
 	}
-	if (argc - optind != 1) {
-		usage(stderr);
-		return 2;
-	}
-	in = argv[optind];
-	if (stat(in, &st)) {
-		fprintf(stderr, "faultline export: %s: %s\n", in, strerror(errno));
+	if (argc - optind != 1)
+		return FL_ARGS_BAD;
+	a->in = argv[optind];
+	return FL_ARGS_RUN;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct fl_export_args a;
+	struct fl_export e = { 0 };
+	struct fl_out o;
+	struct stat st;
+	char err[600];
+	int rc;
+
+	rc = fl_args_exit(parse_export_args(argc, argv, &a, err, sizeof(err)), "export", err,
+			  usage);
+	if (rc >= 0)
+		return rc;
+	e.by = a.by;
+	if (stat(a.in, &st)) {
+		fprintf(stderr, "faultline export: %s: %s\n", a.in, strerror(errno));
 		return 1;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		if (run) {
+		if (a.run) {
 			fprintf(stderr, "faultline export: --run applies to a single FILE\n");
 			return 2;
 		}
-		rc = add_dir(&e, in, topo_root, err, sizeof(err));
+		rc = add_dir(&e, a.in, a.topo_root, err, sizeof(err));
 	} else {
 		char name[512];
-		const char *b = strrchr(in, '/');
+		const char *b = strrchr(a.in, '/');
 		size_t l;
 
-		snprintf(name, sizeof(name), "%s", b ? b + 1 : in);
+		snprintf(name, sizeof(name), "%s", b ? b + 1 : a.in);
 		l = strlen(name);
 		if (l > 5 && !strcmp(name + l - 5, ".snap"))
 			name[l - 5] = '\0';
-		rc = add_snap(&e, in, run ? run : name, topo_root, err, sizeof(err));
+		rc = add_snap(&e, a.in, a.run ? a.run : name, a.topo_root, err, sizeof(err));
 	}
-	if (!rc && !(rc = fl_out_open(&o, out))) {
-		switch (fmt) {
-		case FMT_JSON:
+	if (!rc && !(rc = fl_out_open(&o, a.out))) {
+		switch (a.fmt) {
+		case FL_EXP_FMT_JSON:
 			print_json(o.f, &e);
 			break;
-		case FMT_CSV:
+		case FL_EXP_FMT_CSV:
 			print_csv(o.f, &e);
 			break;
-		case FMT_PROM:
+		case FL_EXP_FMT_PROM:
 			fl_export_prom(o.f, &e);
 			break;
-		case FMT_TEXT:
+		case FL_EXP_FMT_TEXT:
 			print_text(o.f, &e);
 			break;
 		}

@@ -642,7 +642,7 @@ static int snapshot_plots(struct ctx *c, const char *in, int isdir)
 	return 0;
 }
 
-int cmd_plot(int argc, char **argv)
+int parse_plot_args(int argc, char **argv, struct fl_plot_args *a, char *err, size_t errlen)
 {
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -653,64 +653,78 @@ int cmd_plot(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct ctx c = { .outdir = "plots", .png = 1, .svg = 1 };
-	char path[4096], *end;
-	struct stat st;
 	unsigned long v;
-	int opt, rc, sweep;
+	char *end;
+	int opt;
 
+	*a = (struct fl_plot_args){ .outdir = "plots", .png = 1, .svg = 1 };
+	err[0] = '\0';
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "o:f:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
-			c.outdir = optarg;
+			a->outdir = optarg;
 			break;
 		case 'f':
-			c.png = !strcmp(optarg, "png") || !strcmp(optarg, "both");
-			c.svg = !strcmp(optarg, "svg") || !strcmp(optarg, "both");
-			if (!c.png && !c.svg) {
-				fprintf(stderr, "faultline plot: --format wants png, svg or both\n");
-				return 2;
-			}
+			a->png = !strcmp(optarg, "png") || !strcmp(optarg, "both");
+			a->svg = !strcmp(optarg, "svg") || !strcmp(optarg, "both");
+			if (!a->png && !a->svg)
+				return fl_args_bad(err, errlen, "--format wants png, svg or both");
 			break;
 		case 1: case 2:
-			snprintf(c.label[opt - 1], sizeof(c.label[0]), "%s", optarg);
+			a->label[opt - 1] = optarg;
 			break;
 		case 3:
 			errno = 0;
 			v = strtoul(optarg, &end, 10);
-			if (errno || *end || !v || v > 1u << 20 || optarg[0] == '-') {
-				fprintf(stderr, "faultline plot: --threads wants a positive number\n");
-				return 2;
-			}
-			c.heat_threads = v;
+			if (errno || *end || !v || v > 1u << 20 || optarg[0] == '-')
+				return fl_args_bad(err, errlen, "--threads wants a positive number");
+			a->heat_threads = v;
 			break;
 		case 'h':
-			usage(stdout);
-			return 0;
+			return FL_ARGS_HELP;
 		default:
-			usage(stderr);
-			return 2;
+			return FL_ARGS_BAD;
 		}
 	}
-	if (argc - optind < 1 || argc - optind > 2) {
-		usage(stderr);
-		return 2;
-	}
-	if (stat(argv[optind], &st)) {
-		fprintf(stderr, "faultline plot: %s: %s\n", argv[optind], strerror(errno));
+	if (argc - optind < 1 || argc - optind > 2)
+		return FL_ARGS_BAD;
+	a->a = argv[optind];
+	a->b = argc - optind == 2 ? argv[optind + 1] : NULL;
+	return FL_ARGS_RUN;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	struct fl_plot_args a;
+	struct ctx c = { 0 };
+	char path[4096], err[512];
+	struct stat st;
+	int rc, sweep;
+
+	rc = fl_args_exit(parse_plot_args(argc, argv, &a, err, sizeof(err)), "plot", err, usage);
+	if (rc >= 0)
+		return rc;
+	c.outdir = a.outdir;
+	c.png = a.png;
+	c.svg = a.svg;
+	for (int i = 0; i < 2; i++)
+		if (a.label[i])
+			snprintf(c.label[i], sizeof(c.label[i]), "%s", a.label[i]);
+	c.heat_threads = a.heat_threads;
+	if (stat(a.a, &st)) {
+		fprintf(stderr, "faultline plot: %s: %s\n", a.a, strerror(errno));
 		return 1;
 	}
 	sweep = S_ISDIR(st.st_mode);
 	if (sweep) {
 		struct fl_sweep sw;
-		char err[512];
 
 		/* a sweep directory has pft-N.log files; else a directory of snapshots */
-		sweep = !fl_sweep_load(argv[optind], &sw, err, sizeof(err));
+		sweep = !fl_sweep_load(a.a, &sw, err, sizeof(err));
 		if (sweep)
 			fl_sweep_free(&sw);
-		else if (argc - optind == 2) {
+		else if (a.b) {
 			fprintf(stderr, "faultline plot: %s\n", err);
 			return 1;
 		}
@@ -727,9 +741,9 @@ int cmd_plot(int argc, char **argv)
 	}
 	fprintf(c.gp, "# faultline plot: run 'gnuplot plot.gp' in this directory\n");
 	if (sweep)
-		rc = sweep_plots(&c, argv[optind], argc - optind == 2 ? argv[optind + 1] : NULL);
+		rc = sweep_plots(&c, a.a, a.b);
 	else
-		rc = snapshot_plots(&c, argv[optind], S_ISDIR(st.st_mode));
+		rc = snapshot_plots(&c, a.a, S_ISDIR(st.st_mode));
 	if (fclose(c.gp))
 		rc = -1;
 	if (!rc && !c.nplots) {

@@ -40,6 +40,21 @@ static void read_line(const char *path, char *buf, size_t len)
 	fclose(f);
 }
 
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: faultline probe\n");
+}
+
+int parse_probe_args(int argc, char **argv, char *err, size_t errlen)
+{
+	err[0] = '\0';
+	if (argc <= 1)
+		return FL_ARGS_RUN;
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		return FL_ARGS_HELP;
+	return fl_args_bad(err, errlen, "unexpected argument '%s'", argv[1]);
+}
+
 int cmd_probe(int argc, char **argv)
 {
 	struct fl_kfeatures kf;
@@ -50,16 +65,11 @@ int cmd_probe(int argc, char **argv)
 	bool ok[4] = { false };
 	unsigned int use = 0;
 	bool kmod = false;
+	int rc;
 
-	(void)argv;
-	if (argc > 1) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-			printf("usage: faultline probe\n");
-			return 0;
-		}
-		fprintf(stderr, "faultline probe: unexpected argument '%s'\n", argv[1]);
-		return 2;
-	}
+	rc = fl_args_exit(parse_probe_args(argc, argv, err, sizeof(err)), "probe", err, usage);
+	if (rc >= 0)
+		return rc;
 	fl_bpf_setup_libbpf();
 	uname(&u);
 	printf("kernel: %s %s\n", u.release, u.machine);

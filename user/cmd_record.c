@@ -61,18 +61,8 @@ int fl_phases_read(struct fl_phases *p, struct fl_snapshot *s, char *err, size_t
 	__attribute__((weak));
 void fl_phases_close(struct fl_phases *p) __attribute__((weak));
 
-enum { B_AUTO, B_BPF, B_KMOD };
-
 struct rec {
-	const char *out;
-	int backend_req;
-	unsigned int tier_req;
-	bool system_wide;
-	unsigned int pid;
-	double interval, duration;
-	bool quiet;
-	bool phases, locks;
-	char **cmd;
+	struct fl_record_args a;	/* the options */
 
 	int backend;		/* FL_BACKEND_* in use */
 	struct fl_bpf *bpf;
@@ -239,8 +229,8 @@ static int spawn_child(struct rec *r, const sigset_t *orig_mask)
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);	/* recorder gave up before starting */
 		close(p[0]);
-		execvp(r->cmd[0], r->cmd);
-		fprintf(stderr, "faultline record: cannot run '%s': %s\n", r->cmd[0], strerror(errno));
+		execvp(r->a.cmd[0], r->a.cmd);
+		fprintf(stderr, "faultline record: cannot run '%s': %s\n", r->a.cmd[0], strerror(errno));
 		_exit(127);
 	}
 	close(p[0]);
@@ -290,7 +280,7 @@ static int start_bpf(struct rec *r, unsigned int first, bool exact, char *err, s
 	struct fl_bpf_opts o = {
 		.tier = first,
 		.exact = exact,
-		.system_wide = r->system_wide,
+		.system_wide = r->a.system_wide,
 		.tgid = r->tgid,
 		.follow_fork = true,
 	};
@@ -306,7 +296,7 @@ static void say_notes(struct rec *r, const char *notes)
 {
 	const char *p = notes;
 
-	if (r->quiet)
+	if (r->a.quiet)
 		return;
 	while (p && *p) {
 		const char *nl = strchr(p, '\n');
@@ -339,7 +329,7 @@ static int start_backend(struct rec *r)
 	char err[2048], kerr[512] = "";
 	char fentry_err[2048] = "", kmsg[600] = "";
 
-	if (r->backend_req == B_KMOD) {
+	if (r->a.backend_req == FL_REC_B_KMOD) {
 		if (!kmod_loaded || !kmod_start) {
 			fprintf(stderr, "faultline record: the kmod backend is not built into this faultline\n");
 			return -1;
@@ -353,14 +343,14 @@ static int start_backend(struct rec *r)
 			return -1;
 		}
 		r->backend = FL_BACKEND_KMOD;
-		if (!r->quiet)
+		if (!r->a.quiet)
 			fprintf(stderr, "faultline record: kmod backend (faultline.ko, kprobe tier)\n");
 		return 0;
 	}
-	if (r->backend_req == B_BPF || r->tier_req) {
-		if (start_bpf(r, r->tier_req, r->tier_req != 0, err, sizeof(err))) {
+	if (r->a.backend_req == FL_REC_B_BPF || r->a.tier_req) {
+		if (start_bpf(r, r->a.tier_req, r->a.tier_req != 0, err, sizeof(err))) {
 			fprintf(stderr, "faultline record: bpf backend unavailable:\n");
-			say_notes(&(struct rec){ .quiet = false }, err);
+			say_notes(&(struct rec){ .a.quiet = false }, err);
 			return -1;
 		}
 		goto bpf_ok;
@@ -372,7 +362,7 @@ static int start_backend(struct rec *r)
 		if (!kmod_start(r->tgid, kerr, sizeof(kerr))) {
 			r->backend = FL_BACKEND_KMOD;
 			say_notes(r, fentry_err);
-			if (!r->quiet)
+			if (!r->a.quiet)
 				fprintf(stderr, "faultline record: using the kmod backend: faultline.ko is loaded "
 					"and the bpf fentry tier is not allowed\n");
 			return 0;
@@ -384,10 +374,10 @@ static int start_backend(struct rec *r)
 	}
 	if (start_bpf(r, FL_TIER_KPROBE, false, err, sizeof(err))) {
 		fprintf(stderr, "faultline record: nothing can be measured here:\n");
-		say_notes(&(struct rec){ .quiet = false }, fentry_err);
+		say_notes(&(struct rec){ .a.quiet = false }, fentry_err);
 		if (strcmp(err, fentry_err))
-			say_notes(&(struct rec){ .quiet = false }, err);
-		say_notes(&(struct rec){ .quiet = false }, kmsg);
+			say_notes(&(struct rec){ .a.quiet = false }, err);
+		say_notes(&(struct rec){ .a.quiet = false }, kmsg);
 		if (geteuid() != 0)
 			fprintf(stderr, "faultline record: not running as root: loading BPF needs "
 				"CAP_BPF + CAP_PERFMON (or root)\n");
@@ -398,7 +388,7 @@ static int start_backend(struct rec *r)
 	say_notes(r, kmsg);
 bpf_ok:
 	say_notes(r, fl_bpf_notes(r->bpf));
-	if (!r->quiet) {
+	if (!r->a.quiet) {
 		const char *nm = not_measured(fl_bpf_tier(r->bpf));
 
 		fprintf(stderr, "faultline record: bpf backend, tier %s\n",
@@ -458,7 +448,7 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 	*written = false;
 	end_real = now_ns(CLOCK_REALTIME);
 	end_mono = now_ns(CLOCK_MONOTONIC);
-	if (fl_vmstat_read(&r->vm, NULL, true, err, sizeof(err)) && !r->quiet)
+	if (fl_vmstat_read(&r->vm, NULL, true, err, sizeof(err)) && !r->a.quiet)
 		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);
 	if (r->backend == FL_BACKEND_BPF)
 		ret = fl_bpf_read(r->bpf, s, rotate, err, sizeof(err));
@@ -477,13 +467,13 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 		fprintf(stderr, "faultline record: out of memory\n");
 		return -1;
 	}
-	if (r->ph && fl_phases_read(r->ph, s, err, sizeof(err)) && !r->quiet)
+	if (r->ph && fl_phases_read(r->ph, s, err, sizeof(err)) && !r->a.quiet)
 		fprintf(stderr, "faultline record: phases: %s\n", err);
-	if (fl_tags_collect && fl_tags_collect(s) && !r->quiet)
+	if (fl_tags_collect && fl_tags_collect(s) && !r->a.quiet)
 		fprintf(stderr, "faultline record: machine tags incomplete\n");
 	if (r->cmdline[0])
 		fl_snapshot_set_tag(s, "command", r->cmdline);
-	if (r->interval > 0) {
+	if (r->a.interval > 0) {
 		snprintf(buf, sizeof(buf), "%u", r->nsnap);
 		fl_snapshot_set_tag(s, "interval_index", buf);
 	}
@@ -492,21 +482,21 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 	r->win_mono = end_mono;
 
 	if (r->dir_mode)
-		snprintf(path, pathlen, "%s/snap-%04u.snap", r->out, r->nsnap);
+		snprintf(path, pathlen, "%s/snap-%04u.snap", r->a.out, r->nsnap);
 	else
-		snprintf(path, pathlen, "%s", r->out);
+		snprintf(path, pathlen, "%s", r->a.out);
 	r->nsnap++;
 	if (fl_snapshot_write_file(path, s, err, sizeof(err))) {
 		fprintf(stderr, "faultline record: %s\n", err);
 		return -1;
 	}
 	*written = true;
-	if (fl_snapshot_merge(&r->acc, s, err, sizeof(err)) && !r->quiet)
+	if (fl_snapshot_merge(&r->acc, s, err, sizeof(err)) && !r->a.quiet)
 		fprintf(stderr, "faultline record: summary: %s\n", err);
 	return 0;
 }
 
-int cmd_record(int argc, char **argv)
+int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err, size_t errlen)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -522,6 +512,81 @@ int cmd_record(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
+	int c;
+
+	*a = (struct fl_record_args){ 0 };
+	err[0] = '\0';
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+o:b:ap:i:d:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			a->out = optarg;
+			break;
+		case 'b':
+			if (!strcmp(optarg, "auto"))
+				a->backend_req = FL_REC_B_AUTO;
+			else if (!strcmp(optarg, "bpf"))
+				a->backend_req = FL_REC_B_BPF;
+			else if (!strcmp(optarg, "kmod"))
+				a->backend_req = FL_REC_B_KMOD;
+			else
+				return fl_args_bad(err, errlen, "unknown backend '%s' (auto, bpf, kmod)", optarg);
+			break;
+		case 'T':
+			if (parse_tier(optarg, &a->tier_req))
+				return fl_args_bad(err, errlen, "unknown tier '%s' (fentry, kprobe, tracepoint)", optarg);
+			break;
+		case 'a':
+			a->system_wide = true;
+			break;
+		case 'p':
+			if (parse_uint(optarg, &a->pid))
+				return fl_args_bad(err, errlen, "invalid PID '%s'", optarg);
+			break;
+		case 'i':
+			if (parse_secs(optarg, &a->interval))
+				return fl_args_bad(err, errlen, "invalid interval '%s' (seconds > 0)", optarg);
+			break;
+		case 'd':
+			if (parse_secs(optarg, &a->duration))
+				return fl_args_bad(err, errlen, "invalid duration '%s' (seconds > 0)", optarg);
+			break;
+		case 'q':
+			a->quiet = true;
+			break;
+		case 'P':
+			a->phases = true;
+			break;
+		case 'L':
+			a->locks = true;
+			break;
+		case 'h':
+			return FL_ARGS_HELP;
+		default:
+			return FL_ARGS_BAD;
+		}
+	}
+	if (optind < argc)
+		a->cmd = argv + optind;
+	if (a->system_wide && a->pid)
+		return fl_args_bad(err, errlen, "-a and -p are exclusive");
+	if (a->pid && a->cmd)
+		return fl_args_bad(err, errlen, "-p and a command are exclusive");
+	if (!a->system_wide && !a->pid && !a->cmd)
+		return fl_args_bad(err, errlen, "nothing to trace: give -- CMD, -p PID or -a");
+	if (a->backend_req == FL_REC_B_KMOD && a->tier_req && a->tier_req != FL_TIER_KPROBE)
+		return fl_args_bad(err, errlen, "the kmod backend has only the kprobe tier");
+	if (a->interval > 0 && a->backend_req == FL_REC_B_KMOD)
+		return fl_args_bad(err, errlen, "-i needs the bpf backend (the module has no interval reset)");
+	if ((a->phases || a->locks) && a->interval > 0)
+		return fl_args_bad(err, errlen, "--phases/--locks figures are cumulative: not with -i");
+	if ((a->phases || a->locks) && !fl_phases_open)
+		return fl_args_bad(err, errlen, "--phases/--locks are not built into this faultline");
+	return FL_ARGS_RUN;
+}
+
+int cmd_record(int argc, char **argv)
+{
 	struct rec r = { .release_fd = -1 };
 	struct sigaction sa = { 0 };
 	sigset_t block, orig;
@@ -529,119 +594,31 @@ int cmd_record(int argc, char **argv)
 	struct fl_snapshot last = { 0 };
 	bool have_last = false, written;
 	char err[512], path[4096];
-	int c, status = 0, ret = 0, child_status = -1;
+	int rc, status = 0, ret = 0, child_status = -1;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:b:ap:i:d:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			r.out = optarg;
-			break;
-		case 'b':
-			if (!strcmp(optarg, "auto"))
-				r.backend_req = B_AUTO;
-			else if (!strcmp(optarg, "bpf"))
-				r.backend_req = B_BPF;
-			else if (!strcmp(optarg, "kmod"))
-				r.backend_req = B_KMOD;
-			else {
-				fprintf(stderr, "faultline record: unknown backend '%s' (auto, bpf, kmod)\n", optarg);
-				return 2;
-			}
-			break;
-		case 'T':
-			if (parse_tier(optarg, &r.tier_req)) {
-				fprintf(stderr, "faultline record: unknown tier '%s' (fentry, kprobe, tracepoint)\n", optarg);
-				return 2;
-			}
-			break;
-		case 'a':
-			r.system_wide = true;
-			break;
-		case 'p':
-			if (parse_uint(optarg, &r.pid)) {
-				fprintf(stderr, "faultline record: invalid PID '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case 'i':
-			if (parse_secs(optarg, &r.interval)) {
-				fprintf(stderr, "faultline record: invalid interval '%s' (seconds > 0)\n", optarg);
-				return 2;
-			}
-			break;
-		case 'd':
-			if (parse_secs(optarg, &r.duration)) {
-				fprintf(stderr, "faultline record: invalid duration '%s' (seconds > 0)\n", optarg);
-				return 2;
-			}
-			break;
-		case 'q':
-			r.quiet = true;
-			break;
-		case 'P':
-			r.phases = true;
-			break;
-		case 'L':
-			r.locks = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc)
-		r.cmd = argv + optind;
-	if (r.system_wide && r.pid) {
-		fprintf(stderr, "faultline record: -a and -p are exclusive\n");
-		return 2;
-	}
-	if (r.pid && r.cmd) {
-		fprintf(stderr, "faultline record: -p and a command are exclusive\n");
-		return 2;
-	}
-	if (!r.system_wide && !r.pid && !r.cmd) {
-		fprintf(stderr, "faultline record: nothing to trace: give -- CMD, -p PID or -a\n");
-		return 2;
-	}
-	if (r.backend_req == B_KMOD && r.tier_req && r.tier_req != FL_TIER_KPROBE) {
-		fprintf(stderr, "faultline record: the kmod backend has only the kprobe tier\n");
-		return 2;
-	}
-	if (r.interval > 0 && r.backend_req == B_KMOD) {
-		fprintf(stderr, "faultline record: -i needs the bpf backend (the module has no interval reset)\n");
-		return 2;
-	}
-	if ((r.phases || r.locks) && r.interval > 0) {
-		fprintf(stderr, "faultline record: --phases/--locks figures are cumulative: not with -i\n");
-		return 2;
-	}
-	if ((r.phases || r.locks) && !fl_phases_open) {
-		fprintf(stderr, "faultline record: --phases/--locks are not built into this faultline\n");
-		return 2;
-	}
-	if (!r.out)
-		r.out = r.interval > 0 ? "faultline.d" : "faultline.snap";
-	r.dir_mode = r.interval > 0 || path_is_dir(r.out) || r.out[strlen(r.out) - 1] == '/';
+	rc = fl_args_exit(parse_record_args(argc, argv, &r.a, err, sizeof(err)), "record", err,
+			  usage);
+	if (rc >= 0)
+		return rc;
+	if (!r.a.out)
+		r.a.out = r.a.interval > 0 ? "faultline.d" : "faultline.snap";
+	r.dir_mode = r.a.interval > 0 || path_is_dir(r.a.out) || r.a.out[strlen(r.a.out) - 1] == '/';
 	if (r.dir_mode) {
-		if (mkdir(r.out, 0755) && errno != EEXIST) {
-			fprintf(stderr, "faultline record: %s: %s\n", r.out, strerror(errno));
+		if (mkdir(r.a.out, 0755) && errno != EEXIST) {
+			fprintf(stderr, "faultline record: %s: %s\n", r.a.out, strerror(errno));
 			return 1;
 		}
-		if (!path_is_dir(r.out)) {
-			fprintf(stderr, "faultline record: %s: not a directory\n", r.out);
+		if (!path_is_dir(r.a.out)) {
+			fprintf(stderr, "faultline record: %s: not a directory\n", r.a.out);
 			return 1;
 		}
-		clear_dir(r.out);
+		clear_dir(r.a.out);
 	}
 	if (!r.dir_mode) {
 		/* fail now, not after the workload ran */
 		char dir[4096], *slash;
 
-		snprintf(dir, sizeof(dir), "%s", r.out);
+		snprintf(dir, sizeof(dir), "%s", r.a.out);
 		slash = strrchr(dir, '/');
 		if (!slash)
 			snprintf(dir, sizeof(dir), ".");
@@ -650,25 +627,25 @@ int cmd_record(int argc, char **argv)
 		else
 			*slash = '\0';
 		if (access(dir, W_OK)) {
-			fprintf(stderr, "faultline record: cannot write %s: %s: %s\n", r.out, dir,
+			fprintf(stderr, "faultline record: cannot write %s: %s: %s\n", r.a.out, dir,
 				strerror(errno));
 			return 1;
 		}
 	}
-	if (r.cmd) {
+	if (r.a.cmd) {
 		size_t off = 0;
 
-		for (int i = 0; r.cmd[i] && off < sizeof(r.cmdline) - 1; i++)
+		for (int i = 0; r.a.cmd[i] && off < sizeof(r.cmdline) - 1; i++)
 			off += snprintf(r.cmdline + off, sizeof(r.cmdline) - off, "%s%s",
-					i ? " " : "", r.cmd[i]);
+					i ? " " : "", r.a.cmd[i]);
 		for (char *p = r.cmdline; *p; p++)
 			if (*p == '\n')
 				*p = ' ';
 	}
-	if (r.pid) {
-		r.tgid = tgid_of(r.pid);
+	if (r.a.pid) {
+		r.tgid = tgid_of(r.a.pid);
 		if (!r.tgid) {
-			fprintf(stderr, "faultline record: no process %u\n", r.pid);
+			fprintf(stderr, "faultline record: no process %u\n", r.a.pid);
 			return 1;
 		}
 	}
@@ -686,10 +663,10 @@ int cmd_record(int argc, char **argv)
 	sigaddset(&block, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &block, &orig);
 
-	if (r.cmd) {
+	if (r.a.cmd) {
 		if (spawn_child(&r, &orig))
 			return 1;
-		if (!r.system_wide)
+		if (!r.a.system_wide)
 			r.tgid = r.child;
 	}
 	if (start_backend(&r)) {
@@ -697,15 +674,15 @@ int cmd_record(int argc, char **argv)
 		sigprocmask(SIG_SETMASK, &orig, NULL);
 		return 1;
 	}
-	if (r.phases || r.locks) {
+	if (r.a.phases || r.a.locks) {
 		struct fl_phases_opts po = {
 			.tgids_map_fd = -1,
-			.tgid = r.system_wide ? 0 : r.tgid,
-			.phases = r.phases,
-			.locks = r.locks,
+			.tgid = r.a.system_wide ? 0 : r.tgid,
+			.phases = r.a.phases,
+			.locks = r.a.locks,
 		};
 
-		if (r.backend == FL_BACKEND_BPF && !r.system_wide)
+		if (r.backend == FL_BACKEND_BPF && !r.a.system_wide)
 			po.tgids_map_fd = fl_bpf_tgids_fd(r.bpf);
 		r.ph = fl_phases_open(&po, err, sizeof(err));
 		if (!r.ph) {
@@ -715,21 +692,21 @@ int cmd_record(int argc, char **argv)
 			sigprocmask(SIG_SETMASK, &orig, NULL);
 			return 1;
 		}
-		if (!r.quiet && fl_phases_describe)
+		if (!r.a.quiet && fl_phases_describe)
 			fprintf(stderr, "faultline record: %s\n", fl_phases_describe(r.ph));
 	}
-	if (fl_vmstat_read(&r.vm, NULL, false, err, sizeof(err)) && !r.quiet)
+	if (fl_vmstat_read(&r.vm, NULL, false, err, sizeof(err)) && !r.a.quiet)
 		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);
 	r.win_real = now_ns(CLOCK_REALTIME);
 	r.win_mono = now_ns(CLOCK_MONOTONIC);
-	if (r.duration > 0)
-		end_at = r.win_mono + (unsigned long long)(r.duration * 1e9);
-	if (r.interval > 0)
-		next_tick = r.win_mono + (unsigned long long)(r.interval * 1e9);
+	if (r.a.duration > 0)
+		end_at = r.win_mono + (unsigned long long)(r.a.duration * 1e9);
+	if (r.a.interval > 0)
+		next_tick = r.win_mono + (unsigned long long)(r.a.interval * 1e9);
 	release_child(&r);
-	if (!r.quiet && !r.cmd)
+	if (!r.a.quiet && !r.a.cmd)
 		fprintf(stderr, "faultline record: tracing %s; Ctrl-C to stop\n",
-			r.system_wide ? "system-wide" : "the process");
+			r.a.system_wide ? "system-wide" : "the process");
 
 	for (;;) {
 		struct timespec ts;
@@ -744,7 +721,7 @@ int cmd_record(int argc, char **argv)
 				break;
 			}
 		}
-		if (r.pid && process_ended(r.tgid))
+		if (r.a.pid && process_ended(r.tgid))
 			break;
 		if (got_int) {
 			got_int = 0;
@@ -775,7 +752,7 @@ int cmd_record(int argc, char **argv)
 				ret = 1;
 			fl_snapshot_free(&s);
 			while (next_tick <= now)
-				next_tick += (unsigned long long)(r.interval * 1e9);
+				next_tick += (unsigned long long)(r.a.interval * 1e9);
 		}
 		wake = now + 1000000000ULL;	/* re-check -p targets every second */
 		if (end_at && end_at < wake)
@@ -787,7 +764,7 @@ int cmd_record(int argc, char **argv)
 		ppoll(NULL, 0, &ts, &orig);
 	}
 
-	if (take_snapshot(&r, r.interval > 0, &last, &written, path, sizeof(path)))
+	if (take_snapshot(&r, r.a.interval > 0, &last, &written, path, sizeof(path)))
 		ret = 1;
 	else
 		have_last = true;
@@ -803,16 +780,16 @@ int cmd_record(int argc, char **argv)
 	}
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 
-	if (have_last && !r.quiet && r.acc.cpus) {
+	if (have_last && !r.a.quiet && r.acc.cpus) {
 		struct fl_cpu_stats *tot = calloc(1, sizeof(*tot));
 
 		if (tot) {
 			fl_snapshot_total(&r.acc, tot);
-			printf("faultline record: %s\n", r.dir_mode ? r.out : path);
+			printf("faultline record: %s\n", r.dir_mode ? r.a.out : path);
 			fl_print_summary(stdout, &r.acc, tot);
 			if (r.dir_mode)
 				printf("wrote %u snapshot(s) to %s/ (faultline report %s)\n",
-				       r.nsnap, r.out, r.out);
+				       r.nsnap, r.a.out, r.a.out);
 			else
 				printf("wrote %s\n", path);
 			free(tot);
@@ -821,7 +798,7 @@ int cmd_record(int argc, char **argv)
 	fl_snapshot_free(&last);
 	fl_snapshot_free(&r.acc);
 	fl_vmstat_free(&r.vm);
-	if (child_status >= 0 && r.cmd) {
+	if (child_status >= 0 && r.a.cmd) {
 		if (WIFEXITED(child_status))
 			return ret ? ret : WEXITSTATUS(child_status);
 		if (WIFSIGNALED(child_status))

@@ -337,7 +337,7 @@ static int topo_groups(const struct fl_snapshot *s, enum fl_by by, int **group,
 	return 0;
 }
 
-int cmd_report(int argc, char **argv)
+int parse_report_args(int argc, char **argv, struct fl_report_args *a, char *err, size_t errlen)
 {
 	static const struct option opts[] = {
 		{ "per-cpu", no_argument, NULL, 'c' },
@@ -349,75 +349,78 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	bool per_cpu = false, hist = false, raw = false, phases = false, locks = false;
+	int c;
+
+	*a = (struct fl_report_args){ .by = FL_BY_CPU };
+	err[0] = '\0';
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			a->per_cpu = true;
+			break;
+		case 'H':
+			a->hist = true;
+			break;
+		case 'r':
+			a->raw = true;
+			break;
+		case 'P':
+			a->phases = true;
+			break;
+		case 'L':
+			a->locks = true;
+			break;
+		case 'B':
+			if (fl_by_parse(optarg, &a->by))
+				return fl_args_bad(err, errlen, "--by wants cpu, llc or node, "
+					"got '%s'", optarg);
+			break;
+		case 'h':
+			return FL_ARGS_HELP;
+		default:
+			return FL_ARGS_BAD;
+		}
+	}
+	if ((a->phases && !fl_report_phases) || (a->locks && !fl_report_locks))
+		return fl_args_bad(err, errlen, "--phases/--locks are not built into this faultline");
+	if (optind != argc - 1)
+		return FL_ARGS_BAD;
+	if (a->by != FL_BY_CPU && !a->phases && !a->locks)
+		return fl_args_bad(err, errlen, "--by applies to --a->phases/--locks");
+	a->path = argv[optind];
+	return FL_ARGS_RUN;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct fl_report_args a;
 	struct fl_phases_report_opts po = { 0 };
-	enum fl_by by = FL_BY_CPU;
 	int *group = NULL;
 	int ret = 0;
 	struct fl_snapshot s;
 	struct fl_cpu_stats *tot;
 	unsigned int nfiles;
 	char err[512];
-	int c;
+	int rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			per_cpu = true;
-			break;
-		case 'H':
-			hist = true;
-			break;
-		case 'r':
-			raw = true;
-			break;
-		case 'P':
-			phases = true;
-			break;
-		case 'L':
-			locks = true;
-			break;
-		case 'B':
-			if (fl_by_parse(optarg, &by)) {
-				fprintf(stderr, "faultline report: --by wants cpu, llc or node, "
-					"got '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if ((phases && !fl_report_phases) || (locks && !fl_report_locks)) {
-		fprintf(stderr, "faultline report: --phases/--locks are not built into this faultline\n");
-		return 2;
-	}
-	if (optind != argc - 1) {
-		usage(stderr);
-		return 2;
-	}
-	if (by != FL_BY_CPU && !phases && !locks) {
-		fprintf(stderr, "faultline report: --by applies to --phases/--locks\n");
-		return 2;
-	}
-	if ((phases || locks) && is_sweep_dir(argv[optind])) {
-		if (raw || per_cpu || hist || by != FL_BY_CPU) {
+	rc = fl_args_exit(parse_report_args(argc, argv, &a, err, sizeof(err)), "report", err,
+			  usage);
+	if (rc >= 0)
+		return rc;
+	if ((a.phases || a.locks) && is_sweep_dir(a.path)) {
+		if (a.raw || a.per_cpu || a.hist || a.by != FL_BY_CPU) {
 			fprintf(stderr, "faultline report: a sweep directory takes --phases/--locks "
 				"only\n");
 			return 2;
 		}
-		if (fl_report_phases_sweep(argv[optind], stdout, phases, locks, err, sizeof(err))) {
+		if (fl_report_phases_sweep(a.path, stdout, a.phases, a.locks, err, sizeof(err))) {
 			fprintf(stderr, "faultline report: %s\n", err);
 			return 1;
 		}
 		return 0;
 	}
-	if (fl_snapshot_load(argv[optind], &s, &nfiles, err, sizeof(err))) {
+	if (fl_snapshot_load(a.path, &s, &nfiles, err, sizeof(err))) {
 		fprintf(stderr, "faultline report: %s\n", err);
 		return 1;
 	}
@@ -428,8 +431,8 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	fl_snapshot_total(&s, tot);
-	if (by != FL_BY_CPU && !raw) {
-		if (topo_groups(&s, by, &group, &po.nr_groups, err, sizeof(err))) {
+	if (a.by != FL_BY_CPU && !a.raw) {
+		if (topo_groups(&s, a.by, &group, &po.nr_groups, err, sizeof(err))) {
 			fprintf(stderr, "faultline report: %s\n", err);
 			free(tot);
 			fl_snapshot_free(&s);
@@ -437,30 +440,30 @@ int cmd_report(int argc, char **argv)
 		}
 		po.group = group;
 		po.group_len = s.hdr.nr_cpus;
-		po.group_label = fl_by_name(by);
+		po.group_label = fl_by_name(a.by);
 	}
-	if (raw) {
+	if (a.raw) {
 		print_raw(&s, tot, nfiles);
 	} else {
 		const char *cmd = fl_snapshot_tag(&s, "command");
 
-		printf("faultline report: %s", argv[optind]);
+		printf("faultline report: %s", a.path);
 		if (nfiles > 1)
 			printf(" (%u interval snapshots merged)", nfiles);
 		printf("\n");
 		if (cmd)
 			printf("command: %s\n", cmd);
 		fl_print_summary(stdout, &s, tot);
-		if (per_cpu)
+		if (a.per_cpu)
 			print_per_cpu(&s);
-		if (hist)
+		if (a.hist)
 			print_hists(&s, tot);
-		if (phases) {
+		if (a.phases) {
 			printf("\n");
 			if (fl_report_phases(&s, stdout, &po))
 				ret = 1;
 		}
-		if (locks) {
+		if (a.locks) {
 			printf("\n");
 			if (fl_report_locks(&s, stdout, &po))
 				ret = 1;

@@ -21,7 +21,7 @@ static void usage(FILE *f)
 "  --topology    then one line per CPU: cpu=N package=P core=C llc=L node=N\n");
 }
 
-int cmd_tags(int argc, char **argv)
+int parse_tags_args(int argc, char **argv, struct fl_tags_args *a, char *err, size_t errlen)
 {
 	static const struct option lo[] = {
 		{ "root", required_argument, NULL, 'r' },
@@ -29,44 +29,51 @@ int cmd_tags(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *root = "";
-	struct fl_snapshot s;
-	int topo = 0, opt;
+	int opt;
 
+	*a = (struct fl_tags_args){ .root = "" };
+	(void)errlen;			/* no option has a value to complain about */
+	err[0] = '\0';
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
-			root = optarg;
+			a->root = optarg;
 			break;
 		case 't':
-			topo = 1;
+			a->topology = 1;
 			break;
 		case 'h':
-			usage(stdout);
-			return 0;
+			return FL_ARGS_HELP;
 		default:
-			usage(stderr);
-			return 2;
+			return FL_ARGS_BAD;
 		}
 	}
-	if (optind != argc) {
-		usage(stderr);
-		return 2;
-	}
+	return optind != argc ? FL_ARGS_BAD : FL_ARGS_RUN;
+}
+
+int cmd_tags(int argc, char **argv)
+{
+	struct fl_tags_args a;
+	struct fl_snapshot s;
+	char err[256];
+	int rc;
+
+	rc = fl_args_exit(parse_tags_args(argc, argv, &a, err, sizeof(err)), "tags", err, usage);
+	if (rc >= 0)
+		return rc;
 	memset(&s, 0, sizeof(s));
-	if (fl_tags_collect_root(&s, root)) {
+	if (fl_tags_collect_root(&s, a.root)) {
 		fprintf(stderr, "faultline tags: out of memory\n");
 		fl_snapshot_free(&s);
 		return 1;
 	}
 	fputs(s.tags ? s.tags : "", stdout);
 	fl_snapshot_free(&s);
-	if (topo) {
+	if (a.topology) {
 		struct fl_topology t;
-		char err[256];
 
-		if (fl_topology_read(root, &t, err, sizeof(err))) {
+		if (fl_topology_read(a.root, &t, err, sizeof(err))) {
 			fprintf(stderr, "faultline tags: topology: %s\n", err);
 			return 1;
 		}

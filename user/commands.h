@@ -3,7 +3,11 @@
 #ifndef FAULTLINE_COMMANDS_H
 #define FAULTLINE_COMMANDS_H
 
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
+
+#include "topology.h"
 
 extern bool fl_verbose;
 
@@ -15,5 +19,110 @@ int cmd_compare(int argc, char **argv);	/* cmd_compare.c */
 int cmd_plot(int argc, char **argv);	/* cmd_plot.c */
 int cmd_tags(int argc, char **argv);	/* cmd_tags.c */
 int cmd_check(int argc, char **argv);	/* cmd_check.c */
+
+/*
+ * Each command's options are read by parse_X_args() into struct
+ * fl_X_args and nothing else happens: no file is opened, nothing loaded,
+ * no exit (getopt may print its own complaint on stderr), so that the
+ * parsers can be fuzzed (tests/fuzz/fuzz_cli.c) and unit-tested.  They
+ * return FL_ARGS_RUN, FL_ARGS_HELP (-h: usage on stdout, exit 0) or
+ * FL_ARGS_BAD (exit 2 with the one-line reason in ERR, or the usage on
+ * stderr when ERR is empty).  Strings point into ARGV.
+ */
+enum fl_args_ret { FL_ARGS_RUN, FL_ARGS_HELP, FL_ARGS_BAD };
+
+struct fl_record_args {
+	const char *out;		/* NULL: the default name */
+	int backend_req;		/* FL_REC_B_* */
+	unsigned int tier_req;		/* FL_TIER_*, 0 = best */
+	bool system_wide;
+	unsigned int pid;
+	double interval, duration;	/* seconds, 0 = none */
+	bool quiet;
+	bool phases, locks;
+	char **cmd;			/* NULL-terminated, or NULL */
+};
+enum { FL_REC_B_AUTO, FL_REC_B_BPF, FL_REC_B_KMOD };
+
+struct fl_report_args {
+	bool per_cpu, hist, raw, phases, locks;
+	enum fl_by by;
+	const char *path;
+};
+
+enum fl_exp_fmt { FL_EXP_FMT_JSON, FL_EXP_FMT_CSV, FL_EXP_FMT_PROM, FL_EXP_FMT_TEXT };
+struct fl_export_args {
+	enum fl_exp_fmt fmt;
+	int by;				/* enum fl_export_by (export.h) */
+	const char *out, *topo_root, *run, *in;
+};
+
+enum fl_cmp_fmt { FL_CMP_FMT_TEXT, FL_CMP_FMT_JSON, FL_CMP_FMT_CSV, FL_CMP_FMT_MD };
+struct fl_compare_args {
+	enum fl_cmp_fmt fmt;
+	int seed;			/* the seed's exact columns and nothing else */
+	const char *label[2], *kernel[2], *out;
+	double alpha;
+	const char *a, *b;
+};
+
+struct fl_plot_args {
+	const char *outdir;
+	int png, svg;
+	const char *label[2];		/* NULL: the default */
+	unsigned int heat_threads;
+	const char *a, *b;		/* b may be NULL */
+};
+
+struct fl_tags_args {
+	const char *root;		/* "" = this machine */
+	int topology;
+};
+
+struct fl_check_args {
+	bool quiet;
+	char **files;			/* NULL-terminated */
+};
+
+int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err, size_t errlen);
+int parse_report_args(int argc, char **argv, struct fl_report_args *a, char *err, size_t errlen);
+int parse_probe_args(int argc, char **argv, char *err, size_t errlen);
+int parse_export_args(int argc, char **argv, struct fl_export_args *a, char *err, size_t errlen);
+int parse_compare_args(int argc, char **argv, struct fl_compare_args *a, char *err, size_t errlen);
+int parse_plot_args(int argc, char **argv, struct fl_plot_args *a, char *err, size_t errlen);
+int parse_tags_args(int argc, char **argv, struct fl_tags_args *a, char *err, size_t errlen);
+int parse_check_args(int argc, char **argv, struct fl_check_args *a, char *err, size_t errlen);
+
+/* FL_ARGS_BAD with the reason in ERR; for the parsers. */
+static inline __attribute__((format(printf, 3, 4)))
+int fl_args_bad(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return FL_ARGS_BAD;
+}
+
+/*
+ * What a command does with a parser's verdict RET: -1 to go on and run,
+ * else the exit status, after the usage or "faultline CMD: ERR" is printed.
+ */
+static inline int fl_args_exit(int ret, const char *cmd, const char *err,
+			       void (*usage)(FILE *f))
+{
+	if (ret == FL_ARGS_RUN)
+		return -1;
+	if (ret == FL_ARGS_HELP) {
+		usage(stdout);
+		return 0;
+	}
+	if (err[0])
+		fprintf(stderr, "faultline %s: %s\n", cmd, err);
+	else
+		usage(stderr);
+	return 2;
+}
 
 #endif

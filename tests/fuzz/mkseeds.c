@@ -106,6 +106,16 @@ static const struct seed seeds[] = {
 	S("pft_options", "\x00--series\0" "1\0" "64\0" "16"),
 	S("pft_options", "\x03-n\0" "2\0--thp=always\0--latency\0--json\0--strict\0-a\0-s\0" "1"),
 	S("pft_options", "\x00-z\0-M\0-v\0-v\0--check\0-m\0" "100P"),
+	/* byte 0 % 8: record report probe export compare plot tags check */
+	S("cli", "\x00-o\0out/\0-b\0bpf\0--tier\0fentry\0-i\0" "0.5\0-d\0" "10\0-q\0--\0pft\0-m\0" "1g"),
+	S("cli", "\x00-a\0-b\0kmod\0--phases\0--locks\0-p\0" "42"),
+	S("cli", "\x01--per-cpu\0--hist\0--raw\0--phases\0--locks\0--by\0llc\0a.snap"),
+	S("cli", "\x02-h"),
+	S("cli", "\x03--format\0prom\0-b\0node\0--topology-root\0/\0--run\0r\0-o\0x\0a.snap"),
+	S("cli", "\x04-f\0markdown\0--seed\0--label-a\0A\0--kernel-b\0" "6.1\0--alpha\0" "0.01\0A\0B"),
+	S("cli", "\x05-o\0plots\0-f\0svg\0--label-b\0b\0--threads\0" "8\0A\0B"),
+	S("cli", "\x06--root\0/\0--topology"),
+	S("cli", "\x07-q\0a.snap\0b.snap"),
 	S("sweep", "pft-1.log\npft-2.log\ntags\nsweep.conf\nsnap/pft-1-0.snap\n"
 		   "snap/pft-1-1.snap\nsnap/pft-2-0.snap\x01" PFTLINE PFTLINE "\x01"
 		   "   1    2   1     0.12s     0.80s     0.23s 123456.789 456789.012\n"

@@ -1,0 +1,363 @@
+# faultline.ko under fuzzed input: random and adversarial values for every
+# module parameter at insmod, and for every control command (plus writes to
+# the read-only files) while pft faults, each checked against a model of the
+# documented grammar: a refused insmod leaves nothing loaded, an accepted one
+# reads back the value asked for; a control write gets exactly the errno the
+# model says.  Afterwards the module still counts a pft run exactly (faults =
+# pages +-1%); the runner fails the run on any oops/WARNING in dmesg.
+# kernels: 6.12 6.1
+# smp: 2
+# timeout: 420
+# args: 20 30
+. /fl/lib.sh
+. /fl/kmod.inc
+PARAM_S=${1:-20}	# seconds of random insmod values after the edge cases, split over the 4 parameters
+CTL_S=${2:-30}		# seconds of control-file fuzzing
+SIZE=64m
+PAGES=$((64 * 256))
+[ -f /fl/faultline.ko ] || { fl_fail "faultline.ko was not built for $FL_KREL"; fl_done; }
+[ -x /fl/pft ] || fl_skip "pft not built"
+
+F=/tmp/fz
+mkdir -p $F
+P=/sys/module/faultline/parameters
+NFAIL_SHOWN=0
+EINVAL="Invalid argument"
+
+loaded() { grep -q '^faultline ' /proc/modules; }
+rnd() { od -An -N4 -tu4 /dev/urandom | tr -d ' \n'; }
+# show FILE: the value's bytes, escaped, for failure messages
+show() { od -An -c "$1" | head -3 | tr -s ' \n' ' '; }
+# bad WHAT FILE: one failure, the first 30 with the value shown
+bad() {
+	NFAIL_SHOWN=$((NFAIL_SHOWN + 1))
+	if [ $NFAIL_SHOWN -le 30 ]; then fl_fail "$1 [value: $(show "$2")]"
+	else FL_FAILS=$((FL_FAILS + 1)); fi
+}
+# nozeros DIGITS: DIGITS without leading zeros ("0" if all zeros)
+nozeros() { d=$(printf '%s\n' "$1" | sed 's/^0*//'); echo "${d:-0}"; }
+
+# ---- value generators: each writes one value to the file $1 ----------------
+# Edge cases shared by the parameters and the control file's tgid argument;
+# the values are printf formats (so \n, \0xx and %% work).
+cat >$F/edge <<'EOF'
+
+ 
+\t
++1
+-1
+-0
++
+-
+0x
+0X
+0x0
+0x1
+0X3FF
+0x3ff
+0x400
+0x-1
+0x+1
+0x 1
+00
+0
+07
+08
+010
+0777
+01777
+1
+2
+8
+1023
+1024
+4096
+4097
+4194303
+4194304
+4194305
+2147483647
+2147483648
+4294967295
+4294967296
+18446744073709551615
+18446744073709551616
+340282366920938463463374607431768211456
+0000000000000000000000000000000000000001
+0x00000000000000000000000000000000000001
+1 
+ 1
+1\t
+1,2
+1;2
+1x
+1garbage
+0x3fg
+0x3ff%%2
+1e3
+1.0
+0b1
+1_000
+y
+n
+Y
+N
+yes
+no
+on
+off
+true
+false
+yesterday
+nonsense
+enable
+""
+"1"
+'1'
+\033[31m1
+\303\251
+\377\376
+\300\200
+\331\241
+1\240
+\2401
+\177
+1\n
+\n1
+FAKELINE
+EOF
+nedge=$(wc -l <$F/edge)
+# edge N FILE: edge case N
+edge() { sed -n "$(($1 + 1))p" $F/edge | { IFS= read -r fmt; printf "$fmt" >"$2"; }; }
+# rand_value FILE [NONUL]: a random value of one of five kinds
+rand_value() {
+	r=$(rnd)
+	len=$((1 + (r >> 4) % 40))
+	[ $((r % 97)) -eq 0 ] && len=5000	# beyond PAGE_SIZE
+	case $((r % 6)) in
+	0|1) head -c $len /dev/urandom ;;
+	2) od -An -tu8 -N16 /dev/urandom | tr -d ' \n' | head -c $len ;;
+	3) printf '0x'; od -An -tx1 -N20 /dev/urandom | tr -d ' \n' | head -c $len ;;
+	4) echo $(((r >> 8) % 5000)) | tr -d '\n' ;;
+	5) # a valid-looking value with a random byte before or after it
+	   v=$(((r >> 8) % 1100))
+	   b=$(head -c 1 /dev/urandom)
+	   if [ $((r & 64)) -eq 0 ]; then printf '%s%s' "$v" "$b"; else printf '%s%s' "$b" "$v"; fi ;;
+	esac >"$1"
+	[ -z "$2" ] || { tr -d '\000' <"$1" >"$1.t"; mv "$1.t" "$1"; }
+}
+
+# ---- model of the parameters' grammar (Documentation/module.rst) ------------
+# want_param NAME VALUE: prints "accept CANON", "reject" or "enodev" (a valid
+# mask of hooks this kernel may not have: accepted or refused with ENODEV)
+want_param() {
+	v=$2
+	case $1 in
+	hooks)
+		if printf '%s\n' "$v" | grep -qxE '0[xX][0-9a-fA-F]+'; then
+			d=$(nozeros "${v#0?}")
+			[ ${#d} -le 3 ] && n=$((0x$d)) || n=99999
+		elif printf '%s\n' "$v" | grep -qxE '0[0-7]*'; then
+			d=$(nozeros "$v")
+			[ ${#d} -le 4 ] && n=$((0$d)) || n=99999
+		elif printf '%s\n' "$v" | grep -qxE '[1-9][0-9]*'; then
+			[ ${#v} -le 4 ] && n=$v || n=99999
+		else echo reject; return; fi
+		if [ $n -lt 1 ] || [ $n -gt 1023 ]; then echo reject
+		elif [ $((n & ~0x18)) -eq 0 ]; then echo "enodev $n"	# do_handle_mm_fault / lock_vma_under_rcu only
+		else echo "accept $n"; fi ;;
+	tgid|maxactive)
+		printf '%s\n' "$v" | grep -qxE '[0-9]+' || { echo reject; return; }
+		d=$(nozeros "$v")
+		[ ${#d} -le 8 ] || { echo reject; return; }
+		if [ $1 = maxactive ]; then
+			[ $d -le 4096 ] && echo "accept $d" || echo reject
+		elif [ $d -gt 4194304 ]; then echo reject
+		elif [ $d -eq 0 ] || [ "$(awk '/^Tgid:/ { print $2 }' /proc/$d/status 2>/dev/null)" = $d ]; then
+			echo "accept $d"
+		else echo "nosuch $d"; fi ;;
+	enable)
+		case $v in
+		1|y|Y) echo "accept Y" ;;
+		0|n|N) echo "accept N" ;;
+		*) echo reject ;;
+		esac ;;
+	esac
+}
+
+# fuzz_param NAME SECONDS: edge cases, then random values for SECONDS
+fuzz_param() {
+	name=$1 end=
+	i=0 acc=0 rej=0 multi=0
+	while :; do
+		f=$F/p.$name
+		if [ $i -lt $nedge ]; then edge $i $f
+		elif [ -z "$end" ]; then end=$(($(date +%s) + $2)); continue
+		elif [ $(date +%s) -ge $end ]; then break
+		else rand_value $f nonul; fi
+		i=$((i + 1))
+		v=$(cat $f)
+		# what insmod passes: no NUL (argv), no trailing newlines ($(...))
+		printf '%s' "$v" >$f
+		[ "$v" = FAKELINE ] && v=$(printf '"x\nFAKELINE"')
+		out=$(insmod /fl/faultline.ko "$name=$v" 2>&1)
+		rc=$?
+		if loaded; then got=$(cat $P/$name); else got=; fi
+		[ $rc -eq 0 ] && acc=$((acc + 1)) || rej=$((rej + 1))
+		if [ $rc -ne 0 ] && loaded; then bad "insmod $name failed (rc $rc) but the module is loaded" $f
+		elif [ $rc -eq 0 ] && ! loaded; then bad "insmod $name succeeded but the module is not loaded" $f
+		fi
+		# Whitespace (0xa0 too, for the kernel's isspace) and quotes are the
+		# loader's: it splits or unquotes, ignoring unknown words.  Those
+		# values only need a valid value read back if accepted.
+		if ! tr -d ' \t\n\v\f\r"\240' <$f | cmp -s - $f; then
+			multi=$((multi + 1))
+			if [ $rc -eq 0 ]; then
+				w=$(want_param $name "$got")
+				case $w in accept*|nosuch*|enodev*) ;;
+				*) bad "insmod $name (split by the loader) accepted, read back '$got' is not valid" $f ;;
+				esac
+			fi
+		else
+			w=$(want_param $name "$v")
+			case $w:$rc in
+			accept*:0|enodev*:0)
+				[ "$got" = "${w#* }" ] || bad "insmod $name accepted, read back '$got', want '${w#* }'" $f ;;
+			enodev*:*)
+				echo "$out" | grep -q "No such device" ||
+					bad "insmod $name: want success or ENODEV, got rc $rc '$out'" $f ;;
+			nosuch*:0)	# the process appeared meanwhile
+				[ "$got" = "${w#* }" ] || bad "insmod $name accepted, read back '$got'" $f ;;
+			reject:0|accept*:*)
+				bad "insmod $name: model says $w, insmod rc $rc '$out'" $f ;;
+			*)	echo "$out" | grep -q "$EINVAL" ||
+					bad "insmod $name: want EINVAL, got rc $rc '$out'" $f ;;
+			esac
+		fi
+		loaded && rmmod faultline
+	done
+	echo "param $name: $i values ($nedge edge cases), $acc loaded, $rej refused, $multi split by the loader"
+	fl_check_ge "param $name: values tried" $i $nedge
+}
+
+for p in hooks tgid enable maxactive; do
+	fuzz_param $p $((PARAM_S / 4))
+done
+# The module echoes a rejected value escaped; a raw echo would start a line
+# "FAKELINE rejected: ...".  (The loader's own "`VALUE' invalid for
+# parameter" line is raw: that one is the kernel's.)
+if dmesg | grep -aqE '^(\[[ 0-9.]+\] )?FAKELINE rejected'; then
+	fl_fail "a quoted newline in a parameter forged a kernel log line"
+else fl_pass "rejected values are echoed escaped (no forged log line)"; fi
+fl_check_ge "dmesg 'rejected' lines" "$(dmesg | grep -ac 'faultline: .*rejected')" 4
+dmesg | grep -a 'faultline: .*rejected' | tail -40 >/out/dmesg_rejected.txt
+
+# ---- control file, while pft faults -----------------------------------------
+fl_check_cmd "insmod (defaults)" insmod /fl/faultline.ko
+for c in enable disable reset; do printf '%s' $c >$F/ref.$c; done
+# want_ctl FILE: the errno text (or "ok") the model expects for one write
+want_ctl() {
+	sz=$(wc -c <"$1")
+	[ $sz -gt 64 ] && { echo "Argument list too long"; return; }
+	if [ "$(tail -c 1 "$1" | od -An -tx1 | tr -d ' \n')" = 0a ]; then
+		head -c $((sz - 1)) "$1" >$F/body
+	else cp "$1" $F/body; fi
+	# an embedded NUL or newline matches none of the commands
+	if ! tr -d '\000\n' <$F/body | cmp -s - $F/body; then echo "$EINVAL"; return; fi
+	for c in enable disable reset; do
+		cmp -s $F/body $F/ref.$c && { echo ok; return; }
+	done
+	b=$(cat $F/body)
+	case $b in
+	"tgid "*) ;;
+	*) echo "$EINVAL"; return ;;
+	esac
+	w=$(want_param tgid "${b#tgid }")
+	case $w in
+	accept*) echo ok ;;
+	nosuch*) echo "No such process" ;;
+	*) echo "$EINVAL" ;;
+	esac
+}
+# ctl_value FILE: an edge case, a command with garbage, or random bytes
+ctl_value() {
+	r=$(rnd)
+	case $((r % 9)) in
+	8) set -- $1 enable disable reset "tgid 0" "tgid $$" "tgid 1"
+	   eval printf "'%s\n'" "\"\${$((2 + (r >> 4) % 6))}\"" >$1 ;;
+	0|1) rand_value $1 ;;
+	2) edge $(((r >> 4) % nedge)) $F/arg; { printf 'tgid '; cat $F/arg; } >$1 ;;
+	3) rand_value $F/arg; { printf 'tgid '; cat $F/arg; } >$1 ;;
+	4) printf 'tgid %d' $(((r >> 4) % 4194310)) >$1 ;;
+	5) set -- $1 enable disable reset "tgid 0" "tgid $$"
+	   eval c=\${$((2 + (r >> 4) % 5))}
+	   head -c 1 /dev/urandom >$F/b
+	   case $(((r >> 8) % 4)) in
+	   0) { printf '%s' "$c"; cat $F/b; } ;;
+	   1) { cat $F/b; printf '%s' "$c"; } ;;
+	   2) printf '%s\n\n' "$c" ;;
+	   3) printf '%s' "$c" | head -c $(((r >> 10) % ${#c})) ;;
+	   esac >$1 ;;
+	6) edge $(((r >> 4) % nedge)) $1 ;;
+	7) head -c $((60 + (r >> 4) % 10)) /dev/zero | tr '\0' 'x' >$1 ;;
+	esac
+}
+
+rm -f /tmp/stop
+( while [ ! -f /tmp/stop ]; do /fl/pft -m 16m -t 1 >/dev/null 2>&1 || echo "pft failed" >>/tmp/pft_fail; done ) &
+bgpid=$!
+end=$(($(date +%s) + CTL_S))
+i=0 okc=0 errc=0 ro=0
+while [ $(date +%s) -lt $end ]; do
+	f=$F/c
+	ctl_value $f
+	i=$((i + 1))
+	sz=$(wc -c <$f)
+	[ $sz -gt 0 ] || continue		# dd writes nothing: no write(2) to test
+	w=$(want_ctl $f)
+	out=$(dd if=$f of=$FL_D/control bs=$sz count=1 2>&1)
+	rc=$?
+	if [ "$w" = ok ]; then
+		[ $rc -eq 0 ] && okc=$((okc + 1)) || bad "control write: want success, got rc $rc '$out'" $f
+	else
+		errc=$((errc + 1))
+		if [ $rc -eq 0 ] || ! echo "$out" | grep -q "$w"; then
+			bad "control write: want '$w', got rc $rc '$out'" $f
+		fi
+	fi
+	if [ $((i % 25)) -eq 0 ]; then
+		# The read-only files and the parameters take no write, even from root.
+		for t in $FL_D/snapshot $FL_D/summary $FL_D/hooks $P/hooks $P/tgid $P/enable $P/maxactive; do
+			before=$(cat $t 2>/dev/null | od -An -tx1 | head -2)
+			if dd if=$f of=$t bs=$sz count=1 conv=notrunc 2>/dev/null; then
+				bad "write to read-only $t succeeded" $f
+			fi
+			ro=$((ro + 1))
+			case $t in $P/*) [ "$(cat $t | od -An -tx1 | head -2)" = "$before" ] ||
+				bad "$t changed by a refused write" $f ;;
+			esac
+		done
+		cat $FL_D/snapshot >/dev/null && cat $FL_D/summary >/dev/null ||
+			bad "snapshot/summary unreadable during the fuzzing" $f
+	fi
+done
+touch /tmp/stop
+wait $bgpid
+echo "control: $i values, $okc accepted, $errc refused; $ro writes to read-only files"
+fl_check_ge "control: values tried" $i 20
+fl_check_eq "pft runs beside the fuzzing all succeeded" "$(cat /tmp/pft_fail 2>/dev/null)" ""
+
+# ---- still counting exactly -------------------------------------------------
+kmod_ctl "tgid 0" && kmod_ctl reset || fl_fail "good control writes after the fuzzing"
+sh -c "echo 'tgid '\$\$ >$FL_D/control && echo enable >$FL_D/control && exec /fl/pft -m $SIZE -t 2" \
+	>/out/pft_after.txt 2>&1 || fl_fail "pft after the fuzzing exited $?"
+kmod_ctl disable
+kmod_save_summary /out/summary_after.txt
+fu=$(kmod_sum faults_user)
+fl_check_within "faults_user of pft -m $SIZE -t 2 after the fuzzing vs pages" "$fu" $PAGES 1
+fl_check_within "faults_ended vs faults_user" "$(kmod_sum faults_ended)" "$fu" 1
+fl_check_within "fault_latency count vs faults_ended" "$(kmod_hist fault_latency count)" \
+	"$(kmod_sum faults_ended)" 0
+fl_check_cmd "rmmod" rmmod faultline
+[ $NFAIL_SHOWN -le 30 ] || echo "($((NFAIL_SHOWN - 30)) more failures not shown)"
+fl_done

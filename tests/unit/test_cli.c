@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The subcommands' option parsers (parse_X_args, user/commands.h): what
+ * they accept, the one-line reasons they refuse with (the same texts the
+ * commands printed before the parsers were split out), and that a parser
+ * starts from a clean getopt state even when the previous call stopped in
+ * the middle of an option cluster.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <getopt.h>
+#include <string.h>
+
+#include "commands.h"
+#include "export.h"
+
+bool fl_verbose;	/* main.c's, not linked here */
+
+#define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
+
+static char err[512];
+
+static void test_record(void **state)
+{
+	struct fl_record_args a;
+	char **v;
+
+	(void)state;
+	v = ARGV("record", "-o", "x.snap", "-b", "kmod", "-q", "--", "pft", "-m", "1g");
+	assert_int_equal(parse_record_args(10, v, &a, err, sizeof(err)), FL_ARGS_RUN);
+	assert_string_equal(a.out, "x.snap");
+	assert_int_equal(a.backend_req, FL_REC_B_KMOD);
+	assert_true(a.quiet);
+	assert_ptr_equal(a.cmd, v + 7);		/* "+": pft's own -m stays pft's */
+	assert_string_equal(err, "");
+
+	v = ARGV("record", "-b", "ebpf", "-a");
+	assert_int_equal(parse_record_args(4, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "unknown backend 'ebpf' (auto, bpf, kmod)");
+	v = ARGV("record", "-p", "+5");
+	assert_int_equal(parse_record_args(3, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "invalid PID '+5'");
+	v = ARGV("record", "-a", "-i", "nan");
+	assert_int_equal(parse_record_args(4, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "invalid interval 'nan' (seconds > 0)");
+	v = ARGV("record", "-a", "-p", "1");
+	assert_int_equal(parse_record_args(4, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "-a and -p are exclusive");
+	v = ARGV("record", "-q");
+	assert_int_equal(parse_record_args(2, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "nothing to trace: give -- CMD, -p PID or -a");
+	v = ARGV("record", "-a", "-b", "kmod", "-i", "1");
+	assert_int_equal(parse_record_args(6, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "-i needs the bpf backend (the module has no interval reset)");
+	v = ARGV("record", "--bogus");
+	assert_int_equal(parse_record_args(2, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "");			/* getopt's complaint + usage */
+	v = ARGV("record", "-h", "-a");
+	assert_int_equal(parse_record_args(3, v, &a, err, sizeof(err)), FL_ARGS_HELP);
+}
+
+/* glibc keeps its position inside "-qZ" across calls unless optind is 0. */
+static void test_getopt_reset(void **state)
+{
+	struct fl_record_args a;
+	char **v;
+
+	(void)state;
+	v = ARGV("record", "-qZ", "-a");
+	assert_int_equal(parse_record_args(3, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	v = ARGV("record", "-ab", "bpf");
+	assert_int_equal(parse_record_args(3, v, &a, err, sizeof(err)), FL_ARGS_RUN);
+	assert_true(a.system_wide);
+	assert_false(a.quiet);
+	assert_int_equal(a.backend_req, FL_REC_B_BPF);
+}
+
+static void test_report(void **state)
+{
+	struct fl_report_args a;
+	char **v;
+
+	(void)state;
+	v = ARGV("report", "--per-cpu", "a.snap", "--hist");
+	assert_int_equal(parse_report_args(4, v, &a, err, sizeof(err)), FL_ARGS_RUN);
+	assert_string_equal(a.path, "a.snap");
+	assert_true(a.per_cpu && a.hist);
+	v = ARGV("report", "--by", "socket", "a.snap");
+	assert_int_equal(parse_report_args(4, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "--by wants cpu, llc or node, got 'socket'");
+	v = ARGV("report", "a.snap", "b.snap");
+	assert_int_equal(parse_report_args(3, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "");
+}
+
+static void test_export_compare_plot(void **state)
+{
+	struct fl_export_args e;
+	struct fl_compare_args c;
+	struct fl_plot_args p;
+	char **v;
+
+	(void)state;
+	v = ARGV("export", "-f", "prom", "-b", "total", "d");
+	assert_int_equal(parse_export_args(6, v, &e, err, sizeof(err)), FL_ARGS_RUN);
+	assert_int_equal(e.fmt, FL_EXP_FMT_PROM);
+	assert_int_equal(e.by, FL_EXP_BY_TOTAL);
+	assert_string_equal(e.in, "d");
+	v = ARGV("export", "-f", "bogus", "d");
+	assert_int_equal(parse_export_args(4, v, &e, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "unknown format 'bogus' (json, csv, prom, text)");
+
+	v = ARGV("compare", "--alpha", "0.01", "-f", "md", "A", "B");
+	assert_int_equal(parse_compare_args(7, v, &c, err, sizeof(err)), FL_ARGS_RUN);
+	assert_true(c.alpha == 0.01);
+	assert_int_equal(c.fmt, FL_CMP_FMT_MD);
+	assert_string_equal(c.b, "B");
+	v = ARGV("compare", "--alpha", "1", "A", "B");
+	assert_int_equal(parse_compare_args(5, v, &c, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "--alpha wants a number in (0, 1), got '1'");
+	v = ARGV("compare", "--seed", "-f", "csv", "A", "B");
+	assert_int_equal(parse_compare_args(6, v, &c, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "--seed applies to --format text only");
+
+	v = ARGV("plot", "--threads", "8", "-f", "svg", "S");
+	assert_int_equal(parse_plot_args(6, v, &p, err, sizeof(err)), FL_ARGS_RUN);
+	assert_int_equal(p.heat_threads, 8);
+	assert_true(p.svg && !p.png);
+	assert_null(p.b);
+	assert_string_equal(p.outdir, "plots");
+	v = ARGV("plot", "--threads", "-1", "S");
+	assert_int_equal(parse_plot_args(4, v, &p, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "--threads wants a positive number");
+}
+
+static void test_tags_probe_check(void **state)
+{
+	struct fl_tags_args t;
+	struct fl_check_args c;
+	char **v;
+
+	(void)state;
+	v = ARGV("tags", "--root", "/r", "--topology");
+	assert_int_equal(parse_tags_args(4, v, &t, err, sizeof(err)), FL_ARGS_RUN);
+	assert_string_equal(t.root, "/r");
+	assert_true(t.topology);
+	v = ARGV("tags", "x");
+	assert_int_equal(parse_tags_args(2, v, &t, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "");
+
+	v = ARGV("probe");
+	assert_int_equal(parse_probe_args(1, v, err, sizeof(err)), FL_ARGS_RUN);
+	v = ARGV("probe", "--help");
+	assert_int_equal(parse_probe_args(2, v, err, sizeof(err)), FL_ARGS_HELP);
+	v = ARGV("probe", "-x");
+	assert_int_equal(parse_probe_args(2, v, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "unexpected argument '-x'");
+
+	v = ARGV("check", "-q", "a", "b");
+	assert_int_equal(parse_check_args(4, v, &c, err, sizeof(err)), FL_ARGS_RUN);
+	assert_true(c.quiet);
+	assert_ptr_equal(c.files, v + 2);
+	v = ARGV("check", "-q");
+	assert_int_equal(parse_check_args(2, v, &c, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "no snapshot file given");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_record),
+		cmocka_unit_test(test_getopt_reset),
+		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_export_compare_plot),
+		cmocka_unit_test(test_tags_probe_check),
+	};
+
+	opterr = 0;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -13,13 +13,13 @@ KDIR := $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 	$(if $(TESTBOX_KREL),/usr/src/linux-headers-$(TESTBOX_KREL)))
 endif
 
-.PHONY: all module bpf user tools check unit integration demo bench fuzz \
+.PHONY: all module bpf user tools check unit integration demo bench perf fuzz \
 	install clean deps help
 
 all: module bpf user tools
 
 help:
-	@echo "targets: all module bpf user tools check demo bench fuzz install clean deps"
+	@echo "targets: all module bpf user tools check demo bench perf fuzz install clean deps"
 	@echo "vars:    KDIR=<kernel headers> V=1 PREFIX=/usr/local DESTDIR= SANITIZE=1"
 
 deps:
@@ -52,9 +52,15 @@ demo:
 	$(Q)$(MAKE) --no-print-directory bpf user tools
 	tools/demo
 
+# perf with BPF skeletons (perf lock contention -b) for the bench peers;
+# bench runs without it (the peer is then reported unavailable)
+perf:
+	tools/build-perf
+
 bench:
 	@tools/setup-deps --check || tools/setup-deps
 	$(Q)$(MAKE) --no-print-directory bpf user tools
+	@tools/build-perf >/dev/null || echo "bench: perf lock contention peer unavailable (tools/build-perf failed)"
 	tools/bench
 
 fuzz:

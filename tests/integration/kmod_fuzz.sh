@@ -25,7 +25,11 @@ NFAIL_SHOWN=0
 EINVAL="Invalid argument"
 
 loaded() { grep -q '^faultline ' /proc/modules; }
-rnd() { od -An -N4 -tu4 /dev/urandom | tr -d ' \n'; }
+# rnd: a random 32-bit number in $r, read by the shell itself (no fork: under TCG
+# each process costs tens of ms)
+od -An -v -w4 -tu4 -N65536 /dev/urandom | tr -d ' ' >$F/rnd
+exec 3<$F/rnd
+rnd() { read -r r <&3 || { exec 3<$F/rnd; read -r r <&3; }; }
 # show FILE: the value's bytes, escaped, for failure messages
 show() { od -An -c "$1" | head -3 | tr -s ' \n' ' '; }
 # bad WHAT FILE: one failure, the first 30 with the value shown
@@ -131,7 +135,7 @@ nedge=$(wc -l <$F/edge)
 edge() { sed -n "$(($1 + 1))p" $F/edge | { IFS= read -r fmt; printf "$fmt" >"$2"; }; }
 # rand_value FILE [NONUL]: a random value of one of five kinds
 rand_value() {
-	r=$(rnd)
+	rnd
 	len=$((1 + (r >> 4) % 40))
 	[ $((r % 97)) -eq 0 ] && len=5000	# beyond PAGE_SIZE
 	case $((r % 6)) in
@@ -281,7 +285,7 @@ want_ctl() {
 }
 # ctl_value FILE: an edge case, a command with garbage, or random bytes
 ctl_value() {
-	r=$(rnd)
+	rnd
 	case $((r % 9)) in
 	8) set -- $1 enable disable reset "tgid 0" "tgid $$" "tgid 1"
 	   eval printf "'%s\n'" "\"\${$((2 + (r >> 4) % 6))}\"" >$1 ;;

@@ -27,7 +27,8 @@
  * by address (current->mm->mmap_lock, mm->page_table_lock, the faulting
  * VMA's lock, any lock in the vm_lock slab), else by the first kernel functions on the contending stack
  * outside the lock implementation (ranges from /proc/kallsyms, set by user
- * space), else by the fault phase it was contended in; the rest is "other",
+ * space), else by the fault phase it was contended in (not in direct
+ * reclaim: fentry/fexit try_to_free_{mem_cgroup_,}pages); the rest is "other",
  * whose callers are kept.
  *
  * Storage: per-CPU arrays for the statistics, task-local storage for the
@@ -64,7 +65,7 @@ struct ph_task {
 	fl_u32 hmf_flags;	/* flags of the handle_mm_fault call in flight */
 	fl_u32 hmf_in_fault;
 	fl_u32 cdepth;
-	fl_u32 pad;
+	fl_u32 reclaim;		/* in direct reclaim (nesting depth) */
 	struct ph_ct ct[PH_CT_DEPTH];
 };
 
@@ -345,6 +346,33 @@ PHASE_PROGS(lru_vma, folio_add_lru_vma, FL_PH_LRU)
 PHASE_PROGS(lru, folio_add_lru, FL_PH_LRU)
 
 /*
+ * Direct reclaim (memcg limit: try_to_free_mem_cgroup_pages; allocation:
+ * try_to_free_pages): not a phase, a context for naming locks.
+ */
+#define RECLAIM_PROGS(name, func)				\
+SEC("fentry/" #func)						\
+int BPF_PROG(ph_fe_##name)					\
+{								\
+	struct ph_task *st = task_get(false);			\
+								\
+	if (st)							\
+		st->reclaim++;					\
+	return 0;						\
+}								\
+SEC("fexit/" #func)						\
+int BPF_PROG(ph_fx_##name)					\
+{								\
+	struct ph_task *st = task_get(false);			\
+								\
+	if (st && st->reclaim)					\
+		st->reclaim--;					\
+	return 0;						\
+}
+
+RECLAIM_PROGS(reclaim_memcg, try_to_free_mem_cgroup_pages)
+RECLAIM_PROGS(reclaim, try_to_free_pages)
+
+/*
  * Order-0 zeroing (init_on_alloc / __GFP_ZERO) happens in post_alloc_hook,
  * which ftrace cannot trace (no fentry): kprobe/kretprobe on it, else on
  * clear_page_{erms,rep,orig} (assembly) where the kernel lets us.
@@ -442,16 +470,12 @@ __noinline int ph_ip_class(__u64 ip)
 	return ph_range_class(ranges, nr_ranges, ip);
 }
 
-/*
- * Name a contended lock from the stack: skip tracing and lock-implementation
- * frames (PH_RANGE_SKIP) and addresses outside kernel text (BPF programs);
- * the first real frame is the caller; the first of the next PH_CALLER_SCAN
- * real frames that lies in a classified function names the class.
- */
+/* Name a contended lock from the stack (ph_scan_frame in phases.h). */
 static __always_inline fl_u32 class_from_stack(void *ctx, fl_u64 *caller)
 {
+	struct ph_scan sc = {};
 	fl_u64 stack[PH_STACK];
-	fl_u32 i, cls, real = 0;
+	fl_u32 i, cls = PH_SCAN_MORE;
 	long n;
 
 	*caller = 0;
@@ -462,19 +486,15 @@ static __always_inline fl_u32 class_from_stack(void *ctx, fl_u64 *caller)
 	for (i = 0; i < PH_STACK; i++) {
 		if (i >= n)
 			break;
+		/* addresses outside kernel text: BPF programs, modules */
 		if (stack[i] < text_start || stack[i] >= text_end)
 			continue;
-		cls = ph_ip_class(stack[i]);
-		if (cls == PH_RANGE_SKIP)
-			continue;
-		if (!*caller)
-			*caller = stack[i];
-		if (cls < FL_LK_NR)
-			return cls;
-		if (++real >= PH_CALLER_SCAN)
+		cls = ph_scan_frame(&sc, ph_ip_class(stack[i]), stack[i]);
+		if (cls != PH_SCAN_MORE)
 			break;
 	}
-	return FL_LK_NR;
+	*caller = sc.caller;
+	return cls < FL_LK_NR ? cls : FL_LK_NR;
 }
 
 /*
@@ -534,8 +554,12 @@ static __always_inline fl_u32 classify(void *ctx, struct ph_task *st, void *lock
 	cls = class_from_stack(ctx, caller);
 	if (cls < FL_LK_NR)
 		return cls;
-	/* by the fault phase it was contended in */
-	if (ph_in_fault(&st->a)) {
+	/*
+	 * by the fault phase it was contended in -- unless in direct reclaim:
+	 * the charge or allocation that triggered it does not own the swap,
+	 * zram, list_lru ... locks reclaim takes ("other", callers kept)
+	 */
+	if (ph_in_fault(&st->a) && !st->reclaim) {
 		top = ph_top(&st->a);
 		if (top == FL_PH_ALLOC || top == FL_PH_ZERO)
 			return FL_LK_ZONE;

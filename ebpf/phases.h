@@ -21,7 +21,7 @@
 
 #define PH_DEPTH	6	/* phase nesting: REST > ALLOC > ZERO > ... */
 #define PH_CT_DEPTH	2	/* contention nesting: rwsem > its wait_lock */
-#define PH_NR_RANGES	96	/* kernel function ranges used to name locks */
+#define PH_NR_RANGES	160	/* kernel function ranges used to name locks */
 #define PH_STACK	10	/* frames read at contention_begin */
 #define PH_CALLER_SCAN	3	/* real frames (after lock internals) examined */
 
@@ -32,11 +32,26 @@
 
 /* Classes of a function range, beyond enum fl_lock_class. */
 #define PH_RANGE_SKIP	255	/* lock implementation / tracing: not a caller */
+/*
+ * Or-ed into a class: the function takes the lock itself (in its own code or
+ * an inlined helper), so it names the class only as the first real frame.
+ * Reclaim's big functions (shrink_lruvec, shrink_node, evict_folios) are
+ * otherwise two frames above locks that are not theirs (__remove_mapping's
+ * xa_lock, the shrinkers' list_lru locks).
+ */
+#define PH_RANGE_DIRECT	0x40
 
 struct ph_range {		/* [start, end) of one kernel function */
 	fl_u64 start;
 	fl_u64 end;
-	fl_u32 cls;		/* enum fl_lock_class or PH_RANGE_SKIP */
+	fl_u32 cls;		/* enum fl_lock_class [| PH_RANGE_DIRECT], PH_RANGE_SKIP */
+	fl_u32 pad;
+};
+
+/* Naming a lock from its contending stack, one frame at a time. */
+struct ph_scan {
+	fl_u64 caller;		/* first real frame (outside lock internals) */
+	fl_u32 real;		/* real frames seen */
 	fl_u32 pad;
 };
 
@@ -222,13 +237,15 @@ FL_INLINE fl_u64 ph_fault_end(struct ph_acct *a, struct fl_phase_stats *ps, fl_u
  * Class of a kernel text address: binary search over `nr` sorted,
  * non-overlapping ranges.  Returns FL_LK_NR when no range contains ip.
  */
+_Static_assert(PH_NR_RANGES < 256, "ph_range_class searches 8 levels deep");
+
 FL_INLINE fl_u32 ph_range_class(const volatile struct ph_range *r, fl_u32 nr, fl_u64 ip)
 {
 	fl_u32 lo = 0, hi = nr, i, mid;
 
 	if (hi > PH_NR_RANGES)
 		hi = PH_NR_RANGES;
-	for (i = 0; i < 8; i++) {	/* 2^8 > PH_NR_RANGES */
+	for (i = 0; i < 8; i++) {	/* 2^8 > PH_NR_RANGES (checked below) */
 		if (lo >= hi)
 			break;
 		mid = (lo + hi) / 2;
@@ -242,6 +259,33 @@ FL_INLINE fl_u32 ph_range_class(const volatile struct ph_range *r, fl_u32 nr, fl
 			return r[mid].cls;
 	}
 	return FL_LK_NR;
+}
+
+/*
+ * One frame of the contending stack, innermost first, with the class of its
+ * function (ph_range_class).  Returns the lock class when this frame names
+ * it, PH_SCAN_MORE to look at the next frame, PH_SCAN_STOP when the frames
+ * worth looking at are used up.  Lock-implementation frames are skipped; the
+ * first real frame is the caller; the first of PH_CALLER_SCAN real frames in
+ * a classified function names the class (a PH_RANGE_DIRECT function only as
+ * the first).
+ */
+#define PH_SCAN_MORE	FL_LK_NR
+#define PH_SCAN_STOP	(FL_LK_NR + 1)
+
+FL_INLINE fl_u32 ph_scan_frame(struct ph_scan *s, fl_u32 cls, fl_u64 ip)
+{
+	if (cls == PH_RANGE_SKIP)
+		return PH_SCAN_MORE;
+	if (!s->caller)
+		s->caller = ip;
+	if (cls != FL_LK_NR && (cls & PH_RANGE_DIRECT))
+		cls = s->real ? FL_LK_NR : cls & ~PH_RANGE_DIRECT;
+	if (cls < FL_LK_NR)
+		return cls;
+	if (++s->real >= PH_CALLER_SCAN)
+		return PH_SCAN_STOP;
+	return PH_SCAN_MORE;
 }
 
 #endif /* FAULTLINE_EBPF_PHASES_H */

@@ -27,6 +27,8 @@ struct fl_phases {
 	bool phases_on, locks_on;	/* loaded and attached */
 	bool fentry_loaded;		/* fault context (phase) hooks loaded */
 	bool contention_ok;		/* lock:contention_* attached */
+	bool reclaim_ok;		/* direct-reclaim context hooks attached */
+	unsigned int ranges_dropped;	/* named functions beyond PH_NR_RANGES */
 	char notes[256];		/* phases seen only in part */
 	bool own_filter;		/* ph_tgids is ours (not shared) */
 	bool all_callers;
@@ -242,16 +244,29 @@ static const struct {
 	{ "__free_pages_ok", FL_LK_ZONE },
 	{ "reserve_highatomic_pageblock", FL_LK_ZONE },
 	{ "unreserve_highatomic_pageblock", FL_LK_ZONE },
-	/* lruvec->lru_lock */
-	{ "folio_lruvec_lock", FL_LK_LRU },
-	{ "folio_lruvec_lock_irq", FL_LK_LRU },
-	{ "folio_lruvec_lock_irqsave", FL_LK_LRU },
-	{ "folio_batch_move_lru", FL_LK_LRU },
-	{ "shrink_active_list", FL_LK_LRU },
-	{ "shrink_inactive_list", FL_LK_LRU },
-	{ "move_folios_to_lru", FL_LK_LRU },
-	{ "lru_note_cost", FL_LK_LRU },
-	{ "folio_isolate_lru", FL_LK_LRU },
+	/*
+	 * lruvec->lru_lock.  DIRECT: these take it themselves (reclaim's big
+	 * functions sit above locks that are not theirs).  shrink_lruvec:
+	 * inlined shrink_inactive_list (isolate, put back); shrink_node: the
+	 * inlined cost snapshot (prepare_scan_control on 6.12); evict_folios,
+	 * inc_max_seq, try_to_inc_max_seq: MGLRU eviction and aging (with
+	 * aging's mm_list lock); lru_gen_rotate_memcg: the memcg LRU.
+	 */
+	{ "folio_lruvec_lock", FL_LK_LRU | PH_RANGE_DIRECT },
+	{ "folio_lruvec_lock_irq", FL_LK_LRU | PH_RANGE_DIRECT },
+	{ "folio_lruvec_lock_irqsave", FL_LK_LRU | PH_RANGE_DIRECT },
+	{ "folio_batch_move_lru", FL_LK_LRU | PH_RANGE_DIRECT },
+	{ "shrink_active_list", FL_LK_LRU | PH_RANGE_DIRECT },
+	{ "shrink_inactive_list", FL_LK_LRU | PH_RANGE_DIRECT },
+	{ "shrink_lruvec", FL_LK_LRU | PH_RANGE_DIRECT },
+	{ "shrink_node", FL_LK_LRU | PH_RANGE_DIRECT },
+	{ "move_folios_to_lru", FL_LK_LRU | PH_RANGE_DIRECT },
+	{ "lru_note_cost", FL_LK_LRU | PH_RANGE_DIRECT },
+	{ "folio_isolate_lru", FL_LK_LRU | PH_RANGE_DIRECT },
+	{ "evict_folios", FL_LK_LRU | PH_RANGE_DIRECT },
+	{ "inc_max_seq", FL_LK_LRU | PH_RANGE_DIRECT },
+	{ "try_to_inc_max_seq", FL_LK_LRU | PH_RANGE_DIRECT },
+	{ "lru_gen_rotate_memcg", FL_LK_LRU | PH_RANGE_DIRECT },
 	/* page table locks (split ptlock and mm->page_table_lock) */
 	{ "__pte_offset_map_lock", FL_LK_PTL },
 	{ "__pte_alloc", FL_LK_PTL },
@@ -288,6 +303,15 @@ static const struct {
 	{ "mem_cgroup_handle_over_high", FL_LK_MEMCG },
 	{ "lock_page_memcg", FL_LK_MEMCG },
 	{ "folio_memcg_lock", FL_LK_MEMCG },
+	/*
+	 * memcg's OOM (oom_lock), swap accounting (swap_cgroup ctrl->lock) and
+	 * statistics flush (cgroup_rstat_lock: for the traced tasks, memcg's
+	 * mem_cgroup_flush_stats from reclaim and refault)
+	 */
+	{ "mem_cgroup_out_of_memory", FL_LK_MEMCG | PH_RANGE_DIRECT },
+	{ "swap_cgroup_record", FL_LK_MEMCG | PH_RANGE_DIRECT },
+	{ "__cgroup_rstat_lock", FL_LK_MEMCG | PH_RANGE_DIRECT },
+	{ "cgroup_rstat_flush*", FL_LK_MEMCG | PH_RANGE_DIRECT },
 	/* per-VMA lock writers */
 	{ "vma_start_write", FL_LK_VMA },
 	{ "__vma_start_write", FL_LK_VMA },
@@ -317,7 +341,8 @@ static int set_ranges(struct fl_phases *p, const struct ksyms *k)
 	unsigned int n = 0, named = 0, skip = 0;
 	size_t i, j;
 
-	for (i = 0; i < k->n && n < PH_NR_RANGES; i++) {
+	p->ranges_dropped = 0;
+	for (i = 0; i < k->n; i++) {
 		const char *name = k->s[i].name;
 		unsigned long long end = 0;
 
@@ -334,6 +359,10 @@ static int set_ranges(struct fl_phases *p, const struct ksyms *k)
 			}
 		if (!end || (n && r[n - 1].start == k->s[i].addr))
 			continue;	/* alias of the previous range */
+		if (n == PH_NR_RANGES) {	/* said in locks.naming */
+			p->ranges_dropped++;
+			continue;
+		}
 		r[n].start = k->s[i].addr;
 		r[n].end = end;
 		r[n].cls = lock_funcs[j].cls;
@@ -368,6 +397,7 @@ enum { K_FENTRY, K_KPROBE, K_TP };
 #define PH_CONTENTION	(-2)	/* lock:contention_begin/end */
 #define PH_FAULT_TP	(-3)	/* page_fault_user: nothing works without it */
 #define PH_OTHER_TP	(-4)
+#define PH_RECLAIM	(-5)	/* direct reclaim: context for naming locks */
 
 struct pair {
 	struct bpf_program *a, *b;
@@ -404,6 +434,9 @@ static size_t get_pairs(struct phases_bpf *s, struct pair *out, size_t max)
 		PAIR(ph_fe_memcg, ph_fx_memcg, "__mem_cgroup_charge", K_FENTRY, FL_PH_MEMCG),
 		PAIR(ph_fe_lru_vma, ph_fx_lru_vma, "folio_add_lru_vma", K_FENTRY, FL_PH_LRU),
 		PAIR(ph_fe_lru, ph_fx_lru, "folio_add_lru", K_FENTRY, FL_PH_LRU),
+		PAIR(ph_fe_reclaim_memcg, ph_fx_reclaim_memcg, "try_to_free_mem_cgroup_pages",
+		     K_FENTRY, PH_RECLAIM),
+		PAIR(ph_fe_reclaim, ph_fx_reclaim, "try_to_free_pages", K_FENTRY, PH_RECLAIM),
 	};
 	size_t n = sizeof(t) / sizeof(t[0]);
 
@@ -490,6 +523,7 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 {
 	struct pair pr[32];
 	bool got[FL_PH_NR] = {0}, contention_ok = false, zero0 = false;
+	unsigned int reclaim = 0, reclaim_want = 0;
 	char perr[FL_PH_NR][96];
 	struct bpf_program *prog;
 	size_t n, i;
@@ -545,7 +579,11 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 
 		if (!bpf_program__autoload(pr[i].a))
 			continue;
+		if (pr[i].phase == PH_RECLAIM)
+			reclaim_want++;
 		if (attach_pair(&pr[i], aerr, sizeof(aerr)) == 0) {
+			if (pr[i].phase == PH_RECLAIM)
+				reclaim++;
 			if (pr[i].phase >= 0)
 				got[pr[i].phase] = true;
 			if (pr[i].phase == PH_CONTENTION)
@@ -564,6 +602,8 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 			snprintf(p->locks_why, sizeof(p->locks_why), "%s", aerr);
 	}
 	p->contention_ok = contention_ok;
+	/* both or the naming would depend on which reclaim ran */
+	p->reclaim_ok = reclaim && reclaim == reclaim_want;
 	if (!e->fentry)
 		return 0;
 	got[FL_PH_REST] = true;
@@ -693,10 +733,15 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 		snprintf(p->naming, sizeof(p->naming), "address%s%s%s",
 			 have_k && k.vma_lock_cachep && k.page_offset_base && k.vmemmap_base ?
 			 "+vma_slab" : "", have_k ? "+stack" : "",
-			 p->fentry_loaded ? "+phase" : "");
+			 !p->fentry_loaded ? "" : p->reclaim_ok ? "+phase+reclaim" :
+			 "+phase");
 		if (!have_k)
 			snprintf(p->naming + strlen(p->naming), sizeof(p->naming) - strlen(p->naming),
 				 "; stack naming unavailable: %s", kerr);
+		else if (p->ranges_dropped)
+			snprintf(p->naming + strlen(p->naming), sizeof(p->naming) - strlen(p->naming),
+				 "; stack naming partial: %u functions beyond the %d-range table",
+				 p->ranges_dropped, PH_NR_RANGES);
 	} else if (o->locks && !p->locks_why[0]) {
 		snprintf(p->locks_why, sizeof(p->locks_why), "%s",
 			 env.contention ? "contention tracepoints not attached"

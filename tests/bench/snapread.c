@@ -2,7 +2,8 @@
 /*
  * snapread NR_CPUS ITER: time writing and reading back a snapshot of NR_CPUS
  * CPUs (every histogram populated) through user/snapshot.c; prints
- * "snapread cpus=N bytes=B write_ms=W read_ms=R" (means over ITER).
+ * "snapread cpus=N bytes=B write_ms=W read_ms=R read_median_ms=M read_max_ms=X"
+ * (W and R: means over ITER).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,16 +20,26 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 int main(int argc, char **argv)
 {
 	struct fl_snapshot s = { 0 }, r;
 	char path[] = "/tmp/fl-snapread-XXXXXX", err[256];
 	unsigned int n = argc > 1 ? atoi(argv[1]) : 256, it = argc > 2 ? atoi(argv[2]) : 20;
-	double tw = 0, tr = 0, t;
+	double tw = 0, tr = 0, t, *reads;
 	int fd = mkstemp(path);
 	size_t bytes = 0;
 
 	if (fd < 0 || n == 0 || it == 0 || fl_snapshot_alloc_cpus(&s, n))
+		return 1;
+	reads = calloc(it, sizeof(*reads));
+	if (!reads)
 		return 1;
 	close(fd);
 	for (unsigned int c = 0; c < n; c++)
@@ -43,7 +54,8 @@ int main(int argc, char **argv)
 		t = now_ms();
 		if (fl_snapshot_read_file(path, &r, err, sizeof(err)))
 			return fprintf(stderr, "snapread: %s\n", err), 1;
-		tr += now_ms() - t;
+		reads[i] = now_ms() - t;
+		tr += reads[i];
 		fl_snapshot_free(&r);
 	}
 	{
@@ -53,7 +65,11 @@ int main(int argc, char **argv)
 			free(buf);
 	}
 	unlink(path);
-	printf("snapread cpus=%u bytes=%zu write_ms=%.3f read_ms=%.3f\n", n, bytes, tw / it, tr / it);
+	qsort(reads, it, sizeof(*reads), cmp_double);
+	printf("snapread cpus=%u bytes=%zu write_ms=%.3f read_ms=%.3f read_median_ms=%.3f read_max_ms=%.3f\n",
+	       n, bytes, tw / it, tr / it,
+	       it % 2 ? reads[it / 2] : (reads[it / 2 - 1] + reads[it / 2]) / 2, reads[it - 1]);
+	free(reads);
 	fl_snapshot_free(&s);
 	return 0;
 }

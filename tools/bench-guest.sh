@@ -9,7 +9,7 @@ T=$(nproc)
 PFT="pft -m 64m -t $T"
 CHURN="churn -t $T -w 2 -p 256 -r 20"
 run() { "$@" | awk 'NF == 8 && $7 ~ /^[0-9.]+$/ { print $7, $8 }' | tail -1; }
-one() {	# NAME CMD-PREFIX...
+one() {	# NAME CMD-PREFIX...   (KIND=peer for a peer's row)
 	name=$1; shift
 	: >/tmp/p
 	for i in $(seq "$PAIRS"); do
@@ -17,7 +17,8 @@ one() {	# NAME CMD-PREFIX...
 		x=$(run "$@" $PFT)
 		[ -n "$b" ] && [ -n "$x" ] && echo "$b $x" >>/tmp/p
 	done
-	echo "tier $name ($PFT, emulated):"
+	cp /tmp/p "/out/$name.pairs"
+	echo "${KIND:-tier} $name ($PFT, emulated):"
 	awk -f /fl/bench-stats.awk /tmp/p
 }
 indent() { sed 's/^/  /'; }
@@ -41,7 +42,7 @@ bt_hist() {
 	return $st
 }
 if command -v bpftrace >/dev/null; then
-	one bpftrace-hmf-hist bt_hist
+	KIND=peer one bpftrace-hmf-hist bt_hist
 	echo "peer bpftrace handle_mm_fault latency, ns (last traced run, emulated):"
 	grep -E '^(@|\[)' /tmp/bt.txt | indent
 	grep -q '^@ns' /tmp/bt.txt || { echo "  no histogram: bpftrace said:"; tail -3 /tmp/bt.txt | indent; }
@@ -59,11 +60,11 @@ if command -v perf >/dev/null; then
 	# perf exits 0 even when its BPF skeleton fails to load: read stderr
 	perf lock contention -b -a -- true >/tmp/perf-probe.txt 2>&1
 	if ! grep -qE 'ailed|not available|rror' /tmp/perf-probe.txt; then
-		mode=b
+		mode=-b tag=b
 		pl() { perf lock contention -b -a -E 8 "$@"; }
 		plf() { perf lock contention -b -a --output /tmp/perf-pft.txt -- "$@"; }
 	else
-		mode=tracepoint
+		mode="tracepoint: record + -i" tag=tracepoint
 		echo "peer perf lock contention -b refused here: $( (grep -m1 -E 'ldimm64|not available' /tmp/perf-probe.txt; grep -m1 'ailed' /tmp/perf-probe.txt) | head -1); using perf lock record + contention -i"
 		pl() {	# [-l] -- CMD...: record, then report like -b would
 			o=; [ "$1" = -l ] && { o=-l; shift; }
@@ -73,7 +74,7 @@ if command -v perf >/dev/null; then
 		}
 		plf() { perf lock record -o /tmp/perf.data -- "$@" 2>/dev/null; }
 	fi
-	one "perf-lock-contention-$mode" plf
+	KIND=peer one "perf-lock-contention-$tag" plf
 	echo "peer perf lock contention ($mode) on $CHURN, by caller:"
 	pl -- $CHURN 2>&1 >/dev/null | grep -v '^ *$' | indent
 	echo "peer perf lock contention ($mode) on $CHURN, by lock (-l):"

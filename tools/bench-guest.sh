@@ -13,8 +13,14 @@ one() {	# NAME CMD-PREFIX...   (KIND=peer for a peer's row)
 	name=$1; shift
 	: >/tmp/p
 	for i in $(seq "$PAIRS"); do
-		b=$(run $PFT)
-		x=$(run "$@" $PFT)
+		# alternate the order (A B, B A, ...) as tools/bench does on the host
+		if [ $((i % 2)) = 1 ]; then
+			b=$(run $PFT)
+			x=$(run "$@" $PFT)
+		else
+			x=$(run "$@" $PFT)
+			b=$(run $PFT)
+		fi
 		[ -n "$b" ] && [ -n "$x" ] && echo "$b $x" >>/tmp/p
 	done
 	cp /tmp/p "/out/$name.pairs"

@@ -24,7 +24,6 @@ P=/sys/module/faultline/parameters
 NFAIL_SHOWN=0
 EINVAL="Invalid argument"
 
-loaded() { grep -q '^faultline ' /proc/modules; }
 # rnd: a random 32-bit number in $r, read by the shell itself (no fork: under TCG
 # each process costs tens of ms)
 od -An -v -w4 -tu4 -N65536 /dev/urandom | tr -d ' ' >$F/rnd
@@ -38,8 +37,6 @@ bad() {
 	if [ $NFAIL_SHOWN -le 30 ]; then fl_fail "$1 [value: $(show "$2")]"
 	else FL_FAILS=$((FL_FAILS + 1)); fi
 }
-# nozeros DIGITS: DIGITS without leading zeros ("0" if all zeros)
-nozeros() { d=$(printf '%s\n' "$1" | sed 's/^0*//'); echo "${d:-0}"; }
 
 # ---- value generators: each writes one value to the file $1 ----------------
 # Edge cases shared by the parameters and the control file's tgid argument;
@@ -153,42 +150,62 @@ rand_value() {
 }
 
 # ---- model of the parameters' grammar (Documentation/module.rst) ------------
-# want_param NAME VALUE: prints "accept CANON", "reject" or "enodev" (a valid
-# mask of hooks this kernel may not have: accepted or refused with ENODEV)
+# Shell builtins only, like the control file's model below.
+# strip0 DIGITS: $d = DIGITS without leading zeros ("0" if all zeros)
+strip0() { d=$1; while [ "${d#0}" != "$d" ]; do d=${d#0}; done; d=${d:-0}; }
+# pid_is_tgid N: N is a live process (thread group leader), per /proc
+pid_is_tgid() {
+	tg=
+	[ -r /proc/$1/status ] && while read -r key val; do
+		[ "$key" = Tgid: ] && { tg=$val; break; }
+	done </proc/$1/status
+	[ "$tg" = "$1" ]
+}
+# want_param NAME VALUE: sets W to "accept CANON", "reject", "nosuch N" (a
+# valid tgid with no process) or "enodev N" (a valid mask of hooks this
+# kernel may not have: accepted or refused with ENODEV)
 want_param() {
-	v=$2
+	v=$2 W=reject
 	case $1 in
 	hooks)
-		if printf '%s\n' "$v" | grep -qxE '0[xX][0-9a-fA-F]+'; then
-			d=$(nozeros "${v#0?}")
-			[ ${#d} -le 3 ] && n=$((0x$d)) || n=99999
-		elif printf '%s\n' "$v" | grep -qxE '0[0-7]*'; then
-			d=$(nozeros "$v")
-			[ ${#d} -le 4 ] && n=$((0$d)) || n=99999
-		elif printf '%s\n' "$v" | grep -qxE '[1-9][0-9]*'; then
-			[ ${#v} -le 4 ] && n=$v || n=99999
-		else echo reject; return; fi
-		if [ $n -lt 1 ] || [ $n -gt 1023 ]; then echo reject
-		elif [ $((n & ~0x18)) -eq 0 ]; then echo "enodev $n"	# do_handle_mm_fault / lock_vma_under_rcu only
-		else echo "accept $n"; fi ;;
+		case $v in
+		0[xX]*)	case ${v#0?} in ''|*[!0-9a-fA-F]*) return ;; esac
+			strip0 "${v#0?}"
+			[ ${#d} -le 3 ] && n=$((0x$d)) || n=99999 ;;
+		0*)	case $v in *[!0-7]*) return ;; esac
+			strip0 "$v"
+			[ ${#d} -le 4 ] && n=$((0$d)) || n=99999 ;;
+		[1-9]*)	case $v in *[!0-9]*) return ;; esac
+			[ ${#v} -le 4 ] && n=$v || n=99999 ;;
+		*)	return ;;
+		esac
+		if [ $n -lt 1 ] || [ $n -gt 1023 ]; then W=reject
+		elif [ $((n & ~0x18)) -eq 0 ]; then W="enodev $n"	# do_handle_mm_fault / lock_vma_under_rcu only
+		else W="accept $n"; fi ;;
 	tgid|maxactive)
-		printf '%s\n' "$v" | grep -qxE '[0-9]+' || { echo reject; return; }
-		d=$(nozeros "$v")
-		[ ${#d} -le 8 ] || { echo reject; return; }
+		case $v in ''|*[!0-9]*) return ;; esac
+		strip0 "$v"
+		[ ${#d} -le 8 ] || return
 		if [ $1 = maxactive ]; then
-			[ $d -le 4096 ] && echo "accept $d" || echo reject
-		elif [ $d -gt 4194304 ]; then echo reject
-		elif [ $d -eq 0 ] || [ "$(awk '/^Tgid:/ { print $2 }' /proc/$d/status 2>/dev/null)" = $d ]; then
-			echo "accept $d"
-		else echo "nosuch $d"; fi ;;
+			[ $d -le 4096 ] && W="accept $d"
+		elif [ $d -gt 4194304 ]; then W=reject
+		elif [ $d -eq 0 ] || pid_is_tgid $d; then W="accept $d"
+		else W="nosuch $d"; fi ;;
 	enable)
 		case $v in
-		1|y|Y) echo "accept Y" ;;
-		0|n|N) echo "accept N" ;;
-		*) echo reject ;;
+		1|y|Y) W="accept Y" ;;
+		0|n|N) W="accept N" ;;
 		esac ;;
 	esac
 }
+
+loaded() {
+	while read -r m rest; do [ "$m" = faultline ] && return 0; done </proc/modules
+	return 1
+}
+# Whitespace for the kernel's isspace (0xa0 too) and quotes: the loader's
+SPLIT=$(printf ' \t\n\v\f\r"\240.')
+SPLIT=${SPLIT%.}
 
 # fuzz_param NAME SECONDS: edge cases, then random values for SECONDS
 fuzz_param() {
@@ -207,39 +224,43 @@ fuzz_param() {
 		[ "$v" = FAKELINE ] && v=$(printf '"x\nFAKELINE"')
 		out=$(insmod /fl/faultline.ko "$name=$v" 2>&1)
 		rc=$?
-		if loaded; then got=$(cat $P/$name); else got=; fi
-		[ $rc -eq 0 ] && acc=$((acc + 1)) || rej=$((rej + 1))
-		if [ $rc -ne 0 ] && loaded; then bad "insmod $name failed (rc $rc) but the module is loaded" $f
-		elif [ $rc -eq 0 ] && ! loaded; then bad "insmod $name succeeded but the module is not loaded" $f
+		got= L=
+		if loaded; then
+			L=1
+			[ $rc -eq 0 ] || bad "insmod $name failed (rc $rc) but the module is loaded" $f
+			read -r got <$P/$name
+		elif [ $rc -eq 0 ]; then bad "insmod $name succeeded but the module is not loaded" $f
 		fi
-		# Whitespace (0xa0 too, for the kernel's isspace) and quotes are the
-		# loader's: it splits or unquotes, ignoring unknown words.  Those
-		# values only need a valid value read back if accepted.
-		if ! tr -d ' \t\n\v\f\r"\240' <$f | cmp -s - $f; then
+		[ $rc -eq 0 ] && acc=$((acc + 1)) || rej=$((rej + 1))
+		# The loader splits on whitespace and strips quotes, ignoring
+		# unknown words: such values only need a valid value read back
+		# if accepted.
+		case $v in
+		*["$SPLIT"]*)
 			multi=$((multi + 1))
 			if [ $rc -eq 0 ]; then
-				w=$(want_param $name "$got")
-				case $w in accept*|nosuch*|enodev*) ;;
+				want_param $name "$got"
+				case $W in accept*|nosuch*|enodev*) ;;
 				*) bad "insmod $name (split by the loader) accepted, read back '$got' is not valid" $f ;;
 				esac
-			fi
-		else
-			w=$(want_param $name "$v")
-			case $w:$rc in
-			accept*:0|enodev*:0)
-				[ "$got" = "${w#* }" ] || bad "insmod $name accepted, read back '$got', want '${w#* }'" $f ;;
+			fi ;;
+		*)
+			want_param $name "$v"
+			case $W:$rc in
+			accept*:0|enodev*:0|nosuch*:0)	# nosuch: the process appeared meanwhile
+				[ "$got" = "${W#* }" ] || bad "insmod $name accepted, read back '$got', want '${W#* }'" $f ;;
 			enodev*:*)
-				echo "$out" | grep -q "No such device" ||
-					bad "insmod $name: want success or ENODEV, got rc $rc '$out'" $f ;;
-			nosuch*:0)	# the process appeared meanwhile
-				[ "$got" = "${w#* }" ] || bad "insmod $name accepted, read back '$got'" $f ;;
+				case $out in *"No such device"*) ;;
+				*) bad "insmod $name: want success or ENODEV, got rc $rc '$out'" $f ;;
+				esac ;;
 			reject:0|accept*:*)
-				bad "insmod $name: model says $w, insmod rc $rc '$out'" $f ;;
-			*)	echo "$out" | grep -q "$EINVAL" ||
-					bad "insmod $name: want EINVAL, got rc $rc '$out'" $f ;;
-			esac
-		fi
-		loaded && rmmod faultline
+				bad "insmod $name: model says $W, insmod rc $rc '$out'" $f ;;
+			*)	case $out in *"$EINVAL"*) ;;
+				*) bad "insmod $name: want EINVAL, got rc $rc '$out'" $f ;;
+				esac ;;
+			esac ;;
+		esac
+		[ -z "$L" ] || rmmod faultline
 	done
 	echo "param $name: $i values ($nedge edge cases), $acc loaded, $rej refused, $multi split by the loader"
 	fl_check_ge "param $name: values tried" $i $nedge
@@ -287,18 +308,12 @@ want_ctl() {
 		case $pair in 3[0-9]) d=$d${pair#3} ;; *) W=$EINVAL; return ;; esac
 		arg=${arg#??}
 	done
-	[ -n "$d" ] || { W=$EINVAL; return; }
-	while [ "${d#0}" != "$d" ]; do d=${d#0}; done
-	d=${d:-0}
-	if [ ${#d} -gt 8 ] || [ $d -gt 4194304 ]; then W=$EINVAL
-	elif [ $d = 0 ]; then W=ok
-	else
-		tg=
-		[ -r /proc/$d/status ] && while read -r key val; do
-			[ "$key" = Tgid: ] && { tg=$val; break; }
-		done </proc/$d/status
-		[ "$tg" = $d ] && W=ok || W="No such process"
-	fi
+	want_param tgid "$d"
+	case $W in
+	accept*) W=ok ;;
+	nosuch*) W="No such process" ;;
+	*) W=$EINVAL ;;
+	esac
 }
 # ctl_value FILE: an edge case, a command with garbage, or random bytes
 ctl_value() {

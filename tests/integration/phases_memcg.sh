@@ -36,10 +36,10 @@
 # smp: 4
 # cpu: max,-hypervisor
 # kmods: zram
-# timeout: 300
-# args: 16384 4 16
+# timeout: 420
+# args: 24576 4 32 3
 . /fl/lib.sh
-PAGES=${1:-16384} T=${2:-4} MAXMB=${3:-16}
+PAGES=${1:-24576} T=${2:-4} MAXMB=${3:-32} R=${4:-3}
 CG=/sys/fs/cgroup
 
 if grep -qw hypervisor /proc/cpuinfo; then
@@ -55,13 +55,13 @@ if [ -w /sys/kernel/mm/lru_gen/enabled ]; then
 	echo n >/sys/kernel/mm/lru_gen/enabled
 	echo "lru_gen: $(cat /sys/kernel/mm/lru_gen/enabled)"
 fi
-mkdir $CG/base $CG/small
-echo $((MAXMB * 1024 * 1024)) >$CG/small/memory.max
 
-# run NAME: pft in cgroup NAME under record; report --raw to /out/NAME.raw
+# run NAME: pft in a fresh cgroup NAME under record; report --raw to /out/NAME.raw
 run() {
+	mkdir $CG/$1
+	case $1 in small*) echo $((MAXMB * 1024 * 1024)) >$CG/$1/memory.max ;; esac
 	FAULTLINE_LOCK_CALLERS=all faultline record --phases --locks -o /out/$1.snap -- \
-		sh -c "echo \$\$ >$CG/$1/cgroup.procs && exec pft -m ${PAGES}P -t $T --json" \
+		sh -c "echo \$\$ >$CG/$1/cgroup.procs && exec pft -m ${PAGES}P -t $T -z --json" \
 		>/out/$1.record.txt 2>&1
 	rc=$?
 	cat /out/$1.record.txt
@@ -70,67 +70,104 @@ run() {
 	fl_check_eq "$1: report --raw exit status" "$?" 0
 	faultline report --locks --phases /out/$1.snap >/out/$1.report.txt 2>&1
 	fl_check_eq "$1: report --locks --phases exit status" "$?" 0
-	cat /out/$1.report.txt
-	grep -E '^lock|^phase\.memcg' /out/$1.raw
-	grep -E '^(pgscan|pgsteal|pgmajfault) ' $CG/$1/memory.stat 2>/dev/null
+	grep -E '^(lock\.[a-z_]*\.(count|wait_ns)|locks\.(dominant|caller\.[0-9]*)|phase\.memcg\.mean_ns)=' /out/$1.raw
+	grep -E '^(pgscan|pgsteal|pgmajfault) ' $CG/$1/memory.stat
 	sed 's/^/memory.events: /' $CG/$1/memory.events
 }
 kv() { sed -n "s/^$2=//p" /out/$1.raw | head -1; }
 memstat() { awk -v k="$2" '$1 == k { print $2 }' $CG/$1/memory.stat; }
 num() { case $1 in ''|*[!0-9]*) echo 0 ;; *) echo "$1" ;; esac; }
+# tracer: CLASS FIELD of run NAME caused by faultline itself.  On 6.1 the
+# mmap_lock tracepoints (memcg_path prototype) resolve the cgroup path on
+# every event under kernfs_rename_lock, a global spinlock there (an rwlock
+# on 6.12): every fault of a task in a non-root memcg takes it.
+tracer() {
+	sed -n 's/^locks\.caller\.[0-9]*=kernfs_path_from_node \([0-9]*\) \([0-9]*\)$/\1 \2/p' \
+		/out/$1.raw | awk -v f="$2" '{ s += (f == "count" ? $1 : $2) } END { print s + 0 }'
+}
 
-run base
-run small
-
-for r in base small; do
-	# every fault has phases, none overruns; pft faulted exactly its pages
-	fl_check_eq "$r: faults whose phases exceed their latency (overrun)" "$(kv $r phases.overrun)" 0
-	fl_check_ge "$r: faults with phase accounting" "$(num "$(kv $r phases.faults)")" "$PAGES"
-	fl_check_eq "$r: faults with a handle_mm_fault phase (rest)" \
-		"$(kv $r phase.rest.count)" "$(kv $r phases.faults)"
-	json=$(grep '^{"tool":"pft"' /out/$r.record.txt)
-	pages=$(echo "$json" | sed -n 's/.*"pages":\([0-9]*\).*/\1/p')
-	minflt=$(echo "$json" | sed -n 's/.*"minflt":\([0-9]*\).*/\1/p')
-	fl_check_eq "$r: pft pages" "$pages" "$PAGES"
-	fl_check_within "$r: pft minor faults vs pages" "$minflt" "$PAGES" 1
-	case $(kv $r locks.naming) in
-	*+reclaim*) fl_pass "$r: locks named with the reclaim context: $(kv $r locks.naming)" ;;
-	*) fl_fail "$r: locks.naming: expected '+reclaim', got '$(kv $r locks.naming)'" ;;
-	esac
+i=1
+while [ $i -le "$R" ]; do
+	run base$i
+	run small$i
+	i=$((i + 1))
 done
-fl_check_eq "small: no OOM kill" "$(sed -n 's/^oom_kill //p' $CG/small/memory.events)" 0
 
-# the constrained run reclaimed to swap; the baseline did not reclaim at all
-fl_check_eq "base: pages scanned by reclaim" "$(num "$(memstat base pgscan)")" 0
-fl_check_ge "small: pages scanned by reclaim" "$(num "$(memstat small pgscan)")" "$PAGES"
-fl_check_ge "small: pages reclaimed (pgsteal)" "$(num "$(memstat small pgsteal)")" $((PAGES / 2))
+i=1
+while [ $i -le "$R" ]; do
+	for r in base$i small$i; do
+		# every fault has phases, none overruns; pft faulted exactly its pages
+		fl_check_eq "$r: faults whose phases exceed their latency (overrun)" "$(kv $r phases.overrun)" 0
+		fl_check_ge "$r: faults with phase accounting" "$(num "$(kv $r phases.faults)")" "$PAGES"
+		fl_check_eq "$r: faults with a handle_mm_fault phase (rest)" \
+			"$(kv $r phase.rest.count)" "$(kv $r phases.faults)"
+		json=$(grep '^{"tool":"pft"' /out/$r.record.txt)
+		fl_check_eq "$r: pft pages" "$(echo "$json" | sed -n 's/.*"pages":\([0-9]*\).*/\1/p')" "$PAGES"
+		fl_check_within "$r: pft minor faults vs pages" \
+			"$(echo "$json" | sed -n 's/.*"minflt":\([0-9]*\).*/\1/p')" "$PAGES" 1
+		case $(kv $r locks.naming) in
+		*+reclaim*) ;;
+		*) fl_fail "$r: locks.naming: expected '+reclaim', got '$(kv $r locks.naming)'" ;;
+		esac
+	done
+	# the constrained run reclaimed (to zram) without an OOM kill; the baseline did not reclaim
+	fl_check_eq "small$i: OOM kills" "$(sed -n 's/^oom_kill //p' $CG/small$i/memory.events)" 0
+	fl_check_eq "base$i: pages scanned by reclaim" "$(num "$(memstat base$i pgscan)")" 0
+	fl_check_ge "small$i: pages scanned by reclaim" "$(num "$(memstat small$i pgscan)")" "$PAGES"
+	fl_check_ge "small$i: pages reclaimed (pgsteal)" "$(num "$(memstat small$i pgsteal)")" $((PAGES / 2))
+	# the charge phase runs the reclaim: its mean per fault rises (>= 5x)
+	bm=$(kv base$i phase.memcg.mean_ns) sm=$(kv small$i phase.memcg.mean_ns)
+	if awk -v b="$bm" -v s="$sm" 'BEGIN { exit !(b > 0 && s >= 5 * b) }'; then
+		fl_pass "run $i: memcg charge phase mean $bm -> $sm ns per fault (>= 5x; emulated)"
+	else fl_fail "run $i: memcg charge phase mean: expected small >= 5 x base, got $bm -> $sm"; fi
+	i=$((i + 1))
+done
 grep '^pswp' /proc/vmstat
 
-# the charge phase runs the reclaim: its mean per fault rises (>= 5x)
-bm=$(kv base phase.memcg.mean_ns) sm=$(kv small phase.memcg.mean_ns)
-if awk -v b="$bm" -v s="$sm" 'BEGIN { exit !(b > 0 && s >= 5 * b) }'; then
-	fl_pass "memcg charge phase mean: $bm -> $sm ns per fault (>= 5x; emulated)"
-else fl_fail "memcg charge phase mean: expected small >= 5 x base, got $bm -> $sm"; fi
-
-# LRU contention rises well above the baseline's ...
-bc=$(num "$(kv base lock.lru.count)") sc=$(num "$(kv small lock.lru.count)")
-bw=$(num "$(kv base lock.lru.wait_ns)") sw=$(num "$(kv small lock.lru.wait_ns)")
-fl_check_ge "small: lru contentions" "$sc" 100
-fl_check_ge "small: lru contentions vs 5 x base ($bc)" "$sc" $((5 * bc))
-fl_check_ge "small: lru contended wait vs 2 x base ($bw ns)" "$sw" $((2 * bw))
-# ... and dominates every other non-mmap class, by count and by wait
+# Contention counts, summed over the R runs of each kind: under TCG a lock
+# whose holder's vCPU is descheduled convoys (every waiter spins a time
+# slice), so one run can show hundreds of waits on any one lock -- seen on
+# the baseline's LRU insertion and on the constrained runs' ptl.  Sums over
+# runs, and counts rather than emulated wait times, keep the test stable.
+sum() {	# sum KIND CLASS FIELD
+	s=0 i=1
+	while [ $i -le "$R" ]; do
+		v=$(num "$(kv $1$i lock.$2.$3)")
+		[ "$2" = other ] && v=$((v - $(tracer $1$i $3)))
+		s=$((s + v)) i=$((i + 1))
+	done
+	echo $s
+}
+bc=$(sum base lru count) sc=$(sum small lru count)
+echo "lru contentions: base $bc, small $sc; lru wait ns: base $(sum base lru wait_ns), small $(sum small lru wait_ns)"
 for c in vma ptl zone memcg other; do
-	cc=$(num "$(kv small lock.$c.count)") cw=$(num "$(kv small lock.$c.wait_ns)")
-	fl_check_ge "small: lru contentions vs 2 x $c ($cc)" "$sc" $((2 * cc))
-	fl_check_ge "small: lru wait vs $c wait ($cw ns)" "$sw" "$cw"
+	echo "$c contentions: base $(sum base $c count), small $(sum small $c count)"
 done
-fl_check_eq "small: dominant contended class" "$(kv small locks.dominant)" lru
-grep -q '^dominant: lru' /out/small.report.txt &&
-	fl_pass "small: report --locks names lru dominant" ||
-	fl_fail "small: report --locks: no 'dominant: lru' line"
+echo "faultline's own kernfs_path_from_node waits (6.1 mmap_lock tracepoints), left out of other:" \
+	"$(i=1; while [ $i -le "$R" ]; do printf '%s/%s ' "$(tracer base$i count)" "$(tracer small$i count)"; i=$((i + 1)); done)"
+# LRU contention rises well above the baseline's ...
+fl_check_ge "small: lru contentions (all runs)" "$sc" $((100 * R))
+# (not a ratio: the baseline's 4 threads adding to one LRU convoy too, from 0
+# to ~500 waits a run under TCG, depending on the host's load)
+fl_check_ge "small: lru contentions vs base ($bc) + 50 a run" "$sc" $((bc + 50 * R))
+# ... and dominates every other non-mmap class but ptl
+for c in vma zone memcg other; do
+	cc=$(sum small $c count)
+	fl_check_ge "small: lru contentions vs $c ($cc)" "$sc" $((cc + 1))
+done
+# ptl rises too: rmap walks (page_vma_mapped_walk) of several reclaimers,
+# and of the faults, meet on the PTE tables of the pages being reclaimed.
+# Which of lru and ptl leads is not set by the source (hold times, which
+# table each reclaimer is in) and varied between runs here, so it is
+# printed, not asserted; together they must carry >= 90% of the non-mmap
+# contentions (the source names no other lock reclaim takes for every page).
+pc=$(sum small ptl count)
+all=$((sc + pc + $(sum small vma count) + $(sum small zone count) + $(sum small memcg count) + $(sum small other count)))
+echo "small: lru $sc vs ptl $pc contentions; wait ns lru $(sum small lru wait_ns) vs ptl $(sum small ptl wait_ns) (emulated)"
+fl_check_ge "small: lru + ptl share of non-mmap contentions (per mille)" $((all ? (sc + pc) * 1000 / all : 0)) 900
 # the lru waits were named by reclaim's own functions (callers of every class
 # are kept): the caller tables match this kernel
-callers=$(sed -n 's/^locks\.caller\.[0-9]*=\([^ ]*\) .*/\1/p' /out/small.raw)
+callers=$(cat /out/small*.raw | sed -n 's/^locks\.caller\.[0-9]*=\([^ ]*\) .*/\1/p' | sort -u)
 echo "small: callers: $(echo $callers)"
 if echo "$callers" | grep -qE '^(shrink_lruvec|shrink_node|shrink_active_list|shrink_inactive_list|lru_note_cost|move_folios_to_lru)$'
 then fl_pass "small: reclaim's lru_lock takers among the callers"

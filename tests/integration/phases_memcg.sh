@@ -1,7 +1,8 @@
 # Lock classes under memory-cgroup reclaim (issue 7): pft with 4 threads
-# under `faultline record --phases --locks`, once in a memory cgroup without
-# a limit (baseline) and once in one whose memory.max is a quarter of what
-# pft touches, with zram swap, so every charge past the limit reclaims.
+# (-z: zero-filled pages) under `faultline record --phases --locks`, three
+# times in a memory cgroup without a limit (baseline) and three times in one
+# whose memory.max is a third of what pft touches, with zram swap, so every
+# charge past the limit reclaims.
 #
 # Which class must rise and dominate, from the kernel source (mm/vmscan.c,
 # 6.1 and 6.12): every reclaimer of one memcg scans the same lruvec (one per
@@ -9,11 +10,17 @@
 # put it back (shrink_inactive_list / shrink_active_list, inlined into
 # shrink_lruvec), per batch in lru_note_cost and per pass in shrink_node's
 # cost snapshot; faults adding pages to the LRU (folio_batch_move_lru) queue
-# behind them.  The other locks reclaim takes are per page table (rmap's
-# ptl), per swap device / zram pool (other) or per memcg (swap_cgroup,
-# events): so LRU must rise far above the baseline and dominate.  The charge
-# phase (__mem_cgroup_charge, which runs the reclaim) must get slower.
-# Tests assert the class that must dominate, never times (TCG is emulated).
+# behind them.  Rmap walks take each mapped page's PTE-table lock (ptl,
+# shared only by the reclaimers and faults in that 2 MiB); the rest is per
+# swap device / zram pool (other: pft -z makes zram store zero pages without
+# its allocator's lock) or per memcg (swap_cgroup, events).  Asserted:
+# reclaim's lru_lock waits appear, named lru (the baseline has none); lru
+# leads every non-mmap class but ptl, and lru + ptl carry >= 90% of them;
+# the charge phase (__mem_cgroup_charge runs the reclaim) gets >= 5x slower
+# in every run; every fault has phases, none overruns; pft faults exactly
+# its pages.  Counts, never times (TCG is emulated), summed over the runs:
+# under TCG a lock whose holder's vCPU is descheduled convoys.  What is not
+# asserted, and why, is said where the checks are.
 #
 # Why the box is set up so:
 # - cpu max,-hypervisor: an x86 guest without paravirt spinlocks (TCG has
@@ -138,18 +145,30 @@ sum() {	# sum KIND CLASS FIELD
 	done
 	echo $s
 }
+# reclaim's own lru_lock takers (direct: they name lru as the first frame)
+RECLAIM_LRU='shrink_lruvec|shrink_node|shrink_active_list|shrink_inactive_list|lru_note_cost|move_folios_to_lru|folio_isolate_lru|evict_folios|inc_max_seq|try_to_inc_max_seq'
+rsum() {	# rsum KIND: contentions of reclaim's lru_lock takers over the runs
+	i=1
+	while [ $i -le "$R" ]; do
+		grep -E "^locks\.caller\.[0-9]*=($RECLAIM_LRU) " /out/$1$i.raw
+		i=$((i + 1))
+	done | awk '{ s += $2 } END { print s + 0 }'
+}
 bc=$(sum base lru count) sc=$(sum small lru count)
-echo "lru contentions: base $bc, small $sc; lru wait ns: base $(sum base lru wait_ns), small $(sum small lru wait_ns)"
+echo "lru contentions: base $bc, small $sc; lru wait ns: base $(sum base lru wait_ns), small $(sum small lru wait_ns) (emulated)"
 for c in vma ptl zone memcg other; do
 	echo "$c contentions: base $(sum base $c count), small $(sum small $c count)"
 done
 echo "faultline's own kernfs_path_from_node waits (6.1 mmap_lock tracepoints), left out of other:" \
 	"$(i=1; while [ $i -le "$R" ]; do printf '%s/%s ' "$(tracer base$i count)" "$(tracer small$i count)"; i=$((i + 1)); done)"
-# LRU contention rises well above the baseline's ...
+# LRU contention rises: reclaim's lru_lock waits, named lru.  The class
+# total is printed, not compared with the baseline's: under TCG the
+# baseline's 4 threads adding to one LRU (folio_batch_move_lru) convoy in
+# some runs and not in others (0-700 waits a run), and the summed totals
+# were seen as close as 411 -> 446.
 fl_check_ge "small: lru contentions (all runs)" "$sc" $((100 * R))
-# (not a ratio: the baseline's 4 threads adding to one LRU convoy too, from 0
-# to ~500 waits a run under TCG, depending on the host's load)
-fl_check_ge "small: lru contentions vs base ($bc) + 50 a run" "$sc" $((bc + 50 * R))
+fl_check_eq "base: contentions of reclaim's lru_lock takers" "$(rsum base)" 0
+fl_check_ge "small: contentions of reclaim's lru_lock takers, named lru" "$(rsum small)" $((30 * R))
 # ... and dominates every other non-mmap class but ptl
 for c in vma zone memcg other; do
 	cc=$(sum small $c count)

@@ -491,8 +491,13 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 		return -1;
 	}
 	*written = true;
-	if (fl_snapshot_merge(&r->acc, s, err, sizeof(err)) && !r->a.quiet)
+	if (!r->acc.cpus) {
+		/* the first window becomes the summary: no second copy (4 MB at 256 CPUs) */
+		r->acc = *s;
+		memset(s, 0, sizeof(*s));
+	} else if (fl_snapshot_merge(&r->acc, s, err, sizeof(err)) && !r->a.quiet) {
 		fprintf(stderr, "faultline record: summary: %s\n", err);
+	}
 	return 0;
 }
 

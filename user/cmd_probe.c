@@ -11,6 +11,7 @@
 
 #include "backend_bpf.h"
 #include "commands.h"
+#include "kfeatures.h"
 #include "vmstat.h"
 
 int kmod_loaded(void) __attribute__((weak));
@@ -94,6 +95,8 @@ int cmd_probe(int argc, char **argv)
 		       kf.mmap_memcg ? "yes, prototype (mm, memcg_path, write[, success])"
 				     : "yes, prototype (mm, write[, success])");
 		printf("  %-26s %s\n", "lock:contention_begin/end", yes_no(kf.tp_contention));
+		if (kf.tp_contention && fl_spin_contention_caveat(NULL))
+			printf("  %-26s %s\n", "", fl_spin_contention_caveat(NULL));
 		printf("  %-26s %s\n", "sched:sched_process_fork", yes_no(kf.tp_fork));
 		printf("enum values:\n");
 		enum_line("FAULT_FLAG_VMA_LOCK", kf.flag_vma_lock);

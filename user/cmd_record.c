@@ -23,6 +23,7 @@
 
 #include "backend_bpf.h"
 #include "commands.h"
+#include "kfeatures.h"
 #include "report_common.h"
 #include "report_merge.h"
 #include "snapshot.h"
@@ -473,6 +474,8 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 		fprintf(stderr, "faultline record: machine tags incomplete\n");
 	if (r->cmdline[0])
 		fl_snapshot_set_tag(s, "command", r->cmdline);
+	if (r->a.locks && fl_spin_contention_caveat(NULL))
+		fl_snapshot_set_tag(s, "locks_caveat", fl_spin_contention_caveat(NULL));
 	if (r->a.interval > 0) {
 		snprintf(buf, sizeof(buf), "%u", r->nsnap);
 		fl_snapshot_set_tag(s, "interval_index", buf);
@@ -689,6 +692,8 @@ int cmd_record(int argc, char **argv)
 
 		if (r.backend == FL_BACKEND_BPF && !r.a.system_wide)
 			po.tgids_map_fd = fl_bpf_tgids_fd(r.bpf);
+		if (r.a.locks && !r.a.quiet && fl_spin_contention_caveat(NULL))
+			fprintf(stderr, "faultline record: note: %s\n", fl_spin_contention_caveat(NULL));
 		r.ph = fl_phases_open(&po, err, sizeof(err));
 		if (!r.ph) {
 			fprintf(stderr, "faultline record: --phases/--locks: %s\n", err);

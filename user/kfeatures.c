@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* From kernel facts to the fault state machine's values (no libbpf here). */
+#include <stdio.h>
+#include <string.h>
+
 #include "kfeatures.h"
 
 void fl_kvals_from_features(const struct fl_kfeatures *f, struct fl_kvals *kv)
@@ -41,4 +44,29 @@ const char *fl_lockless_describe(const struct fl_kfeatures *f)
 	if (f->flag_vma_lock > 0 || f->flag_speculative > 0)
 		return "a lockless path exists (fault flag in BTF) but no hookable function";
 	return "none (no lock_vma_under_rcu, no SPF entry point)";
+}
+
+const char *fl_spin_contention_caveat(const char *cpuinfo_path)
+{
+	char line[4096];
+	bool guest = false;
+	FILE *f;
+
+	f = fopen(cpuinfo_path ? cpuinfo_path : "/proc/cpuinfo", "r");
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "flags", 5))
+			continue;
+		/* whole word: the flag list is space separated */
+		guest = strstr(line, " hypervisor ") || strstr(line, " hypervisor\n");
+		break;
+	}
+	fclose(f);
+	if (!guest)
+		return NULL;
+	return "x86 guest (hypervisor CPUID bit): without paravirt spinlocks a "
+	       "contended spinlock spins in virt_spin_lock(), which fires no "
+	       "lock:contention_begin; spinlock classes (ptl, zone, lru) may be "
+	       "undercounted, rwsem/mutex classes are not affected";
 }

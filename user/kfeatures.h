@@ -45,4 +45,11 @@ void fl_kvals_from_features(const struct fl_kfeatures *f, struct fl_kvals *kv);
 /* One line describing the lockless path f implies (for probe / record). */
 const char *fl_lockless_describe(const struct fl_kfeatures *f);
 
+/*
+ * NULL where lock:contention_begin sees contended spinlocks, else why it may
+ * not: an x86 guest (CPUID hypervisor bit in cpuinfo_path's flags) without
+ * paravirt spinlocks spins in virt_spin_lock(), which fires no tracepoint.
+ */
+const char *fl_spin_contention_caveat(const char *cpuinfo_path);
+
 #endif

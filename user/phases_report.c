@@ -304,6 +304,9 @@ int fl_report_locks(const struct fl_snapshot *s, FILE *out,
 			pct(t.wait[dom].sum, total));
 	else
 		fprintf(out, "dominant: none (no contention seen)\n");
+	tag = fl_snapshot_tag(s, "locks_caveat");
+	if (tag)
+		fprintf(out, "note: %s\n", tag);
 	lc = fl_snapshot_lock_callers(s, &nc);
 	if (lc && nc) {
 		const char *all = fl_snapshot_tag(s, "locks.callers");
@@ -509,6 +512,9 @@ int fl_report_phases_raw(const struct fl_snapshot *s, FILE *out)
 	tag = fl_snapshot_tag(s, "locks.naming");
 	if (tag)
 		fprintf(out, "locks.naming=%s\n", tag);
+	tag = fl_snapshot_tag(s, "locks_caveat");
+	if (tag)
+		fprintf(out, "locks.caveat=%s\n", tag);
 	fl_lock_stats_sum(ls, nr, NULL, 0, &lt);
 	for (k = 0; k < FL_LK_NR; k++)
 		total += lt.wait[k].sum;

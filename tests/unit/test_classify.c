@@ -530,6 +530,32 @@ static void test_detect_no_btf(void **state)
 	assert_false(f.btf);
 }
 
+/* The spinlock-visibility caveat follows the cpuinfo "hypervisor" flag, whole word. */
+static const char *caveat_for(const char *cpuinfo)
+{
+	char path[] = "/tmp/fl-cpuinfo-XXXXXX";
+	const char *r;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, cpuinfo, strlen(cpuinfo)), (ssize_t)strlen(cpuinfo));
+	close(fd);
+	r = fl_spin_contention_caveat(path);
+	unlink(path);
+	return r;
+}
+
+static void test_spin_caveat(void **state)
+{
+	(void)state;
+	assert_non_null(caveat_for("processor\t: 0\nflags\t\t: fpu vme hypervisor lahf_lm\n"));
+	assert_non_null(caveat_for("flags\t\t: fpu hypervisor\n"));
+	assert_null(caveat_for("flags\t\t: fpu vme vmx lahf_lm\n"));
+	assert_null(caveat_for("flags\t\t: fpu xhypervisorx\n"));
+	assert_null(caveat_for("Features\t: fp asimd\n"));	/* arm64: no flags line */
+	assert_null(fl_spin_contention_caveat("/nonexistent/cpuinfo"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -549,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_detect_spf_kernels),
 		cmocka_unit_test(test_detect_no_lockless_kernel),
 		cmocka_unit_test(test_detect_no_btf),
+		cmocka_unit_test(test_spin_caveat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

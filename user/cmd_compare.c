@@ -560,6 +560,16 @@ static void print_csv(FILE *f, const struct fl_cmp *c, const struct fl_compare_a
 			fputc('\n', f);
 		}
 	}
+	/* EXPLAIN: one row per thread count; mean = B - A fault latency, last cell the sentence */
+	for (unsigned int i = 0; i < c->nexplain; i++) {
+		const struct fl_cmp_explain *e = &c->explain[i];
+
+		fprintf(f, "explain,explain,%u,ns/fault,explain,,,,,", e->threads);
+		csv_num(f, e->dlat);
+		fprintf(f, ",,,,,%s,", e->significant ? "yes" : "");
+		fl_csv_str(f, e->text);
+		fputc('\n', f);
+	}
 }
 
 static void print_md(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o)

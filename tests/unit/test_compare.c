@@ -633,6 +633,15 @@ static void test_phase_rows_and_explain(void **state)
 	t = slurp(out);
 	assert_non_null(strstr(t, "\nExplain:\n- at 8 threads, B's faults are 1200 ns slower"));
 	free(t);
+	/* csv: one explain row (8 threads), 16 fields, B - A latency in the mean cell */
+	snprintf(out, sizeof(out), "%s/phases.csv", tmpdir);
+	assert_int_equal(run(out, "-f", "csv", a, b, NULL), 0);
+	snprintf(cmd, sizeof(cmd), "python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); "
+		 "assert all(len(x)==16 for x in r); e=[x for x in r if x[0]==\"explain\"]; "
+		 "assert len(e)==1, e; e=e[0]; assert e[2]==\"8\" and abs(float(e[9])-1200)<1e-6, e; "
+		 "assert e[14]==\"yes\" and e[15].startswith(\"at 8 threads, B\") and \"faults are 1200 ns slower\" in e[15], e' %s",
+		 out);
+	assert_int_equal(system(cmd), 0);
 	/* B against A: the same change, as saved latency */
 	snprintf(out, sizeof(out), "%s/phases-ba.txt", tmpdir);
 	assert_int_equal(run(out, b, a, NULL), 0);

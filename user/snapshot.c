@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,11 +32,34 @@ void fl_snapshot_free(struct fl_snapshot *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/*
+ * Per-CPU stats are ~15.6 KiB a CPU, 4 MB at 256 CPUs: on 2 MiB-aligned
+ * memory advised MADV_HUGEPAGE they fault in as two huge pages instead of
+ * ~1000 small ones, which made a fresh `report` of 256 CPUs cost 14-22 ms
+ * on a VM (THP "madvise" is the common default; "never" behaves as calloc).
+ */
+static void *alloc_cpu_array(unsigned int n)
+{
+	const size_t huge = 2u << 20;
+	size_t size = (size_t)n * sizeof(struct fl_cpu_stats);
+	void *p;
+
+	if (size < huge)
+		return calloc(n, sizeof(struct fl_cpu_stats));
+	size = (size + huge - 1) & ~(huge - 1);
+	p = aligned_alloc(huge, size);
+	if (!p)
+		return NULL;
+	madvise(p, size, MADV_HUGEPAGE);	/* a hint: failure is harmless */
+	memset(p, 0, size);
+	return p;
+}
+
 int fl_snapshot_alloc_cpus(struct fl_snapshot *s, unsigned int nr_cpus)
 {
 	free(s->cpus);
 	free(s->cpu_online);
-	s->cpus = calloc(nr_cpus ? nr_cpus : 1, sizeof(*s->cpus));
+	s->cpus = alloc_cpu_array(nr_cpus ? nr_cpus : 1);
 	s->cpu_online = calloc(nr_cpus ? nr_cpus : 1, 1);
 	if (!s->cpus || !s->cpu_online)
 		return -1;

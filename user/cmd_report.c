@@ -387,7 +387,7 @@ int parse_report_args(int argc, char **argv, struct fl_report_args *a, char *err
 	if (optind != argc - 1)
 		return FL_ARGS_BAD;
 	if (a->by != FL_BY_CPU && !a->phases && !a->locks)
-		return fl_args_bad(err, errlen, "--by applies to --a->phases/--locks");
+		return fl_args_bad(err, errlen, "--by applies to --phases/--locks");
 	a->path = argv[optind];
 	return FL_ARGS_RUN;
 }

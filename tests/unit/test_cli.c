@@ -99,6 +99,9 @@ static void test_report(void **state)
 	v = ARGV("report", "a.snap", "b.snap");
 	assert_int_equal(parse_report_args(3, v, &a, err, sizeof(err)), FL_ARGS_BAD);
 	assert_string_equal(err, "");
+	v = ARGV("report", "--by", "llc", "a.snap");
+	assert_int_equal(parse_report_args(4, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "--by applies to --phases/--locks");
 }
 
 static void test_export_compare_plot(void **state)

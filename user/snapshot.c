@@ -2,7 +2,6 @@
 /* The one snapshot reader/writer (layout: include/faultline/abi.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,13 +246,9 @@ static int parse_source(struct source *r, struct fl_snapshot *s, char *err, size
 	int have_cpu = 0;
 
 	memset(s, 0, sizeof(*s));
-	if (src_get(r, &s->hdr, sizeof(s->hdr))) {
-		if (r->len == SIZE_MAX)
-			return fl_fail(err, errlen, "truncated snapshot: %zu bytes, header needs %zu",
-				       r->off, sizeof(s->hdr));
+	if (src_get(r, &s->hdr, sizeof(s->hdr)))
 		return fl_fail(err, errlen, "truncated snapshot: %zu bytes, header needs %zu",
-			       r->len, sizeof(s->hdr));
-	}
+			       r->len == SIZE_MAX ? r->off : r->len, sizeof(s->hdr));
 	if (s->hdr.magic != FL_SNAP_MAGIC)
 		return fl_fail(err, errlen, "not a faultline snapshot (bad magic 0x%08x)", s->hdr.magic);
 	if (FL_SNAP_MAJOR(s->hdr.version) != FL_SNAP_MAJOR(FL_SNAP_VERSION))

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* CPU topology from sysfs (see topology.h). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

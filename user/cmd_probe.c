@@ -63,6 +63,7 @@ int cmd_probe(int argc, char **argv)
 	struct fl_vmstat vm = { 0 };
 	struct utsname u;
 	char err[512], why[512], lockdown[128];
+	const char *caveat;
 	bool ok[4] = { false };
 	unsigned int use = 0;
 	bool kmod = false;
@@ -95,8 +96,9 @@ int cmd_probe(int argc, char **argv)
 		       kf.mmap_memcg ? "yes, prototype (mm, memcg_path, write[, success])"
 				     : "yes, prototype (mm, write[, success])");
 		printf("  %-26s %s\n", "lock:contention_begin/end", yes_no(kf.tp_contention));
-		if (kf.tp_contention && fl_spin_contention_caveat(NULL))
-			printf("  %-26s %s\n", "", fl_spin_contention_caveat(NULL));
+		caveat = kf.tp_contention ? fl_spin_contention_caveat(NULL) : NULL;
+		if (caveat)
+			printf("  %-26s %s\n", "", caveat);
 		printf("  %-26s %s\n", "sched:sched_process_fork", yes_no(kf.tp_fork));
 		printf("enum values:\n");
 		enum_line("FAULT_FLAG_VMA_LOCK", kf.flag_vma_lock);

@@ -69,6 +69,7 @@ struct rec {
 	struct fl_bpf *bpf;
 	struct fl_phases *ph;
 	struct fl_snapshot acc;	/* every window merged, for the summary */
+	const char *locks_caveat;	/* --locks on a machine that may hide spinlock waits */
 	bool dir_mode;
 	unsigned int tgid;
 	pid_t child;
@@ -474,8 +475,8 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 		fprintf(stderr, "faultline record: machine tags incomplete\n");
 	if (r->cmdline[0])
 		fl_snapshot_set_tag(s, "command", r->cmdline);
-	if (r->a.locks && fl_spin_contention_caveat(NULL))
-		fl_snapshot_set_tag(s, "locks_caveat", fl_spin_contention_caveat(NULL));
+	if (r->locks_caveat)
+		fl_snapshot_set_tag(s, "locks_caveat", r->locks_caveat);
 	if (r->a.interval > 0) {
 		snprintf(buf, sizeof(buf), "%u", r->nsnap);
 		fl_snapshot_set_tag(s, "interval_index", buf);
@@ -692,8 +693,9 @@ int cmd_record(int argc, char **argv)
 
 		if (r.backend == FL_BACKEND_BPF && !r.a.system_wide)
 			po.tgids_map_fd = fl_bpf_tgids_fd(r.bpf);
-		if (r.a.locks && !r.a.quiet && fl_spin_contention_caveat(NULL))
-			fprintf(stderr, "faultline record: note: %s\n", fl_spin_contention_caveat(NULL));
+		r.locks_caveat = r.a.locks ? fl_spin_contention_caveat(NULL) : NULL;
+		if (r.locks_caveat && !r.a.quiet)
+			fprintf(stderr, "faultline record: note: %s\n", r.locks_caveat);
 		r.ph = fl_phases_open(&po, err, sizeof(err));
 		if (!r.ph) {
 			fprintf(stderr, "faultline record: --phases/--locks: %s\n", err);

@@ -66,6 +66,12 @@ struct {
 const volatile bool filter_tgid = false;	/* false: system-wide */
 const volatile bool follow_fork = true;
 const volatile struct fl_kvals kvals = {};
+/*
+ * false in the tracepoint tier: no handle_mm_fault exit ends a fault there,
+ * so a fault's start is only counted, with no per-task state and no clock
+ * read (kvm-clock: lfence + rdtsc + pvclock), the bulk of that tier's cost.
+ */
+const volatile bool fault_state = true;
 
 /* Which per-CPU slot is live; flipped by user space for -i snapshots. */
 volatile __u32 slot = 0;
@@ -131,6 +137,14 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 
 	if (kernel_mode && address >= FL_USER_ADDR_END)
 		return 0;	/* vmalloc / kernel-address faults: not ours */
+	if (!fault_state) {
+		struct fl_fault_state none = {};
+
+		if (!traced() || !(cs = cpu_stats()))
+			return 0;
+		fl_ev_fault_start(&none, cs, 0, kernel_mode);
+		return 0;
+	}
 	st = task_state();
 	if (!st)
 		return 0;

@@ -406,6 +406,7 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, bool system_wide,
 	skel->rodata->kvals.ll_kind = b->kv.ll_kind;
 	skel->rodata->kvals.ll_flag = b->kv.ll_flag;
 	skel->rodata->kvals.vm_fault_retry = b->kv.vm_fault_retry;
+	skel->rodata->fault_state = tier != FL_TIER_TRACEPOINT;
 
 	bpf_object__for_each_program(p, skel->obj)
 		bpf_program__set_autoload(p, false);

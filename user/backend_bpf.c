@@ -24,6 +24,8 @@
 
 #include "backend_bpf.h"
 #include "commands.h"
+#include "errbuf.h"
+#include "selfcost.h"
 #include "faultline.skel.h"
 
 struct fl_bpf {
@@ -41,6 +43,7 @@ struct fl_bpf {
 	char kevents[8][64];	/* tracefs kretprobe events we created */
 	unsigned int nkevents;
 	const char *tracefs;
+	struct fl_prog_runs runs[FL_MAX_PROGS];	/* fl_bpf_tag_own_runs: last totals */
 };
 
 /* ---- libbpf logging --------------------------------------------------- */
@@ -630,6 +633,47 @@ static void tag_recursion_misses(struct fl_bpf *b, struct fl_snapshot *s)
 	}
 	snprintf(v, sizeof(v), "%llu", misses);
 	fl_snapshot_set_tag(s, "bpf_recursion_misses", v);
+}
+
+int fl_bpf_stats_enable(char *err, size_t errlen)
+{
+	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+
+	if (fd < 0)
+		return fl_fail(err, errlen, "turning on BPF run-time statistics: %s",
+			       strerror(errno));
+	return fd;
+}
+
+int fl_bpf_tag_runs(struct bpf_object *obj, struct fl_prog_runs prev[FL_MAX_PROGS],
+		    struct fl_snapshot *s)
+{
+	struct bpf_program *p;
+	unsigned int i = 0;
+
+	bpf_object__for_each_program(p, obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(p);
+
+		if (i == FL_MAX_PROGS)
+			break;
+		memset(&info, 0, sizeof(info));
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len)) {
+			if (fl_selfcost_set(s, bpf_program__name(p), info.run_cnt - prev[i].runs,
+					    info.run_time_ns - prev[i].ns))
+				return -1;
+			prev[i].runs = info.run_cnt;
+			prev[i].ns = info.run_time_ns;
+		}
+		i++;
+	}
+	return 0;
+}
+
+int fl_bpf_tag_own_runs(struct fl_bpf *b, struct fl_snapshot *s)
+{
+	return fl_bpf_tag_runs(b->skel->obj, b->runs, s);
 }
 
 /*

@@ -57,6 +57,24 @@ int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,
 
 void fl_bpf_stop(struct fl_bpf *b);
 
+/*
+ * The collector's own cost (record --self-cost).  fl_bpf_stats_enable turns
+ * on the kernel's BPF run-time statistics for as long as the returned fd is
+ * open (-1 + err if refused).  fl_bpf_tag_runs tags s with each loaded
+ * program's runs and run time since the previous call (user/selfcost.h);
+ * prev holds one slot per program of obj.
+ */
+struct bpf_object;
+struct fl_prog_runs {
+	unsigned long long runs, ns;
+};
+#define FL_MAX_PROGS 64
+int fl_bpf_stats_enable(char *err, size_t errlen);
+int fl_bpf_tag_runs(struct bpf_object *obj, struct fl_prog_runs prev[FL_MAX_PROGS],
+		    struct fl_snapshot *s);
+/* The same for this backend's own programs. */
+int fl_bpf_tag_own_runs(struct fl_bpf *b, struct fl_snapshot *s);
+
 /* Quiet libbpf unless fl_verbose; keep its last warning for error messages. */
 void fl_bpf_setup_libbpf(void);
 const char *fl_bpf_last_libbpf_warning(void);

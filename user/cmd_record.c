@@ -61,6 +61,7 @@ const char *fl_phases_describe(const struct fl_phases *p) __attribute__((weak));
 int fl_phases_read(struct fl_phases *p, struct fl_snapshot *s, char *err, size_t errlen)
 	__attribute__((weak));
 void fl_phases_close(struct fl_phases *p) __attribute__((weak));
+int fl_phases_tag_runs(struct fl_phases *p, struct fl_snapshot *s) __attribute__((weak));
 
 struct rec {
 	struct fl_record_args a;	/* the options */
@@ -74,6 +75,7 @@ struct rec {
 	unsigned int tgid;
 	pid_t child;
 	int release_fd;
+	int stats_fd;		/* --self-cost: BPF run-time statistics on while open */
 	struct fl_vmstat vm;
 	unsigned long long win_real, win_mono;
 	unsigned int nsnap;
@@ -124,6 +126,8 @@ static void usage(FILE *f)
 "  -q, --quiet            no summary\n"
 "      --phases           also time the phases of each fault (see Documentation/phases.rst)\n"
 "      --locks            also record contended lock classes\n"
+"      --self-cost        also time faultline's own BPF programs (kernel BPF run-time\n"
+"                         statistics, on for the run): runs and ns per program\n"
 "With CMD: CMD and its children are traced, its exit status is returned.\n");
 }
 
@@ -471,6 +475,9 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 	}
 	if (r->ph && fl_phases_read(r->ph, s, err, sizeof(err)) && !r->a.quiet)
 		fprintf(stderr, "faultline record: phases: %s\n", err);
+	if (r->stats_fd >= 0 && (fl_bpf_tag_own_runs(r->bpf, s) ||
+				 (r->ph && fl_phases_tag_runs(r->ph, s))) && !r->a.quiet)
+		fprintf(stderr, "faultline record: self-cost: out of memory\n");
 	if (fl_tags_collect && fl_tags_collect(s) && !r->a.quiet)
 		fprintf(stderr, "faultline record: machine tags incomplete\n");
 	if (r->cmdline[0])
@@ -518,6 +525,7 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "phases", no_argument, NULL, 'P' },
 		{ "locks", no_argument, NULL, 'L' },
+		{ "self-cost", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -569,6 +577,9 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 		case 'L':
 			a->locks = true;
 			break;
+		case 'C':
+			a->self_cost = true;
+			break;
 		case 'h':
 			return FL_ARGS_HELP;
 		default:
@@ -589,6 +600,8 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 		return fl_args_bad(err, errlen, "-i needs the bpf backend (the module has no interval reset)");
 	if ((a->phases || a->locks) && a->interval > 0)
 		return fl_args_bad(err, errlen, "--phases/--locks figures are cumulative: not with -i");
+	if (a->self_cost && a->backend_req == FL_REC_B_KMOD)
+		return fl_args_bad(err, errlen, "--self-cost times BPF programs: not with -b kmod");
 	if ((a->phases || a->locks) && !fl_phases_open)
 		return fl_args_bad(err, errlen, "--phases/--locks are not built into this faultline");
 	return FL_ARGS_RUN;
@@ -596,7 +609,7 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 
 int cmd_record(int argc, char **argv)
 {
-	struct rec r = { .release_fd = -1 };
+	struct rec r = { .release_fd = -1, .stats_fd = -1 };
 	struct sigaction sa = { 0 };
 	sigset_t block, orig;
 	unsigned long long end_at = 0, next_tick = 0, now;
@@ -659,6 +672,14 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	fl_bpf_setup_libbpf();
+	/* before any program is attached, so that every run is timed */
+	if (r.a.self_cost) {
+		r.stats_fd = fl_bpf_stats_enable(err, sizeof(err));
+		if (r.stats_fd < 0) {
+			fprintf(stderr, "faultline record: --self-cost: %s\n", err);
+			return 1;
+		}
+	}
 
 	/* signals: handled only inside ppoll() below */
 	sa.sa_sigaction = on_signal;
@@ -679,6 +700,13 @@ int cmd_record(int argc, char **argv)
 			r.tgid = r.child;
 	}
 	if (start_backend(&r)) {
+		kill_child_unreleased(&r);
+		sigprocmask(SIG_SETMASK, &orig, NULL);
+		return 1;
+	}
+	if (r.a.self_cost && r.backend != FL_BACKEND_BPF) {
+		fprintf(stderr, "faultline record: --self-cost times BPF programs; the module backend was chosen (use -b bpf)\n");
+		stop_backend(&r);
 		kill_child_unreleased(&r);
 		sigprocmask(SIG_SETMASK, &orig, NULL);
 		return 1;

@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "report_common.h"
 #include "report_merge.h"
+#include "selfcost.h"
 #include "topology.h"
 
 /* `--phases` / `--locks` tables (user/phases_report.c), when linked in. */
@@ -174,6 +175,25 @@ static void print_hists(const struct fl_snapshot *s, const struct fl_cpu_stats *
 	}
 }
 
+/* record --self-cost: totals and "bpf_run.<program>=<runs> <ns>" as stored */
+static void raw_selfcost(const struct fl_snapshot *s)
+{
+	unsigned int n = fl_selfcost_list(s, NULL, 0);
+	unsigned long long runs = 0, ns = 0;
+	struct fl_selfcost_entry *e;
+
+	if (!n || !(e = calloc(n, sizeof(*e))))
+		return;
+	fl_selfcost_list(s, e, n);
+	for (unsigned int i = 0; i < n; i++) {
+		runs += e[i].runs;
+		ns += e[i].ns;
+		printf(FL_SELFCOST_PREFIX "%s=%llu %llu\n", e[i].name, e[i].runs, e[i].ns);
+	}
+	printf("self_cost.runs=%llu\nself_cost.ns=%llu\n", runs, ns);
+	free(e);
+}
+
 static void raw_unavail(const char *key, enum fl_avail a, const char *why)
 {
 	printf("%s=%s (%s)\n", key, a == FL_AVAIL_ABSENT ? "absent" : "unavailable", why);
@@ -265,6 +285,7 @@ static void print_raw(const struct fl_snapshot *s, const struct fl_cpu_stats *t,
 	}
 	if (fl_snapshot_tag(s, "bpf_recursion_misses"))
 		printf("bpf_recursion_misses=%s\n", fl_snapshot_tag(s, "bpf_recursion_misses"));
+	raw_selfcost(s);
 	/* per CPU: what scripts need to check per-CPU sums and kept CPUs */
 	for (unsigned int c = 0; c < h->nr_cpus; c++) {
 		const struct fl_cpu_stats *cs = &s->cpus[c];

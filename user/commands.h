@@ -40,6 +40,7 @@ struct fl_record_args {
 	double interval, duration;	/* seconds, 0 = none */
 	bool quiet;
 	bool phases, locks;
+	bool self_cost;			/* time our BPF programs (kernel bpf stats) */
 	char **cmd;			/* NULL-terminated, or NULL */
 };
 enum { FL_REC_B_AUTO, FL_REC_B_BPF, FL_REC_B_KMOD };

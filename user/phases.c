@@ -18,11 +18,13 @@
 #include "phases.skel.h"
 #include "phases.h"
 #include "errbuf.h"
+#include "backend_bpf.h"
 
 #define PH_TOP_CALLERS	16
 
 struct fl_phases {
 	struct phases_bpf *skel;
+	struct fl_prog_runs runs[FL_MAX_PROGS];	/* fl_phases_tag_runs: last totals */
 	bool want_phases, want_locks;
 	bool phases_on, locks_on;	/* loaded and attached */
 	bool fentry_loaded;		/* fault context (phase) hooks loaded */
@@ -953,6 +955,11 @@ static int set_tags(struct fl_phases *p, struct fl_snapshot *s)
 		free(misc);
 	}
 	return rc ? -1 : 0;
+}
+
+int fl_phases_tag_runs(struct fl_phases *p, struct fl_snapshot *s)
+{
+	return fl_bpf_tag_runs(p->skel->obj, p->runs, s);
 }
 
 int fl_phases_read(struct fl_phases *p, struct fl_snapshot *s, char *err, size_t errlen)

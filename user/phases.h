@@ -61,6 +61,8 @@ int fl_phases_add_tgid(struct fl_phases *p, unsigned int tgid, char *err, size_t
 const char *fl_phases_describe(const struct fl_phases *p);
 int fl_phases_read(struct fl_phases *p, struct fl_snapshot *s, char *err, size_t errlen);
 void fl_phases_close(struct fl_phases *p);
+/* record --self-cost: tag s with these programs' runs and run time (selfcost.h). */
+int fl_phases_tag_runs(struct fl_phases *p, struct fl_snapshot *s);
 
 /* ---- reading the sections back (user/phases_report.c) --------------- */
 

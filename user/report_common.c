@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Figure availability, number formatting and the summary block. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_common.h"
+#include "selfcost.h"
 
 #define HOOK(h) (1ULL << (h))
 
@@ -196,6 +198,38 @@ static int unavail_line(FILE *f, const struct fl_snapshot *s, enum fl_figure fig
 	return 1;
 }
 
+/*
+ * record --self-cost: what faultline's BPF programs cost, as the kernel timed
+ * them.  The kernel's statistics add their own two clock reads to every run
+ * and leave out the hook's dispatch (tracepoint, trampoline, kprobe).
+ */
+static void selfcost_lines(FILE *f, const struct fl_snapshot *s, const struct fl_cpu_stats *t)
+{
+	unsigned int n = fl_selfcost_list(s, NULL, 0);
+	unsigned long long runs = 0, ns = 0, faults;
+	struct fl_selfcost_entry *e;
+
+	if (!n || !(e = calloc(n, sizeof(*e))))
+		return;
+	fl_selfcost_list(s, e, n);
+	for (unsigned int i = 0; i < n; i++) {
+		runs += e[i].runs;
+		ns += e[i].ns;
+	}
+	faults = t->cnt[FL_C_FAULTS_USER] + t->cnt[FL_C_FAULTS_KERNEL];
+	fprintf(f, "  %-22s %.3f ms in %llu BPF program runs", "collector self-cost", ns / 1e6, runs);
+	if (runs)
+		fprintf(f, ", %.0f ns/run", (double)ns / runs);
+	if (faults)
+		fprintf(f, "; %.0f ns per fault counted", (double)ns / faults);
+	fprintf(f, "\n  %-22s (kernel BPF run-time statistics: with their own clock reads, without the hooks' dispatch)\n", "");
+	for (unsigned int i = 0; i < n; i++)
+		if (e[i].runs)
+			fprintf(f, "  %-22s %-26s %10llu runs %8.0f ns/run\n", "", e[i].name,
+				e[i].runs, (double)e[i].ns / e[i].runs);
+	free(e);
+}
+
 void fl_print_summary(FILE *f, const struct fl_snapshot *s, const struct fl_cpu_stats *t)
 {
 	const struct fl_snap_header *h = &s->hdr;
@@ -273,6 +307,7 @@ void fl_print_summary(FILE *f, const struct fl_snapshot *s, const struct fl_cpu_
 	    strcmp(fl_snapshot_tag(s, "bpf_recursion_misses"), "0"))
 		fprintf(f, "  %-22s %s (BPF programs skipped: another program ran on the CPU)\n",
 			"bpf recursion misses", fl_snapshot_tag(s, "bpf_recursion_misses"));
+	selfcost_lines(f, s, t);
 	if (!unavail_line(f, s, FL_FIG_VMSTAT, "/proc/vmstat")) {
 		fprintf(f, "  %-22s", "/proc/vmstat delta");
 		for (unsigned int i = 0; i < s->nr_vmstat; i++)

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "report_merge.h"
+#include "selfcost.h"
 
 static int add_extra(struct fl_snapshot *s, const struct fl_raw_section *src)
 {
@@ -152,6 +153,10 @@ int fl_snapshot_merge(struct fl_snapshot *dst, const struct fl_snapshot *src,
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
+	if (fl_selfcost_merge(dst, src)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	return 0;
 }
 

@@ -5,23 +5,41 @@
  * overflow, histograms that disagree with counters, phase and lock sections
  * of any size).  Every report section and the invariant checks must run
  * to completion on it (ASan/UBSan watch them) and be deterministic; merging
- * a snapshot into a copy of itself must double every counter (mod 2^64)
- * and refuse nothing.
+ * a snapshot into a copy of itself must double every counter (mod 2^64),
+ * and the self-cost runs and run time (bpf_run.* tags), and refuse nothing.
  */
 #include "fuzzutil.h"
 #include "invariants.h"
 #include "phases.h"
 #include "report_common.h"
 #include "report_merge.h"
+#include "selfcost.h"
 #include "snapshot.h"
 
 static FILE *devnull;
+
+static void selfcost_sum(const struct fl_snapshot *s, unsigned long long *runs,
+			 unsigned long long *ns)
+{
+	unsigned int n = fl_selfcost_list(s, NULL, 0);
+	struct fl_selfcost_entry *e = calloc(n ? n : 1, sizeof(*e));
+
+	FZ_ASSERT(e);
+	FZ_ASSERT(fl_selfcost_list(s, e, n) == n);
+	*runs = *ns = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		*runs += e[i].runs;
+		*ns += e[i].ns;
+	}
+	free(e);
+}
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	struct fl_snapshot s, m = { 0 };
 	struct fl_cpu_stats tot;
 	char err[256], buf[64];
+	unsigned long long r1, n1, r2, n2;
 	int v1, v2;
 
 	if (!devnull && !(devnull = fopen("/dev/null", "w")))
@@ -50,6 +68,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	for (unsigned int c = 0; c < s.hdr.nr_cpus; c++)
 		for (unsigned int i = 0; i < FL_C_NR; i++)
 			FZ_ASSERT(m.cpus[c].cnt[i] == 2 * s.cpus[c].cnt[i]);
+	selfcost_sum(&s, &r1, &n1);
+	selfcost_sum(&m, &r2, &n2);
+	FZ_ASSERT(r2 == 2 * r1 && n2 == 2 * n1);
 	fl_snapshot_free(&m);
 	fl_snapshot_free(&s);
 	return 0;

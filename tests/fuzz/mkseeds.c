@@ -71,6 +71,9 @@ static int snapshot_seeds(const char *dir)
 		}
 		if (nr == 4) {
 			fl_snapshot_set_tag(&s, "kernel_version", "6.12.0");
+			/* record --self-cost tags (user/selfcost.h) */
+			fl_snapshot_set_tag(&s, "bpf_run.tp_pf_user", "403 80600");
+			fl_snapshot_set_tag(&s, "bpf_run.fx_hmf", "403 120900");
 			if (add_phases(&s))
 				return 1;
 		}

@@ -4,7 +4,10 @@
 # user/faultline and tools/pft/pft built.  Checks: pft -m 256m -t 2 counted
 # as 65536 +-1% user faults, the pgfault delta at least that (system-wide:
 # other tasks add to it), latency / hmf / lockless reported unavailable on
-# the tracepoint tier, mmap_lock figures present.
+# the tracepoint tier, mmap_lock figures present.  record --self-cost: the
+# fault program ran at least once per fault counted and at most once per
+# fault of the whole machine (pgfault delta), took time, and the kernel's BPF
+# statistics are back to what they were after the run.
 #   tests/host/bpf_host.sh [OUTDIR]
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
@@ -42,4 +45,19 @@ if [ "$tier" = tracepoint ]; then
 else
 	fl_check_eq "latency samples = faults timed" "$(raw $r fault_latency.count)" "$(raw $r faults_timed)"
 fi
+
+stats_before=$(sysctl -n kernel.bpf_stats_enabled)
+"$FL" record --self-cost -q -o "$OUT/self.snap" -- "$PFT" -m 64m -t 1 >"$OUT/self-record.txt" 2>&1
+fl_check_eq "record --self-cost returns pft's status" $? 0
+"$FL" report --raw "$OUT/self.snap" >"$OUT/self-raw.txt"
+r=$OUT/self-raw.txt
+runs=$(sed -n 's/^bpf_run\.tp_pf_user=\([0-9]*\) [0-9]*$/\1/p' $r)
+echo "tp_pf_user runs: $runs; $(grep '^self_cost' $r | tr '\n' ' ')"
+fl_check_ge "tp_pf_user runs >= user faults counted" "$runs" "$(raw $r faults_user)"
+fl_check_ge "pgfault delta (+5% for faults outside the window) >= tp_pf_user runs" \
+	"$(( $(raw $r vmstat.pgfault) * 105 / 100 ))" "$runs"
+fl_check_ge "run time >= 1 ns per run" "$(raw $r self_cost.ns)" "$(raw $r self_cost.runs)"
+fl_check_eq "kernel.bpf_stats_enabled back to $stats_before" "$(sysctl -n kernel.bpf_stats_enabled)" "$stats_before"
+"$FL" report "$OUT/self.snap" | grep -q 'collector self-cost .* ns per fault counted'
+fl_check_eq "report shows the self-cost line" $? 0
 fl_done

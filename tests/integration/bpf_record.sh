@@ -122,6 +122,25 @@ fl_check_within "intervals: user faults summed" "$(raw /out/raw-ivl.txt faults_u
 fl_check_cmd "report --per-cpu --hist" sh -c 'faultline report --per-cpu --hist /out/ivl >/out/report-ivl.txt'
 cat /out/report-ivl.txt
 
+echo "=== --self-cost, fentry tier, interval windows summed by report"
+# each window holds its own runs: summed, the fault program ran once per
+# fault counted and never more often than the machine faulted
+faultline record -q --self-cost --tier fentry -i 0.3 -o /out/sc -- pft -m 64m -t 1 -s 1 >/dev/null 2>&1
+fl_check_eq "record --self-cost -i exit status" $? 0
+faultline report --raw /out/sc >/out/raw-sc.txt
+r=/out/raw-sc.txt
+fl_check_ge "--self-cost: windows" "$(raw $r snapshots)" 2
+runs() { sed -n "s/^bpf_run\.$1=\([0-9]*\) [0-9]*$/\1/p" $r; }
+faults=$(( $(raw $r faults_user) + $(raw $r faults_kernel) ))
+fl_check_ge "--self-cost: tp_pf_user runs >= user faults" "$(runs tp_pf_user)" "$(raw $r faults_user)"
+fl_check_ge "--self-cost: pgfault delta +5% >= tp_pf_user runs (windows not cumulative)" \
+	"$(( $(raw $r vmstat.pgfault) * 105 / 100 ))" "$(runs tp_pf_user)"
+fl_check_ge "--self-cost: fexit/handle_mm_fault runs >= faults" "$(runs fx_hmf)" "$faults"
+fl_check_ge "--self-cost: run time >= 1 ns a run" "$(raw $r self_cost.ns)" "$(raw $r self_cost.runs)"
+fl_check_eq "--self-cost: kernel.bpf_stats_enabled off again" "$(cat /proc/sys/kernel/bpf_stats_enabled)" 0
+faultline report /out/sc | grep -A3 'collector self-cost'
+fl_check_fails "--self-cost with -b kmod" faultline record --self-cost -b kmod -a -d 1
+
 echo "=== system-wide and -p"
 faultline record -q -a -o /out/sys.snap -- pft -m 64m -t 1 >/dev/null 2>&1
 fl_check_eq "record -a exit status" $? 0

@@ -56,6 +56,12 @@ static void test_record(void **state)
 	v = ARGV("record", "-a", "-b", "kmod", "-i", "1");
 	assert_int_equal(parse_record_args(6, v, &a, err, sizeof(err)), FL_ARGS_BAD);
 	assert_string_equal(err, "-i needs the bpf backend (the module has no interval reset)");
+	v = ARGV("record", "--self-cost", "-b", "kmod", "-a");
+	assert_int_equal(parse_record_args(5, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "--self-cost times BPF programs: not with -b kmod");
+	v = ARGV("record", "--self-cost", "-a");
+	assert_int_equal(parse_record_args(3, v, &a, err, sizeof(err)), FL_ARGS_RUN);
+	assert_true(a.self_cost);
 	v = ARGV("record", "--bogus");
 	assert_int_equal(parse_record_args(2, v, &a, err, sizeof(err)), FL_ARGS_BAD);
 	assert_string_equal(err, "");			/* getopt's complaint + usage */

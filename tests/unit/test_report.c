@@ -17,6 +17,7 @@
 
 #include "report_common.h"
 #include "report_merge.h"
+#include "selfcost.h"
 
 #define H(x) (1ULL << (x))
 #define ALL_TP (H(FL_HOOK_PF_USER) | H(FL_HOOK_PF_KERNEL) | H(FL_HOOK_MMAP_START) | \
@@ -301,6 +302,60 @@ static void test_log2_rows(void **state)
 	free(buf);
 }
 
+/*
+ * record --self-cost: per-program tags of interval windows add up by name,
+ * other tags stay, malformed ones are ignored, and the summary divides the
+ * run time by the runs and by the faults counted.
+ */
+static void test_selfcost(void **state)
+{
+	struct fl_snapshot a, b, m = { 0 };
+	struct fl_selfcost_entry e[4];
+	struct fl_cpu_stats tot;
+	char err[256], *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	mk(&a, FL_TIER_TRACEPOINT, FL_LL_KIND_NONE, ALL_TP, 0);
+	mk(&b, FL_TIER_TRACEPOINT, FL_LL_KIND_NONE, ALL_TP, 0);
+	fill(&a, 10);
+	fill(&b, 20);
+	assert_int_equal(fl_snapshot_set_tag(&a, "command", "pft -m 1g"), 0);
+	assert_int_equal(fl_selfcost_set(&a, "tp_pf_user", 21, 2100), 0);
+	assert_int_equal(fl_selfcost_set(&a, "tp_mmap_rel", 3, 900), 0);
+	assert_int_equal(fl_snapshot_set_tag(&b, "bpf_run.junk", "12"), 0);	/* no ns */
+	assert_int_equal(fl_snapshot_set_tag(&b, "bpf_run.neg", "-1 5"), 0);
+	assert_int_equal(fl_selfcost_set(&b, "tp_pf_user", 41, 6100), 0);
+	assert_int_equal(fl_selfcost_set(&b, "tp_fork", 1, 50), 0);
+	assert_int_equal(fl_selfcost_list(&b, NULL, 0), 2);
+	assert_int_equal(fl_snapshot_merge(&m, &a, err, sizeof(err)), 0);
+	assert_int_equal(fl_snapshot_merge(&m, &b, err, sizeof(err)), 0);
+	assert_int_equal(fl_selfcost_list(&m, e, 4), 3);
+	assert_string_equal(e[0].name, "tp_pf_user");
+	assert_int_equal(e[0].runs, 62);
+	assert_int_equal(e[0].ns, 8200);
+	assert_string_equal(e[1].name, "tp_mmap_rel");
+	assert_int_equal(e[1].runs, 3);
+	assert_string_equal(e[2].name, "tp_fork");
+	assert_int_equal(e[2].ns, 50);
+	assert_string_equal(fl_snapshot_tag(&m, "command"), "pft -m 1g");
+	assert_int_equal(fl_selfcost_set(&m, "a_name_far_too_long_for_a_bpf_program_0123456789012345678901234567890", 1, 1), -1);
+
+	/* 66 runs, 9150 ns; faults counted: 10+11+20+21 = 62 */
+	fl_snapshot_total(&m, &tot);
+	f = open_memstream(&out, &len);
+	assert_non_null(f);
+	fl_print_summary(f, &m, &tot);
+	fclose(f);
+	assert_non_null(strstr(out, "collector self-cost    0.009 ms in 66 BPF program runs, 139 ns/run; 148 ns per fault counted"));
+	assert_non_null(strstr(out, "tp_pf_user                         62 runs      132 ns/run"));
+	free(out);
+	fl_snapshot_free(&a);
+	fl_snapshot_free(&b);
+	fl_snapshot_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_avail_no_lockless_and_missing_hooks),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_merge_phase_sections),
+		cmocka_unit_test(test_selfcost),
 		cmocka_unit_test(test_load_dir),
 		cmocka_unit_test(test_log2_rows),
 	};

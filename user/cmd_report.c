@@ -178,18 +178,14 @@ static void print_hists(const struct fl_snapshot *s, const struct fl_cpu_stats *
 /* record --self-cost: totals and "bpf_run.<program>=<runs> <ns>" as stored */
 static void raw_selfcost(const struct fl_snapshot *s)
 {
-	unsigned int n = fl_selfcost_list(s, NULL, 0);
-	unsigned long long runs = 0, ns = 0;
-	struct fl_selfcost_entry *e;
+	unsigned long long runs, ns;
+	unsigned int n;
+	struct fl_selfcost_entry *e = fl_selfcost_get(s, &n, &runs, &ns);
 
-	if (!n || !(e = calloc(n, sizeof(*e))))
+	if (!e)
 		return;
-	fl_selfcost_list(s, e, n);
-	for (unsigned int i = 0; i < n; i++) {
-		runs += e[i].runs;
-		ns += e[i].ns;
+	for (unsigned int i = 0; i < n; i++)
 		printf(FL_SELFCOST_PREFIX "%s=%llu %llu\n", e[i].name, e[i].runs, e[i].ns);
-	}
 	printf("self_cost.runs=%llu\nself_cost.ns=%llu\n", runs, ns);
 	free(e);
 }

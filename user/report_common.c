@@ -205,17 +205,12 @@ static int unavail_line(FILE *f, const struct fl_snapshot *s, enum fl_figure fig
  */
 static void selfcost_lines(FILE *f, const struct fl_snapshot *s, const struct fl_cpu_stats *t)
 {
-	unsigned int n = fl_selfcost_list(s, NULL, 0);
-	unsigned long long runs = 0, ns = 0, faults;
-	struct fl_selfcost_entry *e;
+	unsigned long long runs, ns, faults;
+	unsigned int n;
+	struct fl_selfcost_entry *e = fl_selfcost_get(s, &n, &runs, &ns);
 
-	if (!n || !(e = calloc(n, sizeof(*e))))
+	if (!e)
 		return;
-	fl_selfcost_list(s, e, n);
-	for (unsigned int i = 0; i < n; i++) {
-		runs += e[i].runs;
-		ns += e[i].ns;
-	}
 	faults = t->cnt[FL_C_FAULTS_USER] + t->cnt[FL_C_FAULTS_KERNEL];
 	fprintf(f, "  %-22s %.3f ms in %llu BPF program runs", "collector self-cost", ns / 1e6, runs);
 	if (runs)

@@ -68,6 +68,25 @@ unsigned int fl_selfcost_list(const struct fl_snapshot *s, struct fl_selfcost_en
 	return n;
 }
 
+struct fl_selfcost_entry *fl_selfcost_get(const struct fl_snapshot *s, unsigned int *n,
+					  unsigned long long *runs, unsigned long long *ns)
+{
+	struct fl_selfcost_entry *e;
+
+	*runs = *ns = 0;
+	*n = fl_selfcost_list(s, NULL, 0);
+	if (!*n || !(e = calloc(*n, sizeof(*e)))) {
+		*n = 0;
+		return NULL;
+	}
+	fl_selfcost_list(s, e, *n);
+	for (unsigned int i = 0; i < *n; i++) {
+		*runs += e[i].runs;
+		*ns += e[i].ns;
+	}
+	return e;
+}
+
 /* s's tags without its bpf_run.* lines (malloc'ed; "" when none are left). */
 static char *tags_without_runs(const struct fl_snapshot *s)
 {

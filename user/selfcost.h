@@ -28,6 +28,12 @@ int fl_selfcost_set(struct fl_snapshot *s, const char *prog, unsigned long long 
  */
 unsigned int fl_selfcost_list(const struct fl_snapshot *s, struct fl_selfcost_entry *out,
 			      unsigned int max);
+/*
+ * Every program's entry (malloc'ed, *n of them; NULL when there are none or
+ * out of memory) and the totals over all of them.
+ */
+struct fl_selfcost_entry *fl_selfcost_get(const struct fl_snapshot *s, unsigned int *n,
+					  unsigned long long *runs, unsigned long long *ns);
 /* dst's program tags += src's (interval windows of one recording). */
 int fl_selfcost_merge(struct fl_snapshot *dst, const struct fl_snapshot *src);
 

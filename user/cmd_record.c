@@ -422,6 +422,48 @@ static int path_is_dir(const char *p)
 	return !stat(p, &st) && S_ISDIR(st.st_mode);
 }
 
+/*
+ * Can OUT be written (a directory with dir_mode)?  Checked before anything
+ * starts; nothing is created or removed until the hooks are attached, so a
+ * refused recording leaves no empty directory and deletes no old snapshot.
+ */
+static int check_output(const char *out, bool dir_mode)
+{
+	char dir[4096], *slash;
+	size_t n;
+
+	if (dir_mode && access(out, F_OK) && errno != ENOENT) {
+		fprintf(stderr, "faultline record: %s: %s\n", out, strerror(errno));
+		return -1;
+	}
+	if (dir_mode && !access(out, F_OK)) {
+		if (!path_is_dir(out)) {
+			fprintf(stderr, "faultline record: %s: not a directory\n", out);
+			return -1;
+		}
+		snprintf(dir, sizeof(dir), "%s", out);
+	} else {
+		/* the directory the file (or the new directory) goes into */
+		snprintf(dir, sizeof(dir), "%s", out);
+		n = strlen(dir);
+		while (n > 1 && dir[n - 1] == '/')
+			dir[--n] = '\0';
+		slash = strrchr(dir, '/');
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else if (slash == dir)
+			dir[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	if (access(dir, W_OK)) {
+		fprintf(stderr, "faultline record: cannot write %s: %s: %s\n", out, dir,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Remove snap-*.snap left by an earlier recording into the same directory. */
 static void clear_dir(const char *dir)
 {
@@ -625,35 +667,9 @@ int cmd_record(int argc, char **argv)
 	if (!r.a.out)
 		r.a.out = r.a.interval > 0 ? "faultline.d" : "faultline.snap";
 	r.dir_mode = r.a.interval > 0 || path_is_dir(r.a.out) || r.a.out[strlen(r.a.out) - 1] == '/';
-	if (r.dir_mode) {
-		if (mkdir(r.a.out, 0755) && errno != EEXIST) {
-			fprintf(stderr, "faultline record: %s: %s\n", r.a.out, strerror(errno));
-			return 1;
-		}
-		if (!path_is_dir(r.a.out)) {
-			fprintf(stderr, "faultline record: %s: not a directory\n", r.a.out);
-			return 1;
-		}
-		clear_dir(r.a.out);
-	}
-	if (!r.dir_mode) {
-		/* fail now, not after the workload ran */
-		char dir[4096], *slash;
-
-		snprintf(dir, sizeof(dir), "%s", r.a.out);
-		slash = strrchr(dir, '/');
-		if (!slash)
-			snprintf(dir, sizeof(dir), ".");
-		else if (slash == dir)
-			dir[1] = '\0';
-		else
-			*slash = '\0';
-		if (access(dir, W_OK)) {
-			fprintf(stderr, "faultline record: cannot write %s: %s: %s\n", r.a.out, dir,
-				strerror(errno));
-			return 1;
-		}
-	}
+	/* fail now, not after the workload ran; create nothing yet */
+	if (check_output(r.a.out, r.dir_mode))
+		return 1;
 	if (r.a.cmd) {
 		size_t off = 0;
 
@@ -734,6 +750,19 @@ int cmd_record(int argc, char **argv)
 		}
 		if (!r.a.quiet && fl_phases_describe)
 			fprintf(stderr, "faultline record: %s\n", fl_phases_describe(r.ph));
+	}
+	if (r.dir_mode) {
+		if ((mkdir(r.a.out, 0755) && errno != EEXIST) || !path_is_dir(r.a.out)) {
+			fprintf(stderr, "faultline record: %s: %s\n", r.a.out,
+				errno == EEXIST ? "not a directory" : strerror(errno));
+			if (r.ph)
+				fl_phases_close(r.ph);
+			stop_backend(&r);
+			kill_child_unreleased(&r);
+			sigprocmask(SIG_SETMASK, &orig, NULL);
+			return 1;
+		}
+		clear_dir(r.a.out);
 	}
 	if (fl_vmstat_read(&r.vm, NULL, false, err, sizeof(err)) && !r.a.quiet)
 		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);

@@ -5,9 +5,10 @@
 # as 65536 +-1% user faults, the pgfault delta at least that (system-wide:
 # other tasks add to it), latency / hmf / lockless reported unavailable on
 # the tracepoint tier, mmap_lock figures present.  record --self-cost: the
-# fault program ran at least once per fault counted and at most once per
-# fault of the whole machine (pgfault delta), took time, and the kernel's BPF
-# statistics are back to what they were after the run.
+# fault program ran at least once per fault counted, took time, and the
+# kernel's BPF statistics are back to what they were after the run (no upper
+# bound here: the program runs for every task's faults and this host may be
+# busy; tests/integration/bpf_record.sh bounds it in a quiet guest).
 #   tests/host/bpf_host.sh [OUTDIR]
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
@@ -54,8 +55,6 @@ r=$OUT/self-raw.txt
 runs=$(sed -n 's/^bpf_run\.tp_pf_user=\([0-9]*\) [0-9]*$/\1/p' $r)
 echo "tp_pf_user runs: $runs; $(grep '^self_cost' $r | tr '\n' ' ')"
 fl_check_ge "tp_pf_user runs >= user faults counted" "$runs" "$(raw $r faults_user)"
-fl_check_ge "pgfault delta (+5% for faults outside the window) >= tp_pf_user runs" \
-	"$(( $(raw $r vmstat.pgfault) * 105 / 100 ))" "$runs"
 fl_check_ge "run time >= 1 ns per run" "$(raw $r self_cost.ns)" "$(raw $r self_cost.runs)"
 fl_check_eq "kernel.bpf_stats_enabled back to $stats_before" "$(sysctl -n kernel.bpf_stats_enabled)" "$stats_before"
 "$FL" report "$OUT/self.snap" | grep -q 'collector self-cost .* ns per fault counted'

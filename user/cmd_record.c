@@ -415,6 +415,18 @@ static void stop_backend(struct rec *r)
 	r->backend = FL_BACKEND_NONE;
 }
 
+/* A start that failed before the workload was released: undo it, exit 1. */
+static int abort_start(struct rec *r, const sigset_t *orig)
+{
+	if (r->ph)
+		fl_phases_close(r->ph);
+	r->ph = NULL;
+	stop_backend(r);
+	kill_child_unreleased(r);
+	sigprocmask(SIG_SETMASK, orig, NULL);
+	return 1;
+}
+
 static int path_is_dir(const char *p)
 {
 	struct stat st;
@@ -430,19 +442,20 @@ static int path_is_dir(const char *p)
 static int check_output(const char *out, bool dir_mode)
 {
 	char dir[4096], *slash;
+	struct stat st;
 	size_t n;
 
-	if (dir_mode && access(out, F_OK) && errno != ENOENT) {
-		fprintf(stderr, "faultline record: %s: %s\n", out, strerror(errno));
-		return -1;
-	}
-	if (dir_mode && !access(out, F_OK)) {
-		if (!path_is_dir(out)) {
+	if (dir_mode && !stat(out, &st)) {
+		if (!S_ISDIR(st.st_mode)) {
 			fprintf(stderr, "faultline record: %s: not a directory\n", out);
 			return -1;
 		}
 		snprintf(dir, sizeof(dir), "%s", out);
 	} else {
+		if (dir_mode && errno != ENOENT) {
+			fprintf(stderr, "faultline record: %s: %s\n", out, strerror(errno));
+			return -1;
+		}
 		/* the directory the file (or the new directory) goes into */
 		snprintf(dir, sizeof(dir), "%s", out);
 		n = strlen(dir);
@@ -715,17 +728,11 @@ int cmd_record(int argc, char **argv)
 		if (!r.a.system_wide)
 			r.tgid = r.child;
 	}
-	if (start_backend(&r)) {
-		kill_child_unreleased(&r);
-		sigprocmask(SIG_SETMASK, &orig, NULL);
-		return 1;
-	}
+	if (start_backend(&r))
+		return abort_start(&r, &orig);
 	if (r.a.self_cost && r.backend != FL_BACKEND_BPF) {
 		fprintf(stderr, "faultline record: --self-cost times BPF programs; the module backend was chosen (use -b bpf)\n");
-		stop_backend(&r);
-		kill_child_unreleased(&r);
-		sigprocmask(SIG_SETMASK, &orig, NULL);
-		return 1;
+		return abort_start(&r, &orig);
 	}
 	if (r.a.phases || r.a.locks) {
 		struct fl_phases_opts po = {
@@ -743,10 +750,7 @@ int cmd_record(int argc, char **argv)
 		r.ph = fl_phases_open(&po, err, sizeof(err));
 		if (!r.ph) {
 			fprintf(stderr, "faultline record: --phases/--locks: %s\n", err);
-			stop_backend(&r);
-			kill_child_unreleased(&r);
-			sigprocmask(SIG_SETMASK, &orig, NULL);
-			return 1;
+			return abort_start(&r, &orig);
 		}
 		if (!r.a.quiet && fl_phases_describe)
 			fprintf(stderr, "faultline record: %s\n", fl_phases_describe(r.ph));
@@ -755,12 +759,7 @@ int cmd_record(int argc, char **argv)
 		if ((mkdir(r.a.out, 0755) && errno != EEXIST) || !path_is_dir(r.a.out)) {
 			fprintf(stderr, "faultline record: %s: %s\n", r.a.out,
 				errno == EEXIST ? "not a directory" : strerror(errno));
-			if (r.ph)
-				fl_phases_close(r.ph);
-			stop_backend(&r);
-			kill_child_unreleased(&r);
-			sigprocmask(SIG_SETMASK, &orig, NULL);
-			return 1;
+			return abort_start(&r, &orig);
 		}
 		clear_dir(r.a.out);
 	}

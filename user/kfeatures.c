@@ -7,7 +7,7 @@
 
 void fl_kvals_from_features(const struct fl_kfeatures *f, struct fl_kvals *kv)
 {
-	kv->pad = 0;
+	kv->ll_infer = 0;
 	kv->vm_fault_retry = f->vm_fault_retry > 0 ? (fl_u32)f->vm_fault_retry
 						   : FL_DEF_VM_FAULT_RETRY;
 	if (f->has_do_hmf || f->has_spf_dufour) {
@@ -23,6 +23,8 @@ void fl_kvals_from_features(const struct fl_kfeatures *f, struct fl_kvals *kv)
 		kv->ll_kind = FL_LL_KIND_VMA_LOCK;
 		kv->ll_flag = f->flag_vma_lock > 0 ? (fl_u32)f->flag_vma_lock
 						   : FL_DEF_FAULT_FLAG_VMA_LOCK;
+		/* the BPF tiers hook no lock_vma_under_rcu: see classify.h */
+		kv->ll_infer = 1;
 	} else if (f->flag_vma_lock > 0 || f->flag_speculative > 0) {
 		/* the flag exists but no function we can hook shows the attempt */
 		kv->ll_kind = FL_LL_KIND_UNKNOWN;

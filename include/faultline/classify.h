@@ -6,7 +6,8 @@
  *
  * Events, per task, in the order the kernel produces them:
  *   fl_ev_fault_start   exceptions:page_fault_user / page_fault_kernel
- *   fl_ev_lock_vma      return of lock_vma_under_rcu (per-VMA-lock kernels)
+ *   fl_ev_lock_vma      return of lock_vma_under_rcu (per-VMA-lock kernels;
+ *                       optional: see fl_kvals.ll_infer)
  *   fl_ev_hmf_exit      return of handle_mm_fault / do_handle_mm_fault
  *
  * A fault ends at the first handle_mm_fault return without VM_FAULT_RETRY
@@ -35,7 +36,7 @@ struct fl_kvals {
 	fl_u32 ll_kind;		/* enum fl_lockless_kind */
 	fl_u32 ll_flag;		/* FAULT_FLAG_VMA_LOCK or FAULT_FLAG_SPECULATIVE */
 	fl_u32 vm_fault_retry;	/* VM_FAULT_RETRY (0x400 on every kernel so far) */
-	fl_u32 pad;
+	fl_u32 ll_infer;	/* no lock_vma_under_rcu hook: read its outcome from hmf flags */
 };
 
 FL_INLINE void fl_ev_fault_start(struct fl_fault_state *st, struct fl_cpu_stats *cs,
@@ -77,6 +78,21 @@ FL_INLINE fl_u64 fl_ev_hmf_exit(struct fl_fault_state *st, struct fl_cpu_stats *
 	cs->cnt[FL_C_HMF_CALLS]++;
 	if (!st->start_ns)
 		return 0;
+	/*
+	 * Without a lock_vma_under_rcu hook (a whole kretprobe or fexit per
+	 * fault), the first handle_mm_fault call of a user-mode fault tells
+	 * the lookup's outcome: x86 and arm64 (6.4+) try it for every
+	 * user-mode fault and pass FAULT_FLAG_VMA_LOCK only when it returned
+	 * the VMA.  A fault that never reaches handle_mm_fault (SIGSEGV,
+	 * access error) is then not counted as an attempt.
+	 */
+	if (kv->ll_infer && kv->ll_kind == FL_LL_KIND_VMA_LOCK &&
+	    !(st->flags & (FL_FS_HMF_SEEN | FL_FS_LL_TRIED | FL_FS_KERNEL))) {
+		st->flags |= FL_FS_LL_TRIED;
+		cs->ll[FL_LL_ATTEMPTED]++;
+		if (!lockless)
+			cs->ll[FL_LL_ABORTED]++;
+	}
 	st->flags |= FL_FS_HMF_SEEN;
 
 	if (lockless) {

@@ -269,6 +269,98 @@ static void test_vma_kernel_mode_and_mmap_retry(void **state)
 	assert_int_equal(s.lat[0], 2000);	/* both calls */
 }
 
+/*
+ * Without the lock_vma_under_rcu hook (kv.ll_infer), the same faults give
+ * the same counts and latencies, the lookup's outcome read from the flags of
+ * the first handle_mm_fault call; only a fault that never reaches
+ * handle_mm_fault is no longer an attempt.
+ */
+static void run_seq(struct sim *s, int seq, int hooked)
+{
+	switch (seq) {
+	case 0:	/* success */
+		ev_start(s, 0);
+		if (hooked)
+			ev_lock_vma(s, 1);
+		else
+			s->now += 100;
+		ev_hmf(s, F_USER | F_VMA_LOCK, 0);
+		break;
+	case 1:	/* lookup failed: mmap_lock */
+		ev_start(s, 0);
+		if (hooked)
+			ev_lock_vma(s, 0);
+		else
+			s->now += 100;
+		ev_hmf(s, F_USER, 0);
+		break;
+	case 2:	/* VMA-locked call asked for RETRY, redone under mmap_lock, which retried too */
+		ev_start(s, 0);
+		if (hooked)
+			ev_lock_vma(s, 1);
+		else
+			s->now += 100;
+		ev_hmf(s, F_USER | F_VMA_LOCK, RETRY);
+		ev_hmf(s, F_USER, RETRY);
+		ev_hmf(s, F_USER | F_TRIED, 0);
+		break;
+	case 3:	/* kernel-mode fault on a user address: never attempted */
+		ev_start(s, 1);
+		ev_hmf(s, 0, 0);
+		break;
+	case 4:	/* GUP between faults: a call, no fault */
+		s->now += 10;
+		fl_ev_hmf_exit(&(struct fl_fault_state){ 0 }, &s->cs, &s->kv, F_USER, 0, s->now);
+		break;
+	}
+}
+
+static void test_vma_inferred_equals_hooked(void **state)
+{
+	struct fl_kfeatures f = vma_kernel();
+	struct sim hooked, inferred;
+	static const int seqs[] = { 0, 1, 0, 2, 3, 4, 1, 0, 2, 3, 0 };
+
+	(void)state;
+	sim_init(&hooked, &f);
+	sim_init(&inferred, &f);
+	assert_int_equal(inferred.kv.ll_infer, 1);	/* what the collector sets */
+	hooked.kv.ll_infer = 0;
+	for (size_t i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++) {
+		run_seq(&hooked, seqs[i], 1);
+		run_seq(&inferred, seqs[i], 0);
+	}
+	assert_memory_equal(&hooked.cs, &inferred.cs, sizeof(hooked.cs));
+	assert_int_equal(hooked.nlat, inferred.nlat);
+	assert_memory_equal(hooked.lat, inferred.lat, sizeof(hooked.lat));
+	/* and the counts themselves, from the sequence: 4 successes, 2 aborts, 2 retries */
+	assert_int_equal(inferred.cs.ll[FL_LL_ATTEMPTED], 8);
+	assert_int_equal(inferred.cs.ll[FL_LL_SUCCEEDED], 4);
+	assert_int_equal(inferred.cs.ll[FL_LL_ABORTED], 2);
+	assert_int_equal(inferred.cs.ll[FL_LL_RETRIED], 2);
+	assert_int_equal(inferred.cs.ll[FL_LL_MMAP_RETRY], 2);
+	assert_int_equal(inferred.cs.ll[FL_LL_NOT_ATTEMPTED], 2);
+	assert_int_equal(inferred.cs.cnt[FL_C_FAULTS_ENDED], 10);
+	assert_int_equal(inferred.cs.cnt[FL_C_HMF_CALLS], 15);
+}
+
+static void test_vma_inferred_unhandled(void **state)
+{
+	struct fl_kfeatures f = vma_kernel();
+	struct sim s;
+
+	(void)state;
+	sim_init(&s, &f);
+	/* SIGSEGV: no handle_mm_fault call; the next fault ends normally */
+	ev_start(&s, 0);
+	ev_start(&s, 0);
+	ev_hmf(&s, F_USER | F_VMA_LOCK, 0);
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_UNHANDLED], 1);
+	assert_int_equal(s.cs.ll[FL_LL_ATTEMPTED], 1);	/* the handled one only */
+	assert_int_equal(s.cs.ll[FL_LL_SUCCEEDED], 1);
+	assert_int_equal(s.nlat, 1);
+}
+
 static void test_unhandled_and_gup(void **state)
 {
 	struct fl_kfeatures f = vma_kernel();
@@ -567,6 +659,8 @@ int main(void)
 		cmocka_unit_test(test_vma_abort),
 		cmocka_unit_test(test_vma_retry),
 		cmocka_unit_test(test_vma_kernel_mode_and_mmap_retry),
+		cmocka_unit_test(test_vma_inferred_equals_hooked),
+		cmocka_unit_test(test_vma_inferred_unhandled),
 		cmocka_unit_test(test_unhandled_and_gup),
 		cmocka_unit_test(test_spf_lespinasse),
 		cmocka_unit_test(test_spf_dufour),

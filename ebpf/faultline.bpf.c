@@ -125,7 +125,7 @@ static __always_inline void read_kvals(struct fl_kvals *kv)
 	kv->ll_kind = kvals.ll_kind;
 	kv->ll_flag = kvals.ll_flag;
 	kv->vm_fault_retry = kvals.vm_fault_retry;
-	kv->pad = 0;
+	kv->ll_infer = kvals.ll_infer;
 }
 
 /* ---- fault entry (every tier) ---------------------------------------- */

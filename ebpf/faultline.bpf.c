@@ -5,15 +5,21 @@
  *
  * One skeleton, three hook tiers chosen at load time by user/backend_bpf.c
  * with bpf_program__set_autoload():
- *   fentry      fentry/fexit handle_mm_fault (+ lock_vma_under_rcu) + tp_btf
- *   kprobe      kprobe/kretprobe on the same functions              + tp_btf
+ *   fentry      fexit handle_mm_fault (fentry too for --hmf)         + tp_btf
+ *   kprobe      kretprobe on the same function (kprobe too where the
+ *               flags matter, or for --hmf)                          + tp_btf
  *   tracepoint  tp_btf only (fault counts, mmap_lock, contention)
  * Every tier calls the same __always_inline handlers below; the fault state
  * machine itself is include/faultline/classify.h (shared with the module).
  *
+ * Per fault (6.12, fentry tier): page_fault_user and the handle_mm_fault
+ * exit, nothing else.  The per-VMA lock lookup's outcome is read from the
+ * exit's flags (classify.h, ll_infer), not from a lock_vma_under_rcu hook.
+ *
  * Storage: per-CPU array (two slots, flipped by user space for interval
- * snapshots) for the statistics, task-local storage for the per-task fault
- * and mmap_lock state.  No map that every CPU writes to.
+ * snapshots) for the statistics; a per-CPU slot for the fault in flight
+ * (moved to task-local storage when its task is switched out); task-local
+ * storage for the mmap_lock state.  No map that every CPU writes to.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -27,12 +33,35 @@
 #define FL_MAX_TGIDS	4096
 #define FL_USER_ADDR_END 0x8000000000000000ULL	/* canonical lower half (x86_64, arm64) */
 
-/* Per-task state: the fault in flight plus mmap_lock / hmf timestamps. */
-struct fl_task {
+/*
+ * A fault in flight: its state-machine state plus, for the kprobe tier and
+ * --hmf, what handle_mm_fault's entry saw.
+ */
+struct fl_fstate {
 	struct fl_fault_state fs;
-	fl_u64 hmf_start_ns;		/* entry of the current handle_mm_fault call */
-	fl_u32 hmf_flags;		/* its flags (kprobe tier: kretprobe has no args) */
-	fl_u32 hmf_in_fault;		/* regs != NULL: called from the fault handler */
+	fl_u64 hmf_start_ns;		/* --hmf: entry of the current handle_mm_fault call */
+	fl_u32 hmf_flags;		/* kprobe tier: the call's flags (kretprobe has no args) */
+	fl_u32 hmf_in_fault;		/* kprobe tier: the call came from the fault handler */
+};
+
+/*
+ * Per-CPU: the fault in flight on this CPU and whose it is.  A fault runs
+ * on one CPU unless its task is switched out mid-fault; tp_sched_switch then
+ * moves the state into the task's storage, where the task finds it wherever
+ * it resumes.  So the common fault touches no task storage at all.
+ */
+struct fl_pcpu {
+	fl_u64 task;			/* task_struct address; compared, never dereferenced */
+	struct fl_fstate f;
+	fl_u32 tg_tgid;			/* tgid filter cache: last tgid looked up, */
+	fl_u32 tg_gen;			/* the tgids generation it was looked up in, */
+	fl_u32 tg_traced;		/* and the answer */
+	fl_u32 pad;
+};
+
+/* Per-task state: a switched-out fault, plus mmap_lock / contention timestamps. */
+struct fl_task {
+	struct fl_fstate f;
 	fl_u64 mwait_start_ns;		/* mmap_lock_start_locking */
 	fl_u64 mhold_start_ns;		/* mmap_lock_acquire_returned(success) */
 	fl_u32 mwait_write;
@@ -46,6 +75,13 @@ struct {
 	__type(key, __u32);
 	__type(value, struct fl_cpu_stats);
 } stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct fl_pcpu);
+} pcpu SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -68,13 +104,15 @@ const volatile bool follow_fork = true;
 const volatile struct fl_kvals kvals = {};
 /*
  * false in the tracepoint tier: no handle_mm_fault exit ends a fault there,
- * so a fault's start is only counted, with no per-task state and no clock
- * read (kvm-clock: lfence + rdtsc + pvclock), the bulk of that tier's cost.
+ * so a fault's start is only counted, with no state and no clock read.
  */
 const volatile bool fault_state = true;
+const volatile bool time_hmf = false;		/* --hmf: time handle_mm_fault calls */
 
 /* Which per-CPU slot is live; flipped by user space for -i snapshots. */
 volatile __u32 slot = 0;
+/* Bumped on every change of tgids (here at fork, and by user space). */
+volatile __u32 tgids_gen = 0;
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -85,31 +123,51 @@ static __always_inline struct fl_cpu_stats *cpu_stats(void)
 	return bpf_map_lookup_elem(&stats, &key);
 }
 
-static __always_inline bool traced(void)
+static __always_inline struct fl_pcpu *pcpu_get(void)
 {
-	__u32 tgid;
+	__u32 key = 0;
+
+	return bpf_map_lookup_elem(&pcpu, &key);
+}
+
+static __always_inline fl_u64 cur_task(void)
+{
+	return (fl_u64)bpf_get_current_task_btf();
+}
+
+/* Is the current task traced?  The hash is looked up only when the tgid on this CPU changes. */
+static __always_inline bool traced(struct fl_pcpu *pc)
+{
+	__u32 tgid, gen;
 
 	if (!filter_tgid)
 		return true;
 	tgid = bpf_get_current_pid_tgid() >> 32;
-	return bpf_map_lookup_elem(&tgids, &tgid) != NULL;
+	gen = tgids_gen;
+	if (pc && pc->tg_tgid == tgid && pc->tg_gen == gen && tgid)
+		return pc->tg_traced;
+	if (!pc)
+		return bpf_map_lookup_elem(&tgids, &tgid) != NULL;
+	pc->tg_traced = bpf_map_lookup_elem(&tgids, &tgid) != NULL;
+	pc->tg_tgid = tgid;
+	pc->tg_gen = gen;
+	return pc->tg_traced;
 }
 
 /*
  * The current task's state, created on first use for traced tasks.  A task
- * has state only if it was traced once (the tgid set never shrinks), so the
- * hash lookup is paid by untraced tasks only.
+ * has state only if it was traced once (the tgid set never shrinks).
  */
 static __always_inline struct fl_task *task_state(void)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	struct fl_task *st;
 	struct fl_cpu_stats *cs;
+	struct fl_task *st;
 
 	st = bpf_task_storage_get(&tstate, t, 0, 0);
 	if (st)
 		return st;
-	if (!traced())
+	if (!traced(pcpu_get()))
 		return NULL;
 	st = bpf_task_storage_get(&tstate, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!st) {
@@ -118,6 +176,25 @@ static __always_inline struct fl_task *task_state(void)
 			cs->cnt[FL_C_MISSED]++;
 	}
 	return st;
+}
+
+static __always_inline bool fstate_busy(const struct fl_fstate *f)
+{
+	return f->fs.start_ns || f->hmf_start_ns || f->hmf_in_fault;
+}
+
+/*
+ * The current task's fault state: this CPU's slot if it is the task's, else
+ * what tp_sched_switch moved into its storage (NULL when there is none).
+ */
+static __always_inline struct fl_fstate *fault_get(struct fl_pcpu *pc)
+{
+	struct fl_task *st;
+
+	if (pc->task == cur_task())
+		return &pc->f;
+	st = bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0, 0);
+	return st && fstate_busy(&st->f) ? &st->f : NULL;
 }
 
 static __always_inline void read_kvals(struct fl_kvals *kv)
@@ -133,35 +210,46 @@ static __always_inline void read_kvals(struct fl_kvals *kv)
 static __always_inline int on_fault_start(unsigned long address, int kernel_mode)
 {
 	struct fl_cpu_stats *cs;
+	struct fl_pcpu *pc;
+	struct fl_fstate *f;
 	struct fl_task *st;
+	fl_u64 me;
 
 	if (kernel_mode && address >= FL_USER_ADDR_END)
 		return 0;	/* vmalloc / kernel-address faults: not ours */
-	if (!fault_state) {
-		struct fl_fault_state none = {};
-
-		if (!traced() || !(cs = cpu_stats()))
-			return 0;
-		fl_ev_fault_start(&none, cs, 0, kernel_mode);
+	pc = pcpu_get();
+	if (!pc || !traced(pc) || !(cs = cpu_stats()))
+		return 0;
+	if (!fault_state) {	/* tracepoint tier: fl_ev_fault_start's count, nothing else */
+		cs->cnt[kernel_mode ? FL_C_FAULTS_KERNEL : FL_C_FAULTS_USER]++;
 		return 0;
 	}
-	st = task_state();
-	if (!st)
-		return 0;
-	cs = cpu_stats();
-	if (!cs)
-		return 0;
-	if (st->hmf_start_ns) {
+	me = cur_task();
+	f = &pc->f;
+	if (pc->task != me) {
+		/* a fault of ours left in storage (switched out, never ended) */
+		st = bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0, 0);
+		if (st && fstate_busy(&st->f)) {
+			f = &st->f;
+		} else {
+			if (fstate_busy(&pc->f))	/* not moved at a switch: lost */
+				cs->cnt[FL_C_MISSED]++;
+			__builtin_memset(&pc->f, 0, sizeof(pc->f));
+			pc->task = me;
+		}
+	}
+	if (f->hmf_start_ns || f->hmf_in_fault) {
 		/*
 		 * The last handle_mm_fault entry never saw its exit: a missed
 		 * kretprobe (maxactive) or a skipped fexit.  Count it, and do
 		 * not call that fault "never reached handle_mm_fault".
 		 */
 		cs->cnt[FL_C_MISSED]++;
-		st->hmf_start_ns = 0;
-		st->fs.flags |= FL_FS_HMF_SEEN;
+		f->hmf_start_ns = 0;
+		f->hmf_in_fault = 0;
+		f->fs.flags |= FL_FS_HMF_SEEN;
 	}
-	fl_ev_fault_start(&st->fs, cs, bpf_ktime_get_ns(), kernel_mode);
+	fl_ev_fault_start(&f->fs, cs, bpf_ktime_get_ns(), kernel_mode);
 	return 0;
 }
 
@@ -179,70 +267,92 @@ int BPF_PROG(tp_pf_kernel, unsigned long address, struct pt_regs *regs,
 	return on_fault_start(address, 1);
 }
 
-/* ---- handle_mm_fault and friends (fentry and kprobe tiers) ----------- */
-
-static __always_inline void on_hmf_enter(fl_u32 flags, bool in_fault)
+/*
+ * A task switched out gives up this CPU's slot, and takes a fault in flight
+ * along into its storage: a slot belongs only to the task running here.
+ */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(tp_sched_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
 {
-	struct fl_task *st = task_state();
-	struct fl_cpu_stats *cs;
+	struct fl_pcpu *pc = pcpu_get();
+	struct fl_task *st;
 
-	if (!st)
-		return;
-	if (st->hmf_start_ns) {		/* the previous call's exit was missed */
-		cs = cpu_stats();
+	if (!pc || pc->task != (fl_u64)prev)
+		return 0;
+	pc->task = 0;
+	if (!fstate_busy(&pc->f))
+		return 0;
+	st = bpf_task_storage_get(&tstate, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (st) {
+		st->f = pc->f;
+	} else {
+		struct fl_cpu_stats *cs = cpu_stats();
+
 		if (cs)
 			cs->cnt[FL_C_MISSED]++;
 	}
-	st->hmf_start_ns = bpf_ktime_get_ns();
-	st->hmf_flags = flags;
-	st->hmf_in_fault = in_fault;
+	__builtin_memset(&pc->f, 0, sizeof(pc->f));
+	return 0;
 }
 
-/* extra_flags: OR'ed into the call's flags (Dufour's SPF entry point). */
+/* ---- handle_mm_fault (fentry and kprobe tiers) ------------------------ */
+
+/* Entry: only for --hmf (a clock read) and the kprobe tier (the flags). */
+static __always_inline void on_hmf_enter(fl_u32 flags, bool in_fault)
+{
+	struct fl_pcpu *pc = pcpu_get();
+	struct fl_fstate *f;
+
+	if (!pc || !(f = fault_get(pc)))
+		return;
+	if (f->hmf_start_ns || f->hmf_in_fault) {	/* the previous call's exit was missed */
+		struct fl_cpu_stats *cs = cpu_stats();
+
+		if (cs)
+			cs->cnt[FL_C_MISSED]++;
+	}
+	f->hmf_start_ns = time_hmf ? bpf_ktime_get_ns() : 0;
+	f->hmf_flags = flags;
+	f->hmf_in_fault = in_fault;
+}
+
 static __always_inline void on_hmf_exit(fl_u32 flags, fl_u32 ret, bool in_fault)
 {
 	struct fl_fault_state none = {};
 	struct fl_cpu_stats *cs;
+	struct fl_fstate *f;
+	struct fl_pcpu *pc;
 	struct fl_kvals kv;
-	struct fl_task *st;
 	fl_u64 now, lat;
 
-	st = task_state();
-	if (!st)
+	pc = pcpu_get();
+	if (!pc || !(cs = cpu_stats()))
 		return;
-	cs = cpu_stats();
-	if (!cs)
+	f = fault_get(pc);
+	if (!f) {
+		/* no fault in flight: a call from GUP and friends, if traced */
+		if (traced(pc))
+			cs->cnt[FL_C_HMF_CALLS]++;
 		return;
+	}
 	now = bpf_ktime_get_ns();
 	read_kvals(&kv);
-	if (st->hmf_start_ns) {
-		fl_hist_add(&cs->hist[FL_H_HMF], now - st->hmf_start_ns);
-		st->hmf_start_ns = 0;
+	if (f->hmf_start_ns) {
+		fl_hist_add(&cs->hist[FL_H_HMF], now - f->hmf_start_ns);
+		f->hmf_start_ns = 0;
 	}
+	f->hmf_in_fault = 0;
 	/* GUP and friends call handle_mm_fault with regs == NULL: no fault. */
 	if (in_fault)
-		lat = fl_ev_hmf_exit(&st->fs, cs, &kv, flags, ret, now);
+		lat = fl_ev_hmf_exit(&f->fs, cs, &kv, flags, ret, now);
 	else
 		lat = fl_ev_hmf_exit(&none, cs, &kv, flags, ret, now);
 	if (lat)
 		fl_hist_add(&cs->hist[FL_H_FAULT_LAT], lat);
 }
 
-static __always_inline void on_lock_vma_exit(bool got_vma)
-{
-	struct fl_cpu_stats *cs;
-	struct fl_task *st;
-
-	st = task_state();
-	if (!st)
-		return;
-	cs = cpu_stats();
-	if (!cs)
-		return;
-	fl_ev_lock_vma(&st->fs, cs, got_vma);
-}
-
-/* fentry tier */
+/* fentry tier: fexit alone ends and classifies a fault; fentry only for --hmf */
 SEC("fentry/handle_mm_fault")
 int BPF_PROG(fe_hmf, struct vm_area_struct *vma, unsigned long address,
 	     unsigned int flags, struct pt_regs *regs)
@@ -256,14 +366,6 @@ int BPF_PROG(fx_hmf, struct vm_area_struct *vma, unsigned long address,
 	     unsigned int flags, struct pt_regs *regs, unsigned int ret)
 {
 	on_hmf_exit(flags, ret, regs != NULL);
-	return 0;
-}
-
-SEC("fexit/lock_vma_under_rcu")
-int BPF_PROG(fx_lock_vma, struct mm_struct *mm, unsigned long address,
-	     struct vm_area_struct *ret)
-{
-	on_lock_vma_exit(ret != NULL);
 	return 0;
 }
 
@@ -302,14 +404,24 @@ int BPF_PROG(fx_spf, struct mm_struct *mm, unsigned long address,
 	return 0;
 }
 
-/* kprobe tier: same targets; the kretprobe takes flags from task state. */
+/*
+ * kprobe tier: the kretprobe has no arguments.  Where the flags matter (a
+ * lockless kind, or --hmf) the kprobe saves them; else a return inside a
+ * fault in flight is the fault's, any other a call from GUP.
+ */
 static __always_inline void on_kret(fl_u32 ret)
 {
-	struct fl_task *st = task_state();
+	struct fl_pcpu *pc = pcpu_get();
+	struct fl_fstate *f;
 
-	if (!st)
+	if (!pc || !(f = fault_get(pc))) {
+		on_hmf_exit(0, ret, false);
 		return;
-	on_hmf_exit(st->hmf_flags, ret, st->hmf_in_fault);
+	}
+	if (f->hmf_in_fault || f->hmf_start_ns)
+		on_hmf_exit(f->hmf_flags, ret, f->hmf_in_fault);
+	else
+		on_hmf_exit(0, ret, f->fs.start_ns != 0);
 }
 
 SEC("kprobe/handle_mm_fault")
@@ -324,13 +436,6 @@ SEC("kretprobe/handle_mm_fault")
 int BPF_KRETPROBE(krp_hmf, unsigned int ret)
 {
 	on_kret(ret);
-	return 0;
-}
-
-SEC("kretprobe/lock_vma_under_rcu")
-int BPF_KRETPROBE(krp_lock_vma, void *ret)
-{
-	on_lock_vma_exit(ret != NULL);
 	return 0;
 }
 
@@ -549,5 +654,6 @@ int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 		if (cs)
 			cs->cnt[FL_C_MISSED]++;
 	}
+	__sync_fetch_and_add(&tgids_gen, 1);	/* after the update: caches look again */
 	return 0;
 }

@@ -33,6 +33,7 @@ struct fl_bpf {
 	struct fl_kfeatures kf;
 	struct fl_kvals kv;
 	unsigned int tier;
+	struct fl_bpf_opts opts;
 	unsigned long long hooks_live, hooks_absent;
 	unsigned int tgid;
 	unsigned int nr_cpus;
@@ -114,14 +115,32 @@ static int plan_add(struct prog_plan *plan, int n, struct bpf_program *p,
 	return n + 1;
 }
 
+const char *fl_bpf_mmap_lock_off(const struct fl_kfeatures *kf, const struct fl_bpf_opts *o)
+{
+	struct fl_kvals kv;
+
+	if (!kf->tp_mmap_lock || kf->mmap_memcg != 1 || (o && o->mmap_lock))
+		return NULL;
+	fl_kvals_from_features(kf, &kv);
+	if (kv.ll_kind != FL_LL_KIND_NONE)
+		return NULL;
+	return "not recorded by default on this kernel: its mmap_lock tracepoints build a "
+	       "memcg path string per event while attached, and with no lockless fault path "
+	       "every fault takes mmap_lock (record --mmap-lock records them)";
+}
+
 /*
  * The programs for TIER on a kernel with features KF.  Returns how many;
  * plan may be NULL-progged when skel is NULL (only the hook bits are used).
  */
 static int make_plan(struct faultline_bpf *skel, unsigned int tier,
-		     const struct fl_kfeatures *kf, struct prog_plan *plan)
+		     const struct fl_kfeatures *kf, const struct fl_bpf_opts *o,
+		     struct prog_plan *plan)
 {
 	typeof(skel->progs) *P = skel ? &skel->progs : NULL;
+	struct fl_kvals kv;
+	unsigned long long exit_hooks;
+	bool entry;
 	int n = 0;
 
 #define PG(x) (P ? P->x : NULL)
@@ -129,7 +148,7 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 		n = plan_add(plan, n, PG(tp_pf_user), HOOK(FL_HOOK_PF_USER), R_CORE);
 	if (kf->tp_pf_kernel)
 		n = plan_add(plan, n, PG(tp_pf_kernel), HOOK(FL_HOOK_PF_KERNEL), R_OPTIONAL);
-	if (kf->tp_mmap_lock) {
+	if (kf->tp_mmap_lock && !fl_bpf_mmap_lock_off(kf, o)) {
 		bool m = kf->mmap_memcg == 1;
 
 		n = plan_add(plan, n, m ? PG(tp_mmap_start_memcg) : PG(tp_mmap_start),
@@ -148,34 +167,44 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 	if (kf->tp_fork)
 		n = plan_add(plan, n, PG(tp_fork), 0, R_OPTIONAL);
 
+	fl_kvals_from_features(kf, &kv);
+	/* per-VMA lock outcomes read from the handle_mm_fault exit (classify.h) */
+	exit_hooks = kv.ll_infer ? HOOK(FL_HOOK_LOCK_VMA) : 0;
+	if (tier == FL_TIER_FENTRY || tier == FL_TIER_KPROBE) {
+		/* a task switched out mid-fault takes its state along */
+		n = plan_add(plan, n, PG(tp_sched_switch), 0, R_CORE);
+	}
 	if (tier == FL_TIER_FENTRY) {
+		/* the exit alone ends and classifies a fault; the entry only times the call */
+		entry = o->time_hmf;
 		if (kf->has_do_hmf) {
-			n = plan_add(plan, n, PG(fe_do_hmf), HOOK(FL_HOOK_DO_HMF), R_CORE);
+			if (entry)
+				n = plan_add(plan, n, PG(fe_do_hmf), HOOK(FL_HOOK_DO_HMF), R_CORE);
 			n = plan_add(plan, n, PG(fx_do_hmf), HOOK(FL_HOOK_DO_HMF), R_CORE);
 		} else if (kf->has_hmf) {
-			n = plan_add(plan, n, PG(fe_hmf), HOOK(FL_HOOK_HMF), R_CORE);
-			n = plan_add(plan, n, PG(fx_hmf), HOOK(FL_HOOK_HMF), R_CORE);
+			if (entry)
+				n = plan_add(plan, n, PG(fe_hmf), HOOK(FL_HOOK_HMF), R_CORE);
+			n = plan_add(plan, n, PG(fx_hmf), HOOK(FL_HOOK_HMF) | exit_hooks, R_CORE);
 		}
 		if (kf->has_spf_dufour) {
 			n = plan_add(plan, n, PG(fe_spf), HOOK(FL_HOOK_DO_HMF), R_CORE);
 			n = plan_add(plan, n, PG(fx_spf), HOOK(FL_HOOK_DO_HMF), R_CORE);
 		}
-		if (kf->has_lock_vma && !kf->has_do_hmf && !kf->has_spf_dufour)
-			n = plan_add(plan, n, PG(fx_lock_vma), HOOK(FL_HOOK_LOCK_VMA), R_CORE);
 	} else if (tier == FL_TIER_KPROBE) {
+		/* the kretprobe has no arguments: a kprobe saves the flags where they matter */
+		entry = o->time_hmf || kv.ll_kind != FL_LL_KIND_NONE;
 		if (kf->has_do_hmf) {
 			n = plan_add(plan, n, PG(kp_do_hmf), HOOK(FL_HOOK_DO_HMF), R_CORE);
 			n = plan_add(plan, n, PG(krp_do_hmf), HOOK(FL_HOOK_DO_HMF), R_CORE);
 		} else if (kf->has_hmf) {
-			n = plan_add(plan, n, PG(kp_hmf), HOOK(FL_HOOK_HMF), R_CORE);
-			n = plan_add(plan, n, PG(krp_hmf), HOOK(FL_HOOK_HMF), R_CORE);
+			if (entry)
+				n = plan_add(plan, n, PG(kp_hmf), HOOK(FL_HOOK_HMF), R_CORE);
+			n = plan_add(plan, n, PG(krp_hmf), HOOK(FL_HOOK_HMF) | exit_hooks, R_CORE);
 		}
 		if (kf->has_spf_dufour) {
 			n = plan_add(plan, n, PG(kp_spf), HOOK(FL_HOOK_DO_HMF), R_CORE);
 			n = plan_add(plan, n, PG(krp_spf), HOOK(FL_HOOK_DO_HMF), R_CORE);
 		}
-		if (kf->has_lock_vma && !kf->has_do_hmf && !kf->has_spf_dufour)
-			n = plan_add(plan, n, PG(krp_lock_vma), HOOK(FL_HOOK_LOCK_VMA), R_CORE);
 	}
 #undef PG
 	return n;
@@ -184,10 +213,11 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 #define MAX_PLAN 32
 
 void fl_bpf_hooks(unsigned int tier, const struct fl_kfeatures *kf,
-		  unsigned long long *live, unsigned long long *absent)
+		  const struct fl_bpf_opts *o, unsigned long long *live,
+		  unsigned long long *absent)
 {
 	struct prog_plan plan[MAX_PLAN];
-	int n = make_plan(NULL, tier, kf, plan);
+	int n = make_plan(NULL, tier, kf, o ? o : &(struct fl_bpf_opts){ 0 }, plan);
 
 	*live = 0;
 	for (int i = 0; i < n; i++)
@@ -386,8 +416,8 @@ static void destroy_skel(struct fl_bpf *b)
 	remove_kevents(b);	/* after the perf events are closed */
 }
 
-static int load_tier(struct fl_bpf *b, unsigned int tier, bool system_wide,
-		     bool follow_fork, char *why, size_t len)
+static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_opts *o,
+		     char *why, size_t len)
 {
 	struct prog_plan plan[MAX_PLAN];
 	struct bpf_object_skeleton *os;
@@ -404,8 +434,10 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, bool system_wide,
 		return -1;
 	}
 	b->skel = skel;
-	skel->rodata->filter_tgid = !system_wide;
-	skel->rodata->follow_fork = follow_fork;
+	skel->rodata->filter_tgid = !o->system_wide;
+	skel->rodata->follow_fork = o->follow_fork;
+	skel->rodata->time_hmf = o->time_hmf;
+	skel->rodata->kvals.ll_infer = b->kv.ll_infer;
 	skel->rodata->kvals.ll_kind = b->kv.ll_kind;
 	skel->rodata->kvals.ll_flag = b->kv.ll_flag;
 	skel->rodata->kvals.vm_fault_retry = b->kv.vm_fault_retry;
@@ -413,7 +445,7 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, bool system_wide,
 
 	bpf_object__for_each_program(p, skel->obj)
 		bpf_program__set_autoload(p, false);
-	n = make_plan(skel, tier, &b->kf, plan);
+	n = make_plan(skel, tier, &b->kf, o, plan);
 	for (int i = 0; i < n; i++)
 		bpf_program__set_autoload(plan[i].prog, true);
 
@@ -515,8 +547,9 @@ struct fl_bpf *fl_bpf_start(const struct fl_bpf_opts *o, char *err, size_t errle
 	b->tgid = o->system_wide ? 0 : o->tgid;
 
 	for (unsigned int t = first; t <= last; t++) {
-		if (!load_tier(b, t, o->system_wide, o->follow_fork, why, sizeof(why))) {
-			fl_bpf_hooks(t, &b->kf, &(unsigned long long){0}, &b->hooks_absent);
+		if (!load_tier(b, t, o, why, sizeof(why))) {
+			fl_bpf_hooks(t, &b->kf, o, &(unsigned long long){0}, &b->hooks_absent);
+			b->opts = *o;
 			return b;
 		}
 		snprintf(b->notes + strlen(b->notes), sizeof(b->notes) - strlen(b->notes),
@@ -536,7 +569,7 @@ int fl_bpf_try_tier(unsigned int tier, const struct fl_kfeatures *kf, char *why,
 	int ret;
 
 	fl_kvals_from_features(kf, &b.kv);
-	ret = load_tier(&b, tier, true, false, why, len);
+	ret = load_tier(&b, tier, &(struct fl_bpf_opts){ .system_wide = true }, why, len);
 	if (!ret)
 		destroy_skel(&b);
 	return ret;
@@ -563,8 +596,12 @@ int fl_bpf_add_tgid(struct fl_bpf *b, unsigned int tgid)
 
 	if (!b->skel)
 		return -1;
-	return bpf_map__update_elem(b->skel->maps.tgids, &tgid, sizeof(tgid), &one,
-				    sizeof(one), BPF_ANY) ? -1 : 0;
+	if (bpf_map__update_elem(b->skel->maps.tgids, &tgid, sizeof(tgid), &one,
+				 sizeof(one), BPF_ANY))
+		return -1;
+	/* after the update: the programs' per-CPU filter caches look again */
+	__atomic_fetch_add(&b->skel->bss->tgids_gen, 1, __ATOMIC_SEQ_CST);
+	return 0;
 }
 
 int fl_bpf_tgids_fd(const struct fl_bpf *b)
@@ -616,6 +653,19 @@ int fl_read_online_cpus(unsigned char *online, unsigned int nr)
  * that CPU (bpf_prog_info.recursion_misses, 5.12+): events we never saw.
  * Counted per program since attach, so stored as a snapshot tag.
  */
+/* Figures this recording left out for their cost, and why (report reads the tags). */
+static void tag_not_timed(struct fl_bpf *b, struct fl_snapshot *s)
+{
+	const char *why = fl_bpf_mmap_lock_off(&b->kf, &b->opts);
+
+	if (b->tier != FL_TIER_TRACEPOINT && !b->opts.time_hmf)
+		fl_snapshot_set_tag(s, FL_TAG_HMF_OFF,
+				    "not timed by default: an entry hook on every call costs about "
+				    "as much as the rest of the tier (record --hmf times it)");
+	if (why)
+		fl_snapshot_set_tag(s, FL_TAG_MMAP_LOCK_OFF, why);
+}
+
 static void tag_recursion_misses(struct fl_bpf *b, struct fl_snapshot *s)
 {
 	unsigned long long misses = 0;
@@ -759,6 +809,7 @@ int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,
 	if (!uname(&u))
 		snprintf(s->hdr.kernel_release, sizeof(s->hdr.kernel_release), "%s", u.release);
 	tag_recursion_misses(b, s);
+	tag_not_timed(b, s);
 	return 0;
 }
 

@@ -20,7 +20,15 @@ struct fl_bpf_opts {
 	bool system_wide;
 	unsigned int tgid;	/* traced thread group when !system_wide (0: none yet) */
 	bool follow_fork;	/* add children of traced tgids */
+	bool time_hmf;		/* --hmf: time handle_mm_fault calls (an entry hook per call) */
+	bool mmap_lock;		/* --mmap-lock: attach the mmap_lock tracepoints where they are off by default */
 };
+
+/*
+ * Why the mmap_lock tracepoints stay detached with these options on this
+ * kernel, or NULL when they are attached.
+ */
+const char *fl_bpf_mmap_lock_off(const struct fl_kfeatures *kf, const struct fl_bpf_opts *o);
 
 struct fl_bpf;
 
@@ -80,7 +88,7 @@ void fl_bpf_setup_libbpf(void);
 const char *fl_bpf_last_libbpf_warning(void);
 
 /* Hook bits a tier would make live / the kernel lacks, given its features. */
-void fl_bpf_hooks(unsigned int tier, const struct fl_kfeatures *kf,
+void fl_bpf_hooks(unsigned int tier, const struct fl_kfeatures *kf, const struct fl_bpf_opts *o,
 		  unsigned long long *live, unsigned long long *absent);
 
 /* Mark CPUs listed in /sys/devices/system/cpu/online in online[nr]. */

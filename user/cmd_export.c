@@ -33,7 +33,7 @@ enum fl_figure fl_hist_figure(unsigned int id)
 	case FL_H_FAULT_LAT:
 		return FL_FIG_LATENCY;
 	case FL_H_HMF:
-		return FL_FIG_HMF;
+		return FL_FIG_HMF_TIME;
 	case FL_H_MMAP_CONTEND:
 		return FL_FIG_CONTENTION;
 	default:
@@ -419,11 +419,12 @@ static void json_kv_object(FILE *f, const char *text)
 static void print_json(FILE *f, const struct fl_export *e)
 {
 	static const enum fl_figure figs[] = {
-		FL_FIG_FAULTS, FL_FIG_LATENCY, FL_FIG_HMF, FL_FIG_LOCKLESS, FL_FIG_MMAP,
-		FL_FIG_CONTENTION, FL_FIG_VMSTAT,
+		FL_FIG_FAULTS, FL_FIG_LATENCY, FL_FIG_HMF, FL_FIG_HMF_TIME, FL_FIG_LOCKLESS,
+		FL_FIG_MMAP, FL_FIG_CONTENTION, FL_FIG_VMSTAT,
 	};
 	static const char *const fign[] = {
 		[FL_FIG_FAULTS] = "faults", [FL_FIG_LATENCY] = "latency", [FL_FIG_HMF] = "hmf",
+		[FL_FIG_HMF_TIME] = "hmf_time",
 		[FL_FIG_LOCKLESS] = "lockless", [FL_FIG_MMAP] = "mmap_lock",
 		[FL_FIG_CONTENTION] = "contention", [FL_FIG_VMSTAT] = "vmstat",
 	};

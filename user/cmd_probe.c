@@ -95,6 +95,8 @@ int cmd_probe(int argc, char **argv)
 		printf("  %-26s %s\n", "mmap_lock:*", !kf.tp_mmap_lock ? "no" :
 		       kf.mmap_memcg ? "yes, prototype (mm, memcg_path, write[, success])"
 				     : "yes, prototype (mm, write[, success])");
+		if (fl_bpf_mmap_lock_off(&kf, NULL))
+			printf("  %-26s %s\n", "", fl_bpf_mmap_lock_off(&kf, NULL));
 		printf("  %-26s %s\n", "lock:contention_begin/end", yes_no(kf.tp_contention));
 		caveat = kf.tp_contention ? fl_spin_contention_caveat(NULL) : NULL;
 		if (caveat)
@@ -109,6 +111,9 @@ int cmd_probe(int argc, char **argv)
 		if (kv.ll_kind != FL_LL_KIND_NONE)
 			printf("  state machine: kind %s, flag 0x%x, VM_FAULT_RETRY 0x%x\n",
 			       fl_ll_kind_name(kv.ll_kind), kv.ll_flag, kv.vm_fault_retry);
+		if (kv.ll_infer)
+			printf("  per-VMA lock lookup outcome: read from the first handle_mm_fault call's\n"
+			       "  FAULT_FLAG_VMA_LOCK (no lock_vma_under_rcu hook: one probe less per fault)\n");
 		printf("bpf tiers (loaded and attached, then detached):\n");
 		for (unsigned int t = FL_TIER_FENTRY; t <= FL_TIER_TRACEPOINT; t++) {
 			ok[t] = !fl_bpf_try_tier(t, &kf, why, sizeof(why));

@@ -128,6 +128,10 @@ static void usage(FILE *f)
 "      --locks            also record contended lock classes\n"
 "      --self-cost        also time faultline's own BPF programs (kernel BPF run-time\n"
 "                         statistics, on for the run): runs and ns per program\n"
+"      --hmf              also time each handle_mm_fault call (an entry hook per call:\n"
+"                         it about doubles what the bpf tiers cost a fault)\n"
+"      --mmap-lock        record mmap_lock wait/hold where it is off by default for its\n"
+"                         cost (kernels < 6.14 with no lockless fault path: see probe)\n"
 "With CMD: CMD and its children are traced, its exit status is returned.\n");
 }
 
@@ -273,7 +277,7 @@ static const char *not_measured(unsigned int tier)
 {
 	switch (tier) {
 	case FL_TIER_KPROBE:
-		return "kprobe tier: everything is measured; kprobe/kretprobe cost more per fault than fentry";
+		return "kprobe tier: kprobe/kretprobe cost more per fault than fentry";
 	case FL_TIER_TRACEPOINT:
 		return "tracepoint tier: measuring fault counts, mmap_lock wait/hold and contention;\n"
 		       "  fault latency, handle_mm_fault duration and lockless-path outcomes are unavailable";
@@ -289,6 +293,8 @@ static int start_bpf(struct rec *r, unsigned int first, bool exact, char *err, s
 		.system_wide = r->a.system_wide,
 		.tgid = r->tgid,
 		.follow_fork = true,
+		.time_hmf = r->a.time_hmf,
+		.mmap_lock = r->a.mmap_lock,
 	};
 
 	r->bpf = fl_bpf_start(&o, err, errlen);
@@ -581,6 +587,8 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 		{ "phases", no_argument, NULL, 'P' },
 		{ "locks", no_argument, NULL, 'L' },
 		{ "self-cost", no_argument, NULL, 'C' },
+		{ "hmf", no_argument, NULL, 'H' },
+		{ "mmap-lock", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -635,6 +643,12 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 		case 'C':
 			a->self_cost = true;
 			break;
+		case 'H':
+			a->time_hmf = true;
+			break;
+		case 'M':
+			a->mmap_lock = true;
+			break;
 		case 'h':
 			return FL_ARGS_HELP;
 		default:
@@ -655,6 +669,8 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 		return fl_args_bad(err, errlen, "-i needs the bpf backend (the module has no interval reset)");
 	if ((a->phases || a->locks) && a->interval > 0)
 		return fl_args_bad(err, errlen, "--phases/--locks figures are cumulative: not with -i");
+	if (a->time_hmf && a->tier_req == FL_TIER_TRACEPOINT)
+		return fl_args_bad(err, errlen, "--hmf needs a handle_mm_fault hook: not with --tier tracepoint");
 	if (a->self_cost && a->backend_req == FL_REC_B_KMOD)
 		return fl_args_bad(err, errlen, "--self-cost times BPF programs: not with -b kmod");
 	if ((a->phases || a->locks) && !fl_phases_open)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "export.h"
 #include "report_common.h"
 #include "report_merge.h"
 #include "selfcost.h"
@@ -144,21 +145,12 @@ static void print_per_cpu(const struct fl_snapshot *s)
 	}
 }
 
-static enum fl_figure hist_figure(unsigned int id)
-{
-	switch (id) {
-	case FL_H_FAULT_LAT: return FL_FIG_LATENCY;
-	case FL_H_HMF: return FL_FIG_HMF;
-	case FL_H_MMAP_CONTEND: return FL_FIG_CONTENTION;
-	default: return FL_FIG_MMAP;
-	}
-}
 
 static void print_hists(const struct fl_snapshot *s, const struct fl_cpu_stats *t)
 {
 	for (unsigned int id = 0; id < FL_H_NR; id++) {
 		const char *why;
-		enum fl_avail a = fl_figure_avail(s, hist_figure(id), &why);
+		enum fl_avail a = fl_figure_avail(s, fl_hist_figure(id), &why);
 		char title[128], buf[256];
 
 		if (a != FL_AVAIL_YES) {
@@ -221,28 +213,8 @@ static void print_raw(const struct fl_snapshot *s, const struct fl_cpu_stats *t,
 
 		if (!strcmp(fl_counter_name(i), "unknown"))
 			continue;
-		switch (i) {
-		case FL_C_FAULTS_USER:
-		case FL_C_FAULTS_KERNEL:
-			fig = FL_FIG_FAULTS;
-			break;
-		case FL_C_FAULTS_ENDED:
-		case FL_C_FAULTS_UNHANDLED:
-			fig = FL_FIG_LATENCY;
-			break;
-		case FL_C_HMF_CALLS:
-			fig = FL_FIG_HMF;
-			break;
-		case FL_C_MMAP_CONTENDED:
-			fig = FL_FIG_CONTENTION;
-			break;
-		case FL_C_MMAP_TRYLOCK_FAIL:
-			fig = FL_FIG_MMAP;
-			break;
-		default:
-			fig = FL_FIG_NR;
-		}
-		a = fig == FL_FIG_NR ? FL_AVAIL_YES : fl_figure_avail(s, fig, &why);
+		fig = fl_counter_figure(i);
+		a = fl_figure_avail(s, fig, &why);
 		if (a == FL_AVAIL_YES)
 			printf("%s=%llu\n", fl_counter_name(i), t->cnt[i]);
 		else
@@ -261,7 +233,7 @@ static void print_raw(const struct fl_snapshot *s, const struct fl_cpu_stats *t,
 			{ "p50", 500000 }, { "p90", 900000 }, { "p99", 990000 },
 		};
 
-		a = fl_figure_avail(s, hist_figure(id), &why);
+		a = fl_figure_avail(s, fl_hist_figure(id), &why);
 		if (a != FL_AVAIL_YES) {
 			char key[64];
 

@@ -41,6 +41,8 @@ struct fl_record_args {
 	bool quiet;
 	bool phases, locks;
 	bool self_cost;			/* time our BPF programs (kernel bpf stats) */
+	bool time_hmf;			/* --hmf: time handle_mm_fault calls */
+	bool mmap_lock;			/* --mmap-lock: where they are off by default for their cost */
 	char **cmd;			/* NULL-terminated, or NULL */
 };
 enum { FL_REC_B_AUTO, FL_REC_B_BPF, FL_REC_B_KMOD };

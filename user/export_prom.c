@@ -160,11 +160,12 @@ static void counter_family(FILE *f, const struct fl_export *e, const char *name,
 void fl_export_prom(FILE *f, const struct fl_export *e)
 {
 	static const enum fl_figure figs[] = {
-		FL_FIG_FAULTS, FL_FIG_LATENCY, FL_FIG_HMF, FL_FIG_LOCKLESS, FL_FIG_MMAP,
-		FL_FIG_CONTENTION, FL_FIG_VMSTAT,
+		FL_FIG_FAULTS, FL_FIG_LATENCY, FL_FIG_HMF, FL_FIG_HMF_TIME, FL_FIG_LOCKLESS,
+		FL_FIG_MMAP, FL_FIG_CONTENTION, FL_FIG_VMSTAT,
 	};
 	static const char *const fign[] = {
 		[FL_FIG_FAULTS] = "faults", [FL_FIG_LATENCY] = "latency", [FL_FIG_HMF] = "hmf",
+		[FL_FIG_HMF_TIME] = "hmf_time",
 		[FL_FIG_LOCKLESS] = "lockless", [FL_FIG_MMAP] = "mmap_lock",
 		[FL_FIG_CONTENTION] = "contention", [FL_FIG_VMSTAT] = "vmstat",
 	};

@@ -47,6 +47,10 @@ enum fl_avail fl_figure_avail(const struct fl_snapshot *s, enum fl_figure fig,
 			return FL_AVAIL_YES;
 		*why = hmf ? "no fault entry hook (page_fault_user)" : no_hmf_why(s);
 		return FL_AVAIL_UNAVAILABLE;
+	case FL_FIG_HMF_TIME:
+		if (hmf && (*why = fl_snapshot_tag(s, FL_TAG_HMF_OFF)))
+			return FL_AVAIL_UNAVAILABLE;
+		/* fall through */
 	case FL_FIG_HMF:
 		if (hmf)
 			return FL_AVAIL_YES;
@@ -80,6 +84,8 @@ enum fl_avail fl_figure_avail(const struct fl_snapshot *s, enum fl_figure fig,
 		if (live(s, HOOK(FL_HOOK_MMAP_START) | HOOK(FL_HOOK_MMAP_ACQUIRED) |
 			 HOOK(FL_HOOK_MMAP_RELEASED)))
 			return FL_AVAIL_YES;
+		if ((*why = fl_snapshot_tag(s, FL_TAG_MMAP_LOCK_OFF)))
+			return FL_AVAIL_UNAVAILABLE;
 		*why = absent(s, HOOK(FL_HOOK_MMAP_START)) ?
 			"the kernel has no mmap_lock tracepoints (5.10+)" :
 			"the mmap_lock tracepoints were not live";
@@ -269,10 +275,10 @@ void fl_print_summary(FILE *f, const struct fl_snapshot *s, const struct fl_cpu_
 	}
 	if (!unavail_line(f, s, FL_FIG_LATENCY, "fault latency"))
 		hist_line(f, "fault latency", &t->hist[FL_H_FAULT_LAT]);
-	if (!unavail_line(f, s, FL_FIG_HMF, "handle_mm_fault")) {
+	if (!unavail_line(f, s, FL_FIG_HMF_TIME, "handle_mm_fault"))
 		hist_line(f, "handle_mm_fault", &t->hist[FL_H_HMF]);
+	if (!unavail_line(f, s, FL_FIG_HMF, "handle_mm_fault calls"))
 		fprintf(f, "  %-22s %llu\n", "handle_mm_fault calls", t->cnt[FL_C_HMF_CALLS]);
-	}
 	if (!unavail_line(f, s, FL_FIG_LOCKLESS, "lockless path")) {
 		const fl_u64 *ll = t->ll;
 

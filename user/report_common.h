@@ -12,11 +12,12 @@
 enum fl_figure {
 	FL_FIG_FAULTS,		/* fault counts (page_fault_user) */
 	FL_FIG_LATENCY,		/* fault latency */
-	FL_FIG_HMF,		/* handle_mm_fault duration and calls */
+	FL_FIG_HMF,		/* handle_mm_fault calls */
 	FL_FIG_LOCKLESS,	/* lockless-path outcomes */
 	FL_FIG_MMAP,		/* mmap_lock wait / hold */
 	FL_FIG_CONTENTION,	/* lock:contention on mmap_lock */
 	FL_FIG_VMSTAT,		/* /proc/vmstat counters */
+	FL_FIG_HMF_TIME,	/* handle_mm_fault duration (record --hmf) */
 	FL_FIG_NR,
 };
 

@@ -53,6 +53,9 @@ void fl_snapshot_total(const struct fl_snapshot *s, struct fl_cpu_stats *out);
 /* fl_cpu_stats_add (dst += src for one CPU record) is in faultline/abi.h. */
 /* Value of tag KEY (any length) or NULL; valid until the next call. */
 const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key);
+/* Figures a recording left out for their cost: the value says why. */
+#define FL_TAG_HMF_OFF		"hmf_not_timed"
+#define FL_TAG_MMAP_LOCK_OFF	"mmap_lock_not_recorded"
 /* Append "key=value\n" (value must not contain a newline). */
 int fl_snapshot_set_tag(struct fl_snapshot *s, const char *key, const char *value);
 /* vmstat delta (after - before) of NAME; -1 if the counter is absent. */

@@ -2,6 +2,9 @@
 # untraced and under each budgeted row (tests/cost-budgets), on QEMU
 # -icount where instructions repeat whatever the host does.  Fails when a
 # row adds more than its budget, so a cost regression fails make check.
+# Then the cost inside the figure: each tier's reported fault latency p50
+# against pft's own --latency p50 untraced (guest ns = instructions), within
+# the latency-* rows' percentages.
 # kernels: 6.12 6.1
 # icount: yes
 # timeout: 900
@@ -27,7 +30,29 @@ check_row() {	# ROW CMD-PREFIX...
 }
 
 cost_settle
-cost_row untraced || fl_done
+cost_row untraced || 
+# reported p50 vs the untraced user-observed p50 (same histogram, same buckets)
+p50() { sed -n 's/.* p50=\([0-9]*\) .*/\1/p' | tail -1; }
+/fl/pft -m 64m -t 1 --latency >/dev/null 2>&1	# warm
+U=$(/fl/pft -m 64m -t 1 --latency 2>/dev/null | p50)
+echo "latency: untraced pft --latency p50 $U"
+check_lat() {	# ROW RECORD-ARGS...
+	row=$1; shift
+	b=$(budget "$row")
+	faultline record -q -o /tmp/lat.snap "$@" -- /fl/pft -m 64m -t 1 >/dev/null 2>&1
+	rep=$(faultline report --raw /tmp/lat.snap | sed -n 's/^fault_latency.p50_ns=//p')
+	echo "latency: $row reported p50 $rep"
+	if [ -z "$b" ] || [ -z "$U" ]; then fl_fail "$row: no budget or no untraced p50"; return; fi
+	fl_check_ge "$row: reported p50 $rep within +$b% of the untraced p50 $U" \
+		$((U * (100 + b) / 100)) "$rep"
+}
+check_lat latency-fentry -b bpf --tier fentry
+check_lat latency-kprobe -b bpf --tier kprobe
+if [ -f /fl/faultline.ko ] && insmod /fl/faultline.ko; then
+	check_lat latency-kmod -b kmod
+	rmmod faultline
+fi
+fl_done
 BASE=$COST_MEDIAN
 rec() { faultline record -q -o /tmp/cost.snap "$@" --; }
 check_row fentry rec -b bpf --tier fentry
@@ -38,8 +63,31 @@ if [ -f /fl/faultline.ko ]; then
 	insmod /fl/faultline.ko || fl_fail "insmod faultline.ko"
 	check_row kmod-idle
 	check_row kmod rec -b kmod
+	check_row kmod-idle	# after a recording ended: disarmed again
 	rmmod faultline || fl_fail "rmmod faultline"
 else
 	fl_fail "faultline.ko was not built for $FL_KREL"
+fi
+
+# reported p50 vs the untraced user-observed p50 (same histogram, same buckets)
+p50() { sed -n 's/.* p50=\([0-9]*\) .*/\1/p' | tail -1; }
+/fl/pft -m 64m -t 1 --latency >/dev/null 2>&1	# warm
+U=$(/fl/pft -m 64m -t 1 --latency 2>/dev/null | p50)
+echo "latency: untraced pft --latency p50 $U"
+check_lat() {	# ROW RECORD-ARGS...
+	row=$1; shift
+	b=$(budget "$row")
+	faultline record -q -o /tmp/lat.snap "$@" -- /fl/pft -m 64m -t 1 >/dev/null 2>&1
+	rep=$(faultline report --raw /tmp/lat.snap | sed -n 's/^fault_latency.p50_ns=//p')
+	echo "latency: $row reported p50 $rep"
+	if [ -z "$b" ] || [ -z "$U" ]; then fl_fail "$row: no budget or no untraced p50"; return; fi
+	fl_check_ge "$row: reported p50 $rep within +$b% of the untraced p50 $U" \
+		$((U * (100 + b) / 100)) "$rep"
+}
+check_lat latency-fentry -b bpf --tier fentry
+check_lat latency-kprobe -b bpf --tier kprobe
+if [ -f /fl/faultline.ko ] && insmod /fl/faultline.ko; then
+	check_lat latency-kmod -b kmod
+	rmmod faultline
 fi
 fl_done

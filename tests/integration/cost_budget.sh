@@ -30,29 +30,7 @@ check_row() {	# ROW CMD-PREFIX...
 }
 
 cost_settle
-cost_row untraced || 
-# reported p50 vs the untraced user-observed p50 (same histogram, same buckets)
-p50() { sed -n 's/.* p50=\([0-9]*\) .*/\1/p' | tail -1; }
-/fl/pft -m 64m -t 1 --latency >/dev/null 2>&1	# warm
-U=$(/fl/pft -m 64m -t 1 --latency 2>/dev/null | p50)
-echo "latency: untraced pft --latency p50 $U"
-check_lat() {	# ROW RECORD-ARGS...
-	row=$1; shift
-	b=$(budget "$row")
-	faultline record -q -o /tmp/lat.snap "$@" -- /fl/pft -m 64m -t 1 >/dev/null 2>&1
-	rep=$(faultline report --raw /tmp/lat.snap | sed -n 's/^fault_latency.p50_ns=//p')
-	echo "latency: $row reported p50 $rep"
-	if [ -z "$b" ] || [ -z "$U" ]; then fl_fail "$row: no budget or no untraced p50"; return; fi
-	fl_check_ge "$row: reported p50 $rep within +$b% of the untraced p50 $U" \
-		$((U * (100 + b) / 100)) "$rep"
-}
-check_lat latency-fentry -b bpf --tier fentry
-check_lat latency-kprobe -b bpf --tier kprobe
-if [ -f /fl/faultline.ko ] && insmod /fl/faultline.ko; then
-	check_lat latency-kmod -b kmod
-	rmmod faultline
-fi
-fl_done
+cost_row untraced || fl_done
 BASE=$COST_MEDIAN
 rec() { faultline record -q -o /tmp/cost.snap "$@" --; }
 check_row fentry rec -b bpf --tier fentry
@@ -72,7 +50,7 @@ fi
 # reported p50 vs the untraced user-observed p50 (same histogram, same buckets)
 p50() { sed -n 's/.* p50=\([0-9]*\) .*/\1/p' | tail -1; }
 /fl/pft -m 64m -t 1 --latency >/dev/null 2>&1	# warm
-U=$(/fl/pft -m 64m -t 1 --latency 2>/dev/null | p50)
+U=$(/fl/pft -m 64m -t 1 --latency 2>&1 | p50)
 echo "latency: untraced pft --latency p50 $U"
 check_lat() {	# ROW RECORD-ARGS...
 	row=$1; shift

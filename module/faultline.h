@@ -14,6 +14,8 @@
 #include <linux/seq_file.h>
 #include <linux/bitops.h>
 #include <linux/threads.h>
+#include <linux/sched.h>
+#include <linux/percpu.h>
 
 #include <faultline/abi.h>
 #include <faultline/classify.h>
@@ -45,14 +47,17 @@ extern struct mutex fl_mutex;		/* serialises control, fold, reset */
 int fl_parse_uint(const char *s, unsigned int base, unsigned int *v);
 
 /* stats.c */
+extern struct fl_cpu_stats __percpu *fl_bank[2];
+extern unsigned int fl_bank_idx;
+extern struct fl_slot *fl_slots;
 int fl_stats_init(void);
 void fl_stats_exit(void);
-struct fl_cpu_stats *fl_stats_this_cpu(void);	/* preemption disabled */
 void fl_stats_fold(void);			/* fl_mutex held */
 void fl_stats_reset(void);			/* fl_mutex held */
 const struct fl_cpu_stats *fl_stats_acc(unsigned int cpu);	/* after fold */
-struct fl_slot *fl_slot_claim(struct fl_cpu_stats *cs);
-struct fl_slot *fl_slot_get(void);
+struct fl_slot *fl_slot_take(struct fl_slot *s, struct task_struct *old,
+			     struct fl_cpu_stats *cs);
+void fl_slots_clear(void);			/* nothing armed */
 void fl_slot_release(void);
 extern u64 fl_t_start_real;	/* CLOCK_REALTIME of the last reset */
 extern u64 fl_t_start_mono;	/* ktime_get_mono_fast_ns() of the last reset */
@@ -60,13 +65,74 @@ extern u64 fl_t_start_mono;	/* ktime_get_mono_fast_ns() of the last reset */
 /* probes.c */
 extern struct fl_kvals fl_kv;
 extern bool fl_mmap_memcg_proto;
-int fl_probes_register(unsigned int mask, unsigned int maxactive);
+extern bool fl_mmap_lock_on;		/* `mmap_lock on`: arm them where held off */
+int fl_probes_register(unsigned int mask, unsigned int maxactive, bool infer);
 void fl_probes_unregister(void);
+void fl_probes_arm(void);		/* fl_mutex held, fl_enabled false */
+void fl_probes_disarm(void);		/* fl_mutex held, fl_enabled false */
+bool fl_probes_armed(void);
+void fl_probes_mmap_lock(bool on);	/* fl_mutex held */
 u64 fl_probes_live(void);
 u64 fl_probes_absent(void);
 u64 fl_probes_nmissed(void);	/* kretprobe misses, all probes, since load */
 void fl_probes_show(struct seq_file *m);
 extern u64 fl_nmissed_base;	/* fl_probes_nmissed() at the last reset */
+
+/* This CPU's statistics in the current bank; preemption disabled. */
+static __always_inline struct fl_cpu_stats *fl_stats_this_cpu(void)
+{
+	return this_cpu_ptr(fl_bank[READ_ONCE(fl_bank_idx) & 1]);
+}
+
+static __always_inline struct fl_slot *fl_slot_of_current(void)
+{
+	return &fl_slots[current->pid & FL_SLOT_MASK];
+}
+
+/* The calling task's slot, or NULL if it holds none. */
+static __always_inline struct fl_slot *fl_slot_get(void)
+{
+	struct fl_slot *s = fl_slot_of_current();
+
+	return READ_ONCE(s->owner) == current ? s : NULL;
+}
+
+/* The calling task's slot, taking it over if another task holds it. */
+static __always_inline struct fl_slot *fl_slot_claim(struct fl_cpu_stats *cs)
+{
+	struct fl_slot *s = fl_slot_of_current();
+	struct task_struct *old = READ_ONCE(s->owner);
+
+	if (likely(old == current))
+		return s;
+	return fl_slot_take(s, old, cs);
+}
+
+/*
+ * hist.h's bucket with the msb from one bsr (fls64) instead of the shift
+ * cascade the BPF side needs; the same bucket for every value (checked at
+ * load by fl_hist_selftest()).  fl_hist_put() is fl_hist_add() with it.
+ */
+static __always_inline u32 fl_hist_bucket_fast(u64 v)
+{
+	u32 shift;
+
+	if (v > FL_HIST_VMAX)
+		v = FL_HIST_VMAX;
+	shift = fls64(v | FL_HIST_SUB) - 1 - FL_HIST_SUB_BITS;
+	return (shift << FL_HIST_SUB_BITS) + (u32)(v >> shift);
+}
+
+static __always_inline void fl_hist_put(struct fl_hist *h, u64 v)
+{
+	h->buckets[fl_hist_bucket_fast(v)]++;
+	if (h->count == 0 || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum += v;
+}
 
 /* filter.c: the traced processes (fl_tgid and its descendants) */
 extern unsigned long *fl_tgid_map;
@@ -85,5 +151,7 @@ static __always_inline bool fl_filter_match(unsigned int tgid)
 int fl_iface_init(void);
 void fl_iface_exit(void);
 int fl_set_tgid(unsigned int vnr);	/* tgid in the caller's pid namespace */
+void fl_enable(void);			/* fl_mutex held: arm, then count */
+void fl_disable(void);			/* fl_mutex held: stop counting, disarm */
 
 #endif /* FAULTLINE_MODULE_H */

@@ -4,7 +4,7 @@
  *   snapshot  0400  binary snapshot (include/faultline/abi.h), one per open
  *   summary   0400  human-readable totals
  *   hooks     0400  live / absent / nmissed per probe
- *   control   0600  "enable" | "disable" | "reset" | "tgid N"
+ *   control   0600  "enable" | "disable" | "reset" | "tgid N" | "mmap_lock on|auto"
  * Root only (the files' modes, debugfs's 0700 mount, and CAP_SYS_ADMIN at
  * open).  No kernel address is ever written out.
  */
@@ -222,7 +222,8 @@ static int fl_summary_show(struct seq_file *m, void *v)
 		   div_u64(dur, NSEC_PER_SEC), div_u64(dur % NSEC_PER_SEC, NSEC_PER_MSEC),
 		   num_possible_cpus(), num_online_cpus());
 	seq_printf(m, "lockless path: %s\n", fl_ll_kind_label[fl_kv.ll_kind]);
-	seq_printf(m, "hooks live 0x%llx absent 0x%llx\n\ncounters:\n", live, fl_probes_absent());
+	seq_printf(m, "hooks live 0x%llx absent 0x%llx, %s\n\ncounters:\n", live,
+		   fl_probes_absent(), fl_probes_armed() ? "armed" : "not armed");
 	for (i = 0; i < FL_C_NR; i++)
 		if (fl_cnt_label[i])
 			seq_printf(m, "  %-20s %llu\n", fl_cnt_label[i], t->cnt[i]);
@@ -298,9 +299,17 @@ static int fl_control_exec(const char *cmd)
 	int err = 0;
 
 	if (!strcmp(cmd, "enable")) {
-		WRITE_ONCE(fl_enabled, true);
+		mutex_lock(&fl_mutex);
+		fl_enable();
+		mutex_unlock(&fl_mutex);
 	} else if (!strcmp(cmd, "disable")) {
-		WRITE_ONCE(fl_enabled, false);
+		mutex_lock(&fl_mutex);
+		fl_disable();
+		mutex_unlock(&fl_mutex);
+	} else if (!strcmp(cmd, "mmap_lock on") || !strcmp(cmd, "mmap_lock auto")) {
+		mutex_lock(&fl_mutex);
+		fl_probes_mmap_lock(cmd[10] == 'o');
+		mutex_unlock(&fl_mutex);
 	} else if (!strcmp(cmd, "reset")) {
 		mutex_lock(&fl_mutex);
 		fl_stats_reset();

@@ -20,9 +20,30 @@
 DEFINE_MUTEX(fl_mutex);
 
 static unsigned int fl_hooks = FL_HOOK_ALL;
-bool fl_enabled = true;
+bool fl_enabled;
 unsigned int fl_tgid;
 static unsigned int fl_maxactive;
+static bool fl_infer = true;
+
+/*
+ * Nothing is hooked while disabled: `enable` arms the hooks, then counts;
+ * `disable` stops counting, then unhooks (fl_mutex held for both).
+ */
+void fl_enable(void)
+{
+	lockdep_assert_held(&fl_mutex);
+	if (READ_ONCE(fl_enabled))
+		return;
+	fl_probes_arm();
+	WRITE_ONCE(fl_enabled, true);
+}
+
+void fl_disable(void)
+{
+	lockdep_assert_held(&fl_mutex);
+	WRITE_ONCE(fl_enabled, false);
+	fl_probes_disarm();
+}
 
 /*
  * Strict unsigned parse for the parameters and the control file: a digit
@@ -98,7 +119,7 @@ static int fl_param_set_enable(const char *val, const struct kernel_param *kp)
 			return 0;
 		}
 	}
-	fl_param_reject("enable", val, "want 0 or 1");
+	fl_param_reject(kp->name, val, "want 0 or 1");
 	return -EINVAL;
 }
 
@@ -134,13 +155,16 @@ MODULE_PARM_DESC(hooks, "mask of hooks to register, bit = enum fl_hook (default 
 module_param_cb(tgid, &fl_tgid_ops, &fl_tgid, 0444);
 MODULE_PARM_DESC(tgid, "trace only this process and its later children (0 = all, default); also `tgid N` in control");
 module_param_cb(enable, &fl_enable_ops, &fl_enabled, 0444);
-MODULE_PARM_DESC(enable, "count from load (1, default) or from `enable` in control (0)");
+MODULE_PARM_DESC(enable, "hook and count from load (1) or, default, nothing hooked until `enable` in control (0)");
+module_param_cb(infer, &fl_enable_ops, &fl_infer, 0444);
+MODULE_PARM_DESC(infer, "per-VMA-lock kernels: read lock_vma_under_rcu's outcome from handle_mm_fault's flags (1, default) or kretprobe it (0)");
 module_param_cb(maxactive, &fl_maxactive_ops, &fl_maxactive, 0444);
 MODULE_PARM_DESC(maxactive, "kretprobe instances (0 = auto: 8 x possible CPUs, 64..4096)");
 
 static int __init fl_init(void)
 {
 	unsigned int maxactive = fl_maxactive;
+	bool enable = fl_enabled;
 	int err;
 
 	if (!maxactive)
@@ -161,12 +185,18 @@ static int __init fl_init(void)
 	err = fl_stats_init();
 	if (err)
 		goto err_filter;
-	err = fl_probes_register(fl_hooks, maxactive);
+	fl_enabled = false;		/* counting starts once everything is armed */
+	err = fl_probes_register(fl_hooks, maxactive, fl_infer);
 	if (err)
 		goto err_stats;
 	err = fl_iface_init();
 	if (err)
 		goto err_probes;
+	if (enable) {
+		mutex_lock(&fl_mutex);
+		fl_enable();
+		mutex_unlock(&fl_mutex);
+	}
 	pr_info("loaded: hooks live 0x%llx absent 0x%llx, %s, tgid %u, maxactive %u\n",
 		fl_probes_live(), fl_probes_absent(),
 		READ_ONCE(fl_enabled) ? "enabled" : "disabled", fl_tgid, maxactive);
@@ -184,6 +214,7 @@ err_filter:
 static void __exit fl_exit(void)
 {
 	fl_iface_exit();		/* waits for open readers' in-flight calls */
+	WRITE_ONCE(fl_enabled, false);
 	fl_probes_unregister();		/* waits for in-flight handlers */
 	fl_stats_exit();
 	fl_filter_exit();

@@ -13,6 +13,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/fprobe.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
@@ -56,19 +57,29 @@
 
 struct fl_kvals fl_kv = { .vm_fault_retry = VM_FAULT_RETRY };
 bool fl_mmap_memcg_proto;
+bool fl_mmap_lock_on;
 u64 fl_nmissed_base;
+static bool fl_armed;
+static unsigned int fl_arm_gen;	/* bumped at every arming: drops returns from before */
 
+/*
+ * A hook's state says what it does while the module is enabled; whether it
+ * is hooked right now is fl_armed (nothing is while disabled).
+ */
 enum fl_hook_state {
 	FL_HS_OFF = 0,		/* masked off by the `hooks` parameter */
-	FL_HS_LIVE,
+	FL_HS_LIVE,		/* hooked while enabled */
 	FL_HS_ABSENT,		/* the kernel has no such symbol / tracepoint */
 	FL_HS_FAILED,		/* exists, registration failed (err) */
 	FL_HS_UNUSED,		/* superseded (handle_mm_fault on SPF kernels) */
+	FL_HS_INFERRED,		/* lock_vma_under_rcu: read from handle_mm_fault's flags */
+	FL_HS_HELD,		/* mmap_lock, memcg_path cost: armed only after `mmap_lock on` */
 };
 
 static const char *const fl_hs_name[] = {
 	[FL_HS_OFF] = "off", [FL_HS_LIVE] = "live", [FL_HS_ABSENT] = "absent",
 	[FL_HS_FAILED] = "failed", [FL_HS_UNUSED] = "unused",
+	[FL_HS_INFERRED] = "inferred", [FL_HS_HELD] = "off",
 };
 
 static const char *const fl_hook_label[FL_HOOK_NR] = FL_HOOK_NAMES;
@@ -94,43 +105,88 @@ static __always_inline u64 fl_now(void)
 struct fl_hmf_data {
 	u64 t0;
 	u32 flags;
+	u32 gen;
 };
 
-static int fl_hmf_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+/* handle_mm_fault entry: 0 = hook its return. */
+static __always_inline int fl_hmf_enter(struct fl_hmf_data *d, struct pt_regs *regs)
 {
-	struct fl_hmf_data *d = (struct fl_hmf_data *)ri->data;
-
 	if (!fl_want())
 		return 1;	/* no return handler for this call */
 	d->flags = (u32)regs_get_kernel_argument(regs, 2);
+	d->gen = READ_ONCE(fl_arm_gen);
 	d->t0 = fl_now();
 	return 0;
 }
 
-static int fl_hmf_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+static __always_inline void fl_hmf_leave(struct fl_hmf_data *d, struct pt_regs *regs)
 {
-	struct fl_hmf_data *d = (struct fl_hmf_data *)ri->data;
-	struct fl_fault_state none = { 0 };
 	u32 ret = (u32)regs_return_value(regs);
 	struct fl_cpu_stats *cs;
 	struct fl_slot *s;
 	u64 now = fl_now(), lat;
 
+	/* Entered before the last disable: its window is gone. */
+	if (unlikely(d->gen != READ_ONCE(fl_arm_gen)))
+		return;
 	preempt_disable_notrace();
 	cs = fl_stats_this_cpu();
 	s = fl_slot_get();
-	/* No slot: a call outside a traced fault (GUP), counted as a call only. */
-	lat = fl_ev_hmf_exit(s ? &s->fs : &none, cs, &fl_kv, d->flags, ret, now);
-	fl_hist_add(&cs->hist[FL_H_HMF], now - d->t0);
-	if (lat)
-		fl_hist_add(&cs->hist[FL_H_FAULT_LAT], lat);
+	if (s) {
+		lat = fl_ev_hmf_exit(&s->fs, cs, &fl_kv, d->flags, ret, now);
+		if (lat)
+			fl_hist_put(&cs->hist[FL_H_FAULT_LAT], lat);
+	} else {
+		/*
+		 * No slot: a call outside a traced fault (GUP), counted as
+		 * a call only -- what fl_ev_hmf_exit() does with no fault
+		 * in flight.
+		 */
+		cs->cnt[FL_C_HMF_CALLS]++;
+	}
+	fl_hist_put(&cs->hist[FL_H_HMF], now - d->t0);
 	preempt_enable_notrace();
+}
+
+static int fl_hmf_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	return fl_hmf_enter((struct fl_hmf_data *)ri->data, regs);
+}
+
+static int fl_hmf_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	fl_hmf_leave((struct fl_hmf_data *)ri->data, regs);
 	return 0;
 }
 
+#ifdef CONFIG_FPROBE
+/*
+ * Where the kernel has fprobe (6.12 here; 6.1's Debian config has not), the
+ * same handlers are an fprobe while armed: the ftrace entry calls them
+ * without the kprobe layer (hash lookup, current_kprobe), the return goes
+ * through the same rethook.
+ */
+#define FL_HAVE_FPROBE	1
+
+static int fl_fp_hmf_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
+			   struct pt_regs *regs, void *data)
+{
+	return fl_hmf_enter(data, regs);
+}
+
+static void fl_fp_hmf_exit(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
+			   struct pt_regs *regs, void *data)
+{
+	fl_hmf_leave(data, regs);
+}
+#endif
+
 static int fl_lvma_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	return fl_want() ? 0 : 1;
+	if (!fl_want())
+		return 1;
+	*(u32 *)ri->data = READ_ONCE(fl_arm_gen);
+	return 0;
 }
 
 static int fl_lvma_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -139,6 +195,8 @@ static int fl_lvma_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct fl_cpu_stats *cs;
 	struct fl_slot *s;
 
+	if (unlikely(*(u32 *)ri->data != READ_ONCE(fl_arm_gen)))
+		return 0;
 	preempt_disable_notrace();
 	cs = fl_stats_this_cpu();
 	s = fl_slot_get();
@@ -154,17 +212,34 @@ struct fl_krp {
 	struct kretprobe rp;
 	int state;
 	int err;
+	bool registered;
+	bool armed;		/* the kretprobe is enabled */
+#ifdef FL_HAVE_FPROBE
+	bool fp_ok;		/* may be armed as an fprobe */
+	bool fp_armed;		/* armed as the fprobe instead */
+	unsigned long fp_missed;	/* fprobe misses of earlier armings */
+	struct fprobe fp;
+#endif
 };
 
 static struct fl_krp fl_krps[] = {
 	{ .hook = FL_HOOK_DO_HMF, .sym = "do_handle_mm_fault",
 	  .rp = { .entry_handler = fl_hmf_entry, .handler = fl_hmf_ret,
-		  .data_size = sizeof(struct fl_hmf_data) } },
+		  .data_size = sizeof(struct fl_hmf_data) },
+#ifdef FL_HAVE_FPROBE
+	  .fp_ok = true,
+#endif
+	},
 	{ .hook = FL_HOOK_HMF, .sym = "handle_mm_fault",
 	  .rp = { .entry_handler = fl_hmf_entry, .handler = fl_hmf_ret,
-		  .data_size = sizeof(struct fl_hmf_data) } },
+		  .data_size = sizeof(struct fl_hmf_data) },
+#ifdef FL_HAVE_FPROBE
+	  .fp_ok = true,
+#endif
+	},
 	{ .hook = FL_HOOK_LOCK_VMA, .sym = "lock_vma_under_rcu",
-	  .rp = { .entry_handler = fl_lvma_entry, .handler = fl_lvma_ret } },
+	  .rp = { .entry_handler = fl_lvma_entry, .handler = fl_lvma_ret,
+		  .data_size = sizeof(u32) } },
 };
 
 /* ---- tracepoint probes --------------------------------------------------- */
@@ -247,13 +322,13 @@ static void fl_mmap_acquired(struct mm_struct *mm, bool write, bool success)
 	if (!s)
 		goto out;
 	if (s->lock_start_ns) {	/* trylocks have no start_locking */
-		fl_hist_add(&cs->hist[write ? FL_H_MMAP_WAIT_W : FL_H_MMAP_WAIT_R],
+		fl_hist_put(&cs->hist[write ? FL_H_MMAP_WAIT_W : FL_H_MMAP_WAIT_R],
 			    now - s->lock_start_ns);
 		s->lock_start_ns = 0;
 	}
 	/* mmap_write_downgrade: the write hold ends, a read hold starts. */
 	if (s->hold_start_ns && s->hold_write && !write)
-		fl_hist_add(&cs->hist[FL_H_MMAP_HOLD_W], now - s->hold_start_ns);
+		fl_hist_put(&cs->hist[FL_H_MMAP_HOLD_W], now - s->hold_start_ns);
 	s->hold_start_ns = now;
 	s->hold_write = write;
 out:
@@ -273,7 +348,7 @@ static void fl_mmap_released(struct mm_struct *mm, bool write)
 	cs = fl_stats_this_cpu();
 	s = fl_slot_get();
 	if (s && s->hold_start_ns) {
-		fl_hist_add(&cs->hist[write ? FL_H_MMAP_HOLD_W : FL_H_MMAP_HOLD_R],
+		fl_hist_put(&cs->hist[write ? FL_H_MMAP_HOLD_W : FL_H_MMAP_HOLD_R],
 			    now - s->hold_start_ns);
 		s->hold_start_ns = 0;
 	}
@@ -357,7 +432,7 @@ static void fl_tp_contention_end(void *data, void *lock, int ret)
 	cs = fl_stats_this_cpu();
 	s = fl_slot_get();
 	if (s && s->contend_start_ns) {
-		fl_hist_add(&cs->hist[FL_H_MMAP_CONTEND], now - s->contend_start_ns);
+		fl_hist_put(&cs->hist[FL_H_MMAP_CONTEND], now - s->contend_start_ns);
 		s->contend_start_ns = 0;
 	}
 	preempt_enable_notrace();
@@ -383,6 +458,7 @@ struct fl_tp {
 	struct tracepoint *tp;
 	int state;
 	int err;
+	bool armed;
 };
 
 static struct fl_tp fl_tps[] = {
@@ -425,15 +501,43 @@ static void fl_tp_lookup(struct tracepoint *tp, void *priv)
 			fl_tps[i].tp = tp;
 }
 
-/* ---- registration -------------------------------------------------------- */
+/* ---- registration, arming ----------------------------------------------- */
 
+static u64 fl_probes_in_state_mask(enum fl_hook_state state);
+
+/*
+ * The mmap_lock tracepoints of kernels before 6.14 build the memcg path (a
+ * string, cgroup_path() under a lock) for every event while any probe is
+ * attached.  Without a lockless fault path every fault takes mmap_lock, so
+ * that is most of a fault's recording cost: such kernels arm them only after
+ * `mmap_lock on`.
+ */
+static bool fl_mmap_held(void)
+{
+	return fl_mmap_memcg_proto && fl_kv.ll_kind == FL_LL_KIND_NONE &&
+	       !READ_ONCE(fl_mmap_lock_on);
+}
+
+static bool fl_tp_is_mmap(const struct fl_tp *t)
+{
+	return t->probe_memcg != NULL;
+}
+
+static void *fl_tp_probe(const struct fl_tp *t)
+{
+	return t->probe_memcg && fl_mmap_memcg_proto ? t->probe_memcg : t->probe;
+}
+
+/* The kretprobe is registered disabled; arming enables it. */
 static void fl_krp_register(struct fl_krp *k, unsigned int maxactive)
 {
 	k->rp.kp.symbol_name = k->sym;
+	k->rp.kp.flags = KPROBE_FLAG_DISABLED;
 	k->rp.maxactive = maxactive;
 	k->err = register_kretprobe(&k->rp);
 	if (!k->err) {
 		k->state = FL_HS_LIVE;
+		k->registered = true;
 	} else if (k->err == -ENOENT) {
 		k->state = FL_HS_ABSENT;
 		pr_info("%s: no such symbol in this kernel, hook absent\n", k->sym);
@@ -444,27 +548,31 @@ static void fl_krp_register(struct fl_krp *k, unsigned int maxactive)
 	}
 }
 
-static void fl_tp_register(struct fl_tp *t)
+/* Tracepoint probes are registered only while armed: found is enough here. */
+static void fl_tp_check(struct fl_tp *t)
 {
-	void *probe = t->probe_memcg && fl_mmap_memcg_proto ? t->probe_memcg : t->probe;
-
 	if (!t->tp) {
 		t->state = FL_HS_ABSENT;
 		pr_info("%s:%s: no such tracepoint in this kernel, hook absent\n",
 			fl_tp_system(t), t->name);
 		return;
 	}
-	t->err = tracepoint_probe_register(t->tp, probe, NULL);
+	t->state = fl_tp_is_mmap(t) && fl_mmap_held() ? FL_HS_HELD : FL_HS_LIVE;
+}
+
+static void fl_tp_arm(struct fl_tp *t)
+{
+	t->err = tracepoint_probe_register(t->tp, fl_tp_probe(t), NULL);
 	if (t->err) {
 		t->state = FL_HS_FAILED;
 		pr_warn("%s:%s: tracepoint_probe_register failed (%d), hook not live\n",
 			fl_tp_system(t), t->name, t->err);
 		return;
 	}
-	t->state = FL_HS_LIVE;
+	t->armed = true;
 }
 
-int fl_probes_register(unsigned int mask, unsigned int maxactive)
+int fl_probes_register(unsigned int mask, unsigned int maxactive, bool infer)
 {
 	struct fl_krp *do_hmf = &fl_krps[0], *hmf = &fl_krps[1], *lvma = &fl_krps[2];
 	unsigned int i;
@@ -491,11 +599,19 @@ int fl_probes_register(unsigned int mask, unsigned int maxactive)
 			fl_krp_register(hmf, maxactive);
 	}
 	if (mask & BIT(FL_HOOK_LOCK_VMA)) {
-		if (fl_kv.ll_kind == FL_LL_KIND_VMA_LOCK) {
-			fl_krp_register(lvma, maxactive);
-		} else {
+		if (fl_kv.ll_kind != FL_LL_KIND_VMA_LOCK) {
 			lvma->state = FL_HS_ABSENT;
 			pr_info("%s: kernel has no per-VMA locks, hook absent\n", lvma->sym);
+		} else if (infer && hmf->state == FL_HS_LIVE) {
+			/*
+			 * The lookup's outcome is the first handle_mm_fault
+			 * call's FAULT_FLAG_VMA_LOCK (classify.h): no kretprobe
+			 * per fault for it.
+			 */
+			lvma->state = FL_HS_INFERRED;
+			fl_kv.ll_infer = 1;
+		} else {
+			fl_krp_register(lvma, maxactive);
 		}
 	}
 
@@ -503,9 +619,10 @@ int fl_probes_register(unsigned int mask, unsigned int maxactive)
 		struct fl_tp *t = &fl_tps[i];
 
 		if (t->hook < 0 || (mask & BIT(t->hook)))
-			fl_tp_register(t);
+			fl_tp_check(t);
 	}
-	if (!fl_probes_live()) {
+	/* Held-off mmap_lock hooks count: `mmap_lock on` makes them live. */
+	if (!(fl_probes_live() | fl_probes_in_state_mask(FL_HS_HELD))) {
 		pr_err("no hook could be registered (mask 0x%x)\n", mask);
 		fl_probes_unregister();
 		return -ENODEV;
@@ -513,39 +630,190 @@ int fl_probes_register(unsigned int mask, unsigned int maxactive)
 	return 0;
 }
 
+#ifdef FL_HAVE_FPROBE
+/*
+ * Arm K as an fprobe (registered afresh each time: a disabled fprobe still
+ * sits in the ftrace call).  False: use the kretprobe.
+ */
+static bool fl_fp_arm(struct fl_krp *k)
+{
+	int err;
+
+	if (!k->fp_ok)
+		return false;
+	memset(&k->fp, 0, sizeof(k->fp));
+	k->fp.entry_handler = fl_fp_hmf_entry;
+	k->fp.exit_handler = fl_fp_hmf_exit;
+	k->fp.entry_data_size = sizeof(struct fl_hmf_data);
+	k->fp.nr_maxactive = k->rp.maxactive;
+	err = register_fprobe_syms(&k->fp, &k->sym, 1);
+	if (err) {
+		pr_warn("%s: register_fprobe failed (%d), using the kretprobe\n", k->sym, err);
+		k->fp_ok = false;
+		return false;
+	}
+	k->fp_armed = true;
+	return true;
+}
+
+static void fl_fp_disarm(struct fl_krp *k)
+{
+	if (!k->fp_armed)
+		return;
+	/* Waits for handlers in progress; returns still pending skip the handler. */
+	unregister_fprobe(&k->fp);
+	k->fp_missed += k->fp.nmissed;
+	k->fp_armed = false;
+}
+
+static unsigned long fl_fp_nmissed(const struct fl_krp *k)
+{
+	return k->fp_missed + (k->fp_armed ? READ_ONCE(k->fp.nmissed) : 0);
+}
+
+static const char *fl_fp_kind(const struct fl_krp *k)
+{
+	return k->fp_ok ? "fprobe" : "kretprobe";
+}
+#else
+static bool fl_fp_arm(struct fl_krp *k) { return false; }
+static void fl_fp_disarm(struct fl_krp *k) { }
+static unsigned long fl_fp_nmissed(const struct fl_krp *k) { return 0; }
+static const char *fl_fp_kind(const struct fl_krp *k) { return "kretprobe"; }
+#endif
+
+/*
+ * Hook everything live, disabled (fl_enabled false) and with fl_mutex held.
+ * Returns in-flight from before are dropped by the generation, and the
+ * per-task slots are cleared: tasks that exited while nothing was hooked
+ * never released theirs.
+ */
+void fl_probes_arm(void)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&fl_mutex);
+	if (fl_armed)
+		return;
+	fl_slots_clear();
+	WRITE_ONCE(fl_arm_gen, fl_arm_gen + 1);
+	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
+		struct fl_tp *t = &fl_tps[i];
+
+		if (fl_tp_is_mmap(t) && (t->state == FL_HS_LIVE || t->state == FL_HS_HELD))
+			t->state = fl_mmap_held() ? FL_HS_HELD : FL_HS_LIVE;
+		if (t->state == FL_HS_LIVE)
+			fl_tp_arm(t);
+	}
+	for (i = 0; i < ARRAY_SIZE(fl_krps); i++) {
+		struct fl_krp *k = &fl_krps[i];
+		int err;
+
+		if (k->state != FL_HS_LIVE)
+			continue;
+		if (fl_fp_arm(k))
+			continue;
+		err = enable_kretprobe(&k->rp);
+		if (err)
+			pr_warn("%s: enable_kretprobe failed (%d), not hooked\n", k->sym, err);
+		else
+			k->armed = true;
+	}
+	fl_armed = true;
+}
+
+/* Unhook everything; fl_enabled already false, fl_mutex held. */
+void fl_probes_disarm(void)
+{
+	unsigned int i;
+	bool tp = false;
+
+	lockdep_assert_held(&fl_mutex);
+	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
+		struct fl_tp *t = &fl_tps[i];
+
+		if (!t->armed)
+			continue;
+		tracepoint_probe_unregister(t->tp, fl_tp_probe(t), NULL);
+		t->armed = false;
+		tp = true;
+	}
+	if (tp)
+		tracepoint_synchronize_unregister();
+	/* The ftrace site is patched back; returns in flight are dropped by generation. */
+	for (i = 0; i < ARRAY_SIZE(fl_krps); i++) {
+		struct fl_krp *k = &fl_krps[i];
+
+		fl_fp_disarm(k);
+		if (!k->armed)
+			continue;
+		disable_kretprobe(&k->rp);
+		k->armed = false;
+	}
+	fl_armed = false;
+}
+
+bool fl_probes_armed(void)
+{
+	return READ_ONCE(fl_armed);
+}
+
+/* `mmap_lock on|auto` (fl_mutex held): applies at the next arming. */
+void fl_probes_mmap_lock(bool on)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&fl_mutex);
+	WRITE_ONCE(fl_mmap_lock_on, on);
+	if (fl_armed)
+		return;
+	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
+		struct fl_tp *t = &fl_tps[i];
+
+		if (fl_tp_is_mmap(t) && (t->state == FL_HS_LIVE || t->state == FL_HS_HELD))
+			t->state = fl_mmap_held() ? FL_HS_HELD : FL_HS_LIVE;
+	}
+}
+
 void fl_probes_unregister(void)
 {
 	unsigned int i;
 	bool tp = false;
 
-	for (i = 0; i < ARRAY_SIZE(fl_krps); i++) {
-		struct fl_krp *k = &fl_krps[i];
-
-		if (k->state != FL_HS_LIVE)
-			continue;
-		/* Waits for running handlers; later returns skip the handler. */
-		unregister_kretprobe(&k->rp);
-		if (k->rp.nmissed || k->rp.kp.nmissed)
-			pr_info("%s: %d returns missed (maxactive %d), %lu entries missed\n",
-				k->sym, k->rp.nmissed, k->rp.maxactive, k->rp.kp.nmissed);
-		k->state = FL_HS_OFF;
-	}
 	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
 		struct fl_tp *t = &fl_tps[i];
 
-		if (t->state != FL_HS_LIVE)
+		if (!t->armed)
 			continue;
-		tracepoint_probe_unregister(t->tp, t->probe_memcg && fl_mmap_memcg_proto ?
-					    t->probe_memcg : t->probe, NULL);
-		t->state = FL_HS_OFF;
+		tracepoint_probe_unregister(t->tp, fl_tp_probe(t), NULL);
+		t->armed = false;
 		tp = true;
 	}
 	if (tp)
 		tracepoint_synchronize_unregister();
+	for (i = 0; i < ARRAY_SIZE(fl_krps); i++) {
+		struct fl_krp *k = &fl_krps[i];
+
+		fl_fp_disarm(k);
+		if (!k->registered)
+			continue;
+		/* Waits for running handlers; later returns skip the handler. */
+		unregister_kretprobe(&k->rp);
+		if (k->rp.nmissed || k->rp.kp.nmissed || fl_fp_nmissed(k))
+			pr_info("%s: %d returns missed (maxactive %d), %lu entries missed, %lu fprobe misses\n",
+				k->sym, k->rp.nmissed, k->rp.maxactive, k->rp.kp.nmissed,
+				fl_fp_nmissed(k));
+		k->registered = false;
+		k->armed = false;
+		k->state = FL_HS_OFF;
+	}
+	for (i = 0; i < ARRAY_SIZE(fl_tps); i++)
+		fl_tps[i].state = FL_HS_OFF;
+	fl_armed = false;
 }
 
 /* Mask of the hooks (kretprobes and tracepoints) in one state. */
-static u64 fl_probes_in_state(enum fl_hook_state state)
+static u64 fl_probes_in_state_mask(enum fl_hook_state state)
 {
 	u64 m = 0;
 	unsigned int i;
@@ -559,14 +827,19 @@ static u64 fl_probes_in_state(enum fl_hook_state state)
 	return m;
 }
 
+/*
+ * Hooked while enabled (whether armed now or not): the snapshot's
+ * hooks_live.  An inferred lock_vma_under_rcu counts as live: its figures
+ * are there (report's lockless rule wants LOCK_VMA, HMF and PF_USER live).
+ */
 u64 fl_probes_live(void)
 {
-	return fl_probes_in_state(FL_HS_LIVE);
+	return fl_probes_in_state_mask(FL_HS_LIVE) | fl_probes_in_state_mask(FL_HS_INFERRED);
 }
 
 u64 fl_probes_absent(void)
 {
-	return fl_probes_in_state(FL_HS_ABSENT);
+	return fl_probes_in_state_mask(FL_HS_ABSENT);
 }
 
 u64 fl_probes_nmissed(void)
@@ -575,10 +848,22 @@ u64 fl_probes_nmissed(void)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(fl_krps); i++)
-		if (fl_krps[i].state == FL_HS_LIVE)
+		if (fl_krps[i].registered)
 			n += (u64)READ_ONCE(fl_krps[i].rp.nmissed) +
-			     READ_ONCE(fl_krps[i].rp.kp.nmissed);
+			     READ_ONCE(fl_krps[i].rp.kp.nmissed) + fl_fp_nmissed(&fl_krps[i]);
 	return n;
+}
+
+static void fl_show_note(struct seq_file *m, int state, int err)
+{
+	if (state == FL_HS_FAILED)
+		seq_printf(m, "- (error %d)\n", err);
+	else if (state == FL_HS_INFERRED)
+		seq_puts(m, "- (from handle_mm_fault's FAULT_FLAG_VMA_LOCK)\n");
+	else if (state == FL_HS_HELD)
+		seq_puts(m, "- (off: memcg_path cost, mmap_lock on to arm)\n");
+	else
+		seq_puts(m, "-\n");
 }
 
 void fl_probes_show(struct seq_file *m)
@@ -592,12 +877,11 @@ void fl_probes_show(struct seq_file *m)
 		seq_printf(m, "%-28s kretprobe:%-30s %-8s ", fl_hook_label[k->hook],
 			   k->sym, fl_hs_name[k->state]);
 		if (k->state == FL_HS_LIVE)
-			seq_printf(m, "%llu (maxactive %d)\n",
-				   (u64)k->rp.nmissed + k->rp.kp.nmissed, k->rp.maxactive);
-		else if (k->state == FL_HS_FAILED)
-			seq_printf(m, "- (error %d)\n", k->err);
+			seq_printf(m, "%llu (maxactive %d, hooked as %s)\n",
+				   (u64)k->rp.nmissed + k->rp.kp.nmissed + fl_fp_nmissed(k),
+				   k->rp.maxactive, fl_fp_kind(k));
 		else
-			seq_puts(m, "-\n");
+			fl_show_note(m, k->state, k->err);
 	}
 	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
 		const struct fl_tp *t = &fl_tps[i];
@@ -608,11 +892,13 @@ void fl_probes_show(struct seq_file *m)
 		snprintf(target, sizeof(target), "tracepoint:%s:%s", fl_tp_system(t), t->name);
 		seq_printf(m, "%-28s %-40s %-8s ", fl_hook_label[t->hook], target,
 			   fl_hs_name[t->state]);
-		if (t->state == FL_HS_FAILED)
-			seq_printf(m, "- (error %d)\n", t->err);
-		else
-			seq_puts(m, "-\n");
+		fl_show_note(m, t->state, t->err);
 	}
 	seq_printf(m, "mmap_lock tracepoint prototype: %s\n",
 		   fl_mmap_memcg_proto ? "with memcg_path (< 6.14)" : "without memcg_path (6.14+)");
+	seq_printf(m, "mmap_lock hooks: %s%s\n", READ_ONCE(fl_mmap_lock_on) ? "on" : "auto",
+		   fl_mmap_memcg_proto && fl_kv.ll_kind == FL_LL_KIND_NONE ?
+		   " (auto = off here: memcg_path built per event, every fault takes mmap_lock)" : "");
+	seq_printf(m, "armed: %s\n", fl_armed ? "yes (enabled: hooks live are hooked)" :
+		   "no (disabled: nothing hooked until enable)");
 }

@@ -34,18 +34,13 @@
 
 #include "faultline.h"
 
-static struct fl_cpu_stats __percpu *fl_bank[2];
-static unsigned int fl_bank_idx;
+struct fl_cpu_stats __percpu *fl_bank[2];
+unsigned int fl_bank_idx;
 static struct fl_cpu_stats *fl_acc;	/* nr_cpu_ids entries, index = CPU id */
-static struct fl_slot *fl_slots;
+struct fl_slot *fl_slots;
 
 u64 fl_t_start_real;
 u64 fl_t_start_mono;
-
-struct fl_cpu_stats *fl_stats_this_cpu(void)
-{
-	return this_cpu_ptr(fl_bank[READ_ONCE(fl_bank_idx) & 1]);
-}
 
 void fl_stats_fold(void)
 {
@@ -85,14 +80,10 @@ static bool fl_slot_busy(const struct fl_slot *s)
 	       s->contend_start_ns;
 }
 
-/* The calling task's slot, taking it over if another task holds it. */
-struct fl_slot *fl_slot_claim(struct fl_cpu_stats *cs)
+/* fl_slot_claim()'s slow path: take slot S over from OLD (or from nobody). */
+struct fl_slot *fl_slot_take(struct fl_slot *s, struct task_struct *old,
+			     struct fl_cpu_stats *cs)
 {
-	struct fl_slot *s = &fl_slots[current->pid & FL_SLOT_MASK];
-	struct task_struct *old = READ_ONCE(s->owner);
-
-	if (likely(old == current))
-		return s;
 	if (cmpxchg(&s->owner, old, current) != old) {
 		cs->cnt[FL_C_MISSED]++;		/* raced with a colliding task */
 		return NULL;
@@ -107,12 +98,16 @@ struct fl_slot *fl_slot_claim(struct fl_cpu_stats *cs)
 	return s;
 }
 
-/* The calling task's slot, or NULL if it holds none. */
-struct fl_slot *fl_slot_get(void)
+/*
+ * Forget every task's state: at arming, when nothing can be writing a slot
+ * (a kretprobe return left from before only reaches its slot after the
+ * generation test, which it fails).  Tasks that exited while nothing was
+ * armed kept their slots; a new task_struct at the same address would
+ * otherwise inherit one.
+ */
+void fl_slots_clear(void)
 {
-	struct fl_slot *s = &fl_slots[current->pid & FL_SLOT_MASK];
-
-	return READ_ONCE(s->owner) == current ? s : NULL;
+	memset(fl_slots, 0, array_size(FL_SLOT_NR, sizeof(*fl_slots)));
 }
 
 /* Task exit: give the slot up so a later task with a colliding pid finds it free. */
@@ -124,8 +119,32 @@ void fl_slot_release(void)
 		cmpxchg(&s->owner, current, NULL);
 }
 
+/* fl_hist_put() must bucket exactly like hist.h's fl_hist_add(). */
+static int fl_hist_selftest(void)
+{
+	unsigned int k;
+	int d;
+
+	for (k = 0; k < 64; k++) {
+		for (d = -1; d <= 1; d++) {
+			u64 v = (1ULL << k) + d;
+
+			if (fl_hist_bucket_fast(v) != fl_hist_bucket(v)) {
+				pr_err("histogram bucket self-test failed at %llu\n", v);
+				return -EINVAL;
+			}
+		}
+	}
+	if (fl_hist_bucket_fast(0) != fl_hist_bucket(0) ||
+	    fl_hist_bucket_fast(U64_MAX) != fl_hist_bucket(U64_MAX))
+		return -EINVAL;
+	return 0;
+}
+
 int fl_stats_init(void)
 {
+	if (fl_hist_selftest())
+		return -EINVAL;
 	fl_bank[0] = alloc_percpu(struct fl_cpu_stats);
 	fl_bank[1] = alloc_percpu(struct fl_cpu_stats);
 	fl_acc = vzalloc(array_size(nr_cpu_ids, sizeof(*fl_acc)));

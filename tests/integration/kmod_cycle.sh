@@ -29,7 +29,7 @@ sleep 1
 ok=0 i=0
 while [ $i -lt "$CYCLES" ]; do
 	i=$((i + 1))
-	# Alternate: counting from load, and enabled later by control.
+	# Alternate: armed and counting from load, and armed later by control.
 	if [ $((i % 2)) = 0 ]; then en=1; else en=0; fi
 	if ! insmod /fl/faultline.ko enable=$en; then fl_fail "cycle $i: insmod"; break; fi
 	[ $en = 1 ] || kmod_ctl enable
@@ -59,9 +59,9 @@ if cmp -s /out/kprobes_before.txt /out/kprobes_after.txt; then
 else
 	fl_fail "kprobes list changed: $(diff /out/kprobes_before.txt /out/kprobes_after.txt | head -5)"
 fi
-# While loaded, the module's kretprobes were in the list (the check above can fail).
-case $FL_SERIES in 6.1) nk=1 ;; *) nk=2 ;; esac
-fl_check_eq "kretprobes listed while loaded" "$(grep -c '^r ' /out/kprobes_loaded.txt)" "$nk"
+# While loaded, the module's kretprobe was in the list (the check above can
+# fail): handle_mm_fault only -- lock_vma_under_rcu is inferred on 6.12.
+fl_check_eq "kretprobes listed while loaded" "$(grep -c '^r ' /out/kprobes_loaded.txt)" 1
 if [ -s /tmp/pft_errors ]; then fl_fail "pft failed during the cycles: $(head -3 /tmp/pft_errors)"
 else fl_pass "every pft run during the cycles succeeded"; fi
 # The last summary of a loaded-while-faulting cycle counted faults.

@@ -39,11 +39,12 @@ insmod_rejected "beyond PID_MAX_LIMIT" "$EINVAL" tgid=4194305
 insmod_rejected "no such process" "$EINVAL" tgid=4194303
 insmod_rejected "not a boolean" "$EINVAL" enable=maybe
 insmod_rejected "not a boolean" "$EINVAL" enable=2
+insmod_rejected "not a boolean" "$EINVAL" infer=yes
 insmod_rejected "too many instances" "$EINVAL" maxactive=4097
 insmod_rejected "not a number" "$EINVAL" maxactive=lots
 insmod_rejected "nothing hookable: do_handle_mm_fault only, no SPF kernel" \
 	"No such device" hooks=0x8
-for p in hooks tgid enable maxactive; do
+for p in hooks tgid enable infer maxactive; do
 	if dmesg | grep -q "faultline: $p=.* rejected"; then fl_pass "dmesg explains a bad $p"
 	else fl_fail "dmesg has no 'faultline: $p=... rejected' line"; fi
 done
@@ -58,7 +59,8 @@ fl_check_eq "tgid parameter shown" "$(cat /sys/module/faultline/parameters/tgid)
 fl_check_cmd "rmmod" rmmod faultline
 
 fl_check_cmd "insmod (defaults)" insmod /fl/faultline.ko
-fl_check_eq "enable default" "$(cat /sys/module/faultline/parameters/enable)" Y
+fl_check_eq "enable default (nothing armed until enable)" "$(cat /sys/module/faultline/parameters/enable)" N
+fl_check_eq "infer default" "$(cat /sys/module/faultline/parameters/infer)" Y
 
 # ctl_rejected WHAT ERRTEXT: one write(2) of WHAT (no newline added) must fail
 # with ERRTEXT (dd reports the errno; the shell's echo does not)
@@ -81,6 +83,9 @@ ctl_rejected "enable " "$EINVAL"
 ctl_rejected "enable$NL$NL" "$EINVAL"
 ctl_rejected "enable now" "$EINVAL"
 ctl_rejected "reset 1" "$EINVAL"
+ctl_rejected "mmap_lock" "$EINVAL"
+ctl_rejected "mmap_lock off" "$EINVAL"
+ctl_rejected "mmap_lock  on" "$EINVAL"
 ctl_rejected "tgid" "$EINVAL"
 ctl_rejected "tgid " "$EINVAL"
 ctl_rejected "tgid  1" "$EINVAL"
@@ -97,7 +102,7 @@ ctl_rejected "tgid 1$long" "Argument list too long"
 fl_check_eq "tgid filter unchanged by rejected writes" "$(cat /sys/module/faultline/parameters/tgid)" 0
 
 # Good writes (echo adds the newline the module strips).
-for c in disable enable reset "tgid $$" "tgid 0" enable; do
+for c in disable enable reset "tgid $$" "tgid 0" "mmap_lock on" "mmap_lock auto" enable; do
 	fl_check_cmd "control '$c'" kmod_ctl "$c"
 done
 kmod_ctl "tgid $$"

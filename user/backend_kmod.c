@@ -101,6 +101,11 @@ int kmod_start(unsigned int tgid, char *err, size_t errlen)
 	return 0;
 }
 
+int kmod_mmap_lock(bool on, char *err, size_t errlen)
+{
+	return kmod_control(on ? "mmap_lock on" : "mmap_lock auto", err, errlen);
+}
+
 int kmod_read(struct fl_snapshot *s, char *err, size_t errlen)
 {
 	char path[512], why[384];

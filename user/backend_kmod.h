@@ -7,6 +7,7 @@
 #ifndef FAULTLINE_BACKEND_KMOD_H
 #define FAULTLINE_BACKEND_KMOD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "snapshot.h"
@@ -18,6 +19,13 @@
 int kmod_loaded(void);
 /* disable, set the tgid filter (0 = system-wide), reset, enable. */
 int kmod_start(unsigned int tgid, char *err, size_t errlen);
+/*
+ * mmap_lock tracepoints for the next recording (before kmod_start): on =
+ * armed even where the module holds them off by default (memcg_path in the
+ * prototype and no lockless fault path, e.g. 6.1: the path string is built
+ * per event and every fault takes mmap_lock); off = that default ("auto").
+ */
+int kmod_mmap_lock(bool on, char *err, size_t errlen);
 /* Read and parse one snapshot (counts since kmod_start); free with fl_snapshot_free. */
 int kmod_read(struct fl_snapshot *s, char *err, size_t errlen);
 /* Stop counting (the module stays loaded; its counts stay readable). */

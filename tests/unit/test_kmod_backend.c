@@ -117,6 +117,24 @@ static void test_start_stop_sequence(void **state)
 	assert_string_equal(buf, "disable\ntgid 4321\nreset\nenable\ndisable\n");
 }
 
+static void test_mmap_lock(void **state)
+{
+	char err[256] = "", buf[256];
+
+	put_file("control", "", 0);
+	assert_int_equal(kmod_mmap_lock(true, err, sizeof(err)), 0);
+	assert_int_equal(kmod_start(7, err, sizeof(err)), 0);
+	kmod_stop();
+	assert_int_equal(kmod_mmap_lock(false, err, sizeof(err)), 0);
+	get_file("control", buf, sizeof(buf));
+	assert_string_equal(buf, "mmap_lock on\ndisable\ntgid 7\nreset\nenable\ndisable\n"
+				 "mmap_lock auto\n");
+	setenv("FAULTLINE_KMOD_DIR", "/nonexistent/faultline", 1);
+	assert_int_equal(kmod_mmap_lock(true, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/nonexistent/faultline/control"));
+	setenv("FAULTLINE_KMOD_DIR", dir, 1);
+}
+
 static void test_start_without_module(void **state)
 {
 	char err[256] = "";
@@ -174,6 +192,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_loaded),
 		cmocka_unit_test(test_start_stop_sequence),
+		cmocka_unit_test(test_mmap_lock),
 		cmocka_unit_test(test_start_without_module),
 		cmocka_unit_test(test_read_snapshot),
 		cmocka_unit_test(test_read_rejects_bpf_snapshot),

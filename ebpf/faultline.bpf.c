@@ -304,8 +304,23 @@ static __always_inline void on_hmf_enter(fl_u32 flags, bool in_fault)
 	struct fl_pcpu *pc = pcpu_get();
 	struct fl_fstate *f;
 
-	if (!pc || !(f = fault_get(pc)))
+	if (!pc)
 		return;
+	f = fault_get(pc);
+	if (!f) {
+		/* a call outside a fault (GUP): --hmf times it too, if traced */
+		if (!time_hmf || !traced(pc))
+			return;
+		if (fstate_busy(&pc->f)) {	/* not moved at a switch: lost */
+			struct fl_cpu_stats *cs = cpu_stats();
+
+			if (cs)
+				cs->cnt[FL_C_MISSED]++;
+		}
+		__builtin_memset(&pc->f, 0, sizeof(pc->f));
+		pc->task = cur_task();
+		f = &pc->f;
+	}
 	if (f->hmf_start_ns || f->hmf_in_fault) {	/* the previous call's exit was missed */
 		struct fl_cpu_stats *cs = cpu_stats();
 

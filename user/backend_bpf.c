@@ -124,9 +124,7 @@ const char *fl_bpf_mmap_lock_off(const struct fl_kfeatures *kf, const struct fl_
 	fl_kvals_from_features(kf, &kv);
 	if (kv.ll_kind != FL_LL_KIND_NONE)
 		return NULL;
-	return "not recorded by default on this kernel: its mmap_lock tracepoints build a "
-	       "memcg path string per event while attached, and with no lockless fault path "
-	       "every fault takes mmap_lock (record --mmap-lock records them)";
+	return FL_MMAP_LOCK_OFF_WHY;
 }
 
 /*

@@ -39,6 +39,7 @@
  * used when they are linked in. */
 int kmod_loaded(void) __attribute__((weak));
 int kmod_start(unsigned int tgid, char *err, size_t errlen) __attribute__((weak));
+int kmod_mmap_lock(bool on, char *err, size_t errlen) __attribute__((weak));
 int kmod_read(struct fl_snapshot *s, char *err, size_t errlen) __attribute__((weak));
 void kmod_stop(void) __attribute__((weak));
 int fl_tags_collect(struct fl_snapshot *s) __attribute__((weak));
@@ -336,6 +337,14 @@ static void lockdown_hint(void)
 	fclose(f);
 }
 
+/* --mmap-lock (or back to the module's default) for the enable kmod_start sends. */
+static int start_kmod(struct rec *r, char *kerr, size_t len)
+{
+	if (kmod_mmap_lock && kmod_mmap_lock(r->a.mmap_lock, kerr, len))
+		return -1;
+	return kmod_start(r->tgid, kerr, len);
+}
+
 static int start_backend(struct rec *r)
 {
 	char err[2048], kerr[512] = "";
@@ -350,7 +359,7 @@ static int start_backend(struct rec *r)
 			fprintf(stderr, "faultline record: faultline.ko is not loaded (insmod module/faultline.ko)\n");
 			return -1;
 		}
-		if (kmod_start(r->tgid, kerr, sizeof(kerr))) {
+		if (start_kmod(r, kerr, sizeof(kerr))) {
 			fprintf(stderr, "faultline record: kmod backend: %s\n", kerr);
 			return -1;
 		}
@@ -371,7 +380,7 @@ static int start_backend(struct rec *r)
 	if (!start_bpf(r, FL_TIER_FENTRY, true, fentry_err, sizeof(fentry_err)))
 		goto bpf_ok;
 	if (kmod_loaded && kmod_start && kmod_read && kmod_loaded()) {
-		if (!kmod_start(r->tgid, kerr, sizeof(kerr))) {
+		if (!start_kmod(r, kerr, sizeof(kerr))) {
 			r->backend = FL_BACKEND_KMOD;
 			say_notes(r, fentry_err);
 			if (!r->a.quiet)
@@ -528,8 +537,15 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 	s->hdr.t_start_ns = r->win_real;
 	s->hdr.t_end_ns = end_real;
 	s->hdr.duration_ns = end_mono - r->win_mono;
-	if (r->backend == FL_BACKEND_KMOD)
+	if (r->backend == FL_BACKEND_KMOD) {
+		unsigned long long m = 1ULL << FL_HOOK_MMAP_START;
+
 		s->hdr.filter_tgid = r->tgid;
+		/* the module holds them off where the bpf backend does, for the same reason */
+		if (!r->a.mmap_lock && !(s->hdr.hooks_live & m) && !(s->hdr.hooks_absent & m) &&
+		    s->hdr.lockless_kind == FL_LL_KIND_NONE)
+			fl_snapshot_set_tag(s, FL_TAG_MMAP_LOCK_OFF, FL_MMAP_LOCK_OFF_WHY);
+	}
 	if (fl_vmstat_to_snapshot(&r->vm, &s->vmstat, &s->nr_vmstat)) {
 		fprintf(stderr, "faultline record: out of memory\n");
 		return -1;

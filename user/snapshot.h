@@ -56,6 +56,10 @@ const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key);
 /* Figures a recording left out for their cost: the value says why. */
 #define FL_TAG_HMF_OFF		"hmf_not_timed"
 #define FL_TAG_MMAP_LOCK_OFF	"mmap_lock_not_recorded"
+#define FL_MMAP_LOCK_OFF_WHY							\
+	"not recorded by default on this kernel: its mmap_lock tracepoints build a "	\
+	"memcg path string per event while attached, and with no lockless fault path "	\
+	"every fault takes mmap_lock (record --mmap-lock records them)"
 /* Append "key=value\n" (value must not contain a newline). */
 int fl_snapshot_set_tag(struct fl_snapshot *s, const char *key, const char *value);
 /* vmstat delta (after - before) of NAME; -1 if the counter is absent. */

@@ -94,6 +94,22 @@ static void test_tracepoint_tier_skips_timed_checks(void **state)
 	fl_snapshot_free(&s);
 }
 
+/* Without record --hmf the calls are counted and the duration is not: no sample per call. */
+static void test_hmf_not_timed(void **state)
+{
+	struct fl_snapshot s;
+
+	(void)state;
+	build(&s);
+	s.cpus[0].cnt[FL_C_HMF_CALLS] += 3;		/* calls with no duration sample */
+	assert_int_equal(fl_snapshot_check(&s, NULL), 1);
+	assert_int_equal(fl_snapshot_set_tag(&s, FL_TAG_HMF_OFF, "not timed"), 0);
+	assert_int_equal(fl_snapshot_check(&s, NULL), 0);
+	s.cpus[0].cnt[FL_C_FAULTS_ENDED]++;		/* the other checks still run */
+	assert_true(fl_snapshot_check(&s, NULL) >= 1);
+	fl_snapshot_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -101,6 +117,7 @@ int main(void)
 		cmocka_unit_test(test_torn_histogram),
 		cmocka_unit_test(test_lost_outcome),
 		cmocka_unit_test(test_tracepoint_tier_skips_timed_checks),
+		cmocka_unit_test(test_hmf_not_timed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,8 +5,10 @@
  * (`record --phases` / `--locks`), loaded by user/phases.c.
  *
  * Phases (ebpf/phases.h does the arithmetic): the fault starts at
- * exceptions:page_fault_user/_kernel and ends at the handle_mm_fault return
- * without VM_FAULT_RETRY.  Inside it:
+ * exceptions:page_fault_user/_kernel -- for user faults on kernels with
+ * per-VMA locks at the lock_vma_under_rcu entry instead (one program and one
+ * clock read fewer) -- and ends at the handle_mm_fault return without
+ * VM_FAULT_RETRY.  Inside it:
  *   LOCKLESS   fentry/fexit lock_vma_under_rcu, plus a FAULT_FLAG_VMA_LOCK
  *              handle_mm_fault call that returned VM_FAULT_RETRY (wasted)
  *   MMAP_WAIT  mmap_lock_start_locking -> mmap_lock_acquire_returned
@@ -16,8 +18,10 @@
  *              fentry folio_zero_user / clear_huge_page (THP)
  *   MEMCG      __mem_cgroup_charge
  *   PTL        lock:contention_begin -> end of a lock named PTL
- *   LRU        folio_add_lru_vma, folio_add_lru
- *   REST       handle_mm_fault minus all of the above nested in it
+ *   LRU        folio_batch_move_lru (the batch flush under lru_lock), else
+ *              folio_add_lru / folio_add_lru_vma
+ *   REST       from the lock_vma_under_rcu return (else the fault's start)
+ *              to the fault's end, minus all of the above
  * Programs whose function the kernel lacks are not loaded (user space decides
  * from BTF), and entry/exit pairs that do not attach are detached; their
  * phase is then reported unavailable.  --locks alone loads only the
@@ -31,8 +35,10 @@
  * reclaim: fentry/fexit try_to_free_{mem_cgroup_,}pages); the rest is "other",
  * whose callers are kept.
  *
- * Storage: per-CPU arrays for the statistics, task-local storage for the
- * per-task state.  Nothing every CPU writes to.
+ * Storage: one per-CPU array value for the statistics and the running
+ * task's phase context (a slot, moved into task-local storage when its task
+ * is switched out mid-fault); task-local storage for contentions in flight.
+ * Nothing every CPU writes to, no hash lookup per fault.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -59,22 +65,21 @@ struct ph_ct {			/* one contention in flight */
 	fl_u64 caller;		/* "other": the caller ip, 0 if unknown */
 };
 
+/* Per task: a slot moved here at a switch, and the contentions in flight. */
 struct ph_task {
-	struct ph_acct a;
-	fl_u64 vma_lock;	/* lock address of the VMA being faulted */
-	fl_u32 hmf_flags;	/* flags of the handle_mm_fault call in flight */
-	fl_u32 hmf_in_fault;
+	struct ph_slot s;
+	fl_u32 saved;		/* s holds the task's phase context */
 	fl_u32 cdepth;
-	fl_u32 reclaim;		/* in direct reclaim (nesting depth) */
 	struct ph_ct ct[PH_CT_DEPTH];
 };
 
+/* Statistics, internal counters and the running task's slot (phases.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct fl_phase_stats);
-} pstats SEC(".maps");
+	__type(value, struct ph_cpu);
+} pcpu SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -82,13 +87,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct fl_lock_stats);
 } lstats SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, fl_u64[PH_M_NR]);
-} pmisc SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -129,56 +127,154 @@ const volatile struct ph_range ranges[PH_NR_RANGES] = {};
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-static __always_inline fl_u64 *misc(void)
+static __always_inline struct ph_cpu *cpu(void)
 {
 	__u32 k = 0;
 
-	return bpf_map_lookup_elem(&pmisc, &k);
+	return bpf_map_lookup_elem(&pcpu, &k);
 }
 
-static __always_inline bool traced(void)
+static __always_inline bool slot_busy(const struct ph_slot *s)
+{
+	return s->a.fault_start || s->a.depth || s->reclaim;
+}
+
+/* Is the slot's task traced?  The tgid map is asked once per claim. */
+static __always_inline bool slot_traced(struct ph_slot *s)
 {
 	__u32 tgid;
 
 	if (!filter_tgid)
 		return true;
-	tgid = bpf_get_current_pid_tgid() >> 32;
-	return bpf_map_lookup_elem(&ph_tgids, &tgid) != NULL;
+	if (!s->traced) {
+		tgid = bpf_get_current_pid_tgid() >> 32;
+		s->traced = bpf_map_lookup_elem(&ph_tgids, &tgid) ? 1 : 2;
+	}
+	return s->traced == 1;
 }
 
-/* The current task's state; created on first use for traced tasks. */
-static __always_inline struct ph_task *task_get(bool create)
+/*
+ * The current task's slot on this CPU.  The slot is the task's until it is
+ * switched out (ph_switch); the next task to run here claims it, taking back
+ * what the switch moved into its storage, if anything.  The common event
+ * is one per-CPU lookup and a compare: no task storage, no tgid lookup.
+ */
+static __always_inline struct ph_slot *slot_get(struct ph_cpu *pc)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct ph_slot *s = &pc->s;
+	struct ph_task *st;
+
+	if (s->task == (fl_u64)t)
+		return s;
+	if (slot_busy(s))	/* its task's switch was not seen */
+		PH_COUNT(pc->misc, PH_M_LOST);
+	st = bpf_task_storage_get(&ptask, t, 0, 0);
+	if (st && st->saved) {
+		*s = st->s;
+		st->saved = 0;
+	} else {
+		ph_reset(&s->a);
+		s->vma_lock = 0;
+		s->reclaim = 0;
+		s->traced = 0;
+	}
+	s->stored = st != NULL;
+	s->task = (fl_u64)t;
+	return s;
+}
+
+/*
+ * A traced task's slot is about to hold state: make sure the task has
+ * storage, so a switch (where nothing may be allocated) can move it there.
+ * Looked at once per claim.
+ */
+static __always_inline void ensure_storage(struct ph_cpu *pc)
+{
+	struct task_struct *t;
+
+	if (pc->s.stored)
+		return;
+	t = bpf_get_current_task_btf();
+	if (bpf_task_storage_get(&ptask, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE))
+		pc->s.stored = 1;
+	else
+		PH_COUNT(pc->misc, PH_M_NOSTATE);
+}
+
+/* The current task's storage for contentions; created for traced tasks. */
+static __always_inline struct ph_task *task_get(struct ph_slot *s, bool create)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct ph_task *st;
-	fl_u64 *m;
 
 	st = bpf_task_storage_get(&ptask, t, 0, 0);
-	if (st || !create)
+	if (st || !create || !slot_traced(s))
 		return st;
-	if (!traced())
-		return NULL;
-	st = bpf_task_storage_get(&ptask, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!st) {
-		m = misc();
-		PH_COUNT(m, PH_M_NOSTATE);
+	return bpf_task_storage_get(&ptask, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+}
+
+/*
+ * A task switched out gives up this CPU's slot and takes a busy one along
+ * into its storage (created when the slot became busy: nothing is
+ * allocated here, under the runqueue lock).
+ */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(ph_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	struct ph_cpu *pc = cpu();
+	struct ph_task *st;
+
+	if (!pc || pc->s.task != (fl_u64)prev)
+		return 0;
+	pc->s.task = 0;
+	if (!slot_busy(&pc->s))
+		return 0;
+	st = bpf_task_storage_get(&ptask, prev, 0, 0);
+	if (st) {
+		st->s = pc->s;
+		st->saved = 1;
+	} else {
+		PH_COUNT(pc->misc, PH_M_NOSTATE);
 	}
-	return st;
+	pc->s.a.fault_start = 0;
+	pc->s.a.depth = 0;
+	pc->s.reclaim = 0;
+	return 0;
 }
 
 /* ---- fault start / end ----------------------------------------------- */
 
-static __always_inline int on_fault_start(unsigned long address, bool kernel_mode)
+/*
+ * A fault begins: at exceptions:page_fault_user/_kernel, or, for user faults
+ * on kernels with per-VMA locks, at the lock_vma_under_rcu entry that every
+ * such fault starts with (one program and one clock read fewer per fault).
+ * FIRST is the frame that opens with it: LOCKLESS at lock_vma_under_rcu,
+ * else REST, the fault's time outside every other phase.
+ */
+static __always_inline void fault_start(fl_u32 first)
 {
-	struct ph_task *st;
+	struct ph_cpu *pc = cpu();
+	struct ph_slot *s;
+	fl_u64 now;
 
+	if (!pc)
+		return;
+	s = slot_get(pc);
+	if (!slot_traced(s))
+		return;
+	ensure_storage(pc);
+	now = bpf_ktime_get_ns();
+	ph_fault_start(&s->a, now, pc->misc);
+	ph_push(&s->a, first, now, pc->misc);
+	s->vma_lock = 0;
+}
+
+static __always_inline int on_fault_tp(unsigned long address, bool kernel_mode)
+{
 	if (kernel_mode && address >= PH_USER_ADDR_END)
 		return 0;
-	st = task_get(true);
-	if (!st)
-		return 0;
-	ph_fault_start(&st->a, bpf_ktime_get_ns(), misc());
-	st->vma_lock = 0;
+	fault_start(FL_PH_REST);
 	return 0;
 }
 
@@ -186,14 +282,14 @@ SEC("tp_btf/page_fault_user")
 int BPF_PROG(ph_pf_user, unsigned long address, struct pt_regs *regs,
 	     unsigned long error_code)
 {
-	return on_fault_start(address, false);
+	return on_fault_tp(address, false);
 }
 
 SEC("tp_btf/page_fault_kernel")
 int BPF_PROG(ph_pf_kernel, unsigned long address, struct pt_regs *regs,
 	     unsigned long error_code)
 {
-	return on_fault_start(address, true);
+	return on_fault_tp(address, true);
 }
 
 /* 6.4-6.12: vma->vm_lock is a pointer; ~6.13-6.14: embedded; 6.15+: none. */
@@ -219,108 +315,105 @@ static __always_inline fl_u64 vma_lock_addr(struct vm_area_struct *vma)
 	return (fl_u64)vma + bpf_core_field_offset(v->vm_lock);
 }
 
-static __always_inline void on_hmf_enter(struct vm_area_struct *vma, fl_u32 flags,
-					 bool in_fault)
+/* The current task's slot if a traced fault is in flight, else NULL. */
+static __always_inline struct ph_slot *in_fault(struct ph_cpu **pcp)
 {
-	struct ph_task *st = task_get(false);
+	struct ph_cpu *pc = cpu();
+	struct ph_slot *s;
 
-	if (!st)
-		return;
-	st->hmf_flags = flags;
-	st->hmf_in_fault = in_fault;
-	if (!in_fault || !ph_in_fault(&st->a))
-		return;
-	if (st->a.depth) {	/* stale frames (an end we never saw) */
-		PH_COUNT(misc(), PH_M_UNPAIRED);
-		st->a.depth = 0;
-	}
-	if (do_locks)
-		st->vma_lock = vma_lock_addr(vma);
-	ph_push(&st->a, FL_PH_REST, bpf_ktime_get_ns(), misc());
+	*pcp = pc;
+	if (!pc)
+		return NULL;
+	s = slot_get(pc);
+	return ph_in_fault(&s->a) ? s : NULL;
 }
 
-static __always_inline void on_hmf_exit(fl_u32 flags, fl_u32 ret, bool in_fault)
+/*
+ * lock_vma_under_rcu: the lockless lookup, first thing in a user fault.  Its
+ * return hands over to REST (one clock read): from there to the fault's end
+ * everything outside the nested phases is the rest of the fault
+ * (handle_mm_fault, or the mmap_lock path when the lookup failed).
+ */
+SEC("fentry/lock_vma_under_rcu")
+int BPF_PROG(ph_fe_lock_vma)
 {
-	struct ph_task *st = task_get(false);
-	struct fl_phase_stats *ps;
-	fl_u32 charge = FL_PH_REST;
-	fl_u64 now;
-	__u32 k = 0;
-
-	if (!st || !in_fault || !ph_in_fault(&st->a))
-		return;
-	now = bpf_ktime_get_ns();
-	if (ll_flag && (flags & ll_flag) && (ret & vm_fault_retry))
-		charge = FL_PH_LOCKLESS;	/* the attempt was wasted */
-	ph_pop(&st->a, FL_PH_REST, charge, now, misc());
-	if (ret & vm_fault_retry)
-		return;		/* retried: the fault goes on */
-	ps = bpf_map_lookup_elem(&pstats, &k);
-	if (!ps)
-		return;
-	if (do_phases)
-		ph_fault_end(&st->a, ps, now);
-	else
-		ph_reset(&st->a);
-	st->vma_lock = 0;
-}
-
-SEC("fentry/handle_mm_fault")
-int BPF_PROG(ph_fe_hmf, struct vm_area_struct *vma, unsigned long address,
-	     unsigned int flags, struct pt_regs *regs)
-{
-	on_hmf_enter(vma, flags, regs != NULL);
+	fault_start(FL_PH_LOCKLESS);
 	return 0;
 }
 
+SEC("fexit/lock_vma_under_rcu")
+int BPF_PROG(ph_fx_lock_vma, struct mm_struct *mm, unsigned long address,
+	     struct vm_area_struct *ret)
+{
+	struct ph_cpu *pc;
+	struct ph_slot *s = in_fault(&pc);
+	fl_u64 now;
+
+	if (!s)
+		return 0;
+	now = bpf_ktime_get_ns();
+	ph_pop(&s->a, FL_PH_LOCKLESS, FL_PH_LOCKLESS, now, pc->misc);
+	ph_push(&s->a, FL_PH_REST, now, pc->misc);
+	if (do_locks)
+		s->vma_lock = vma_lock_addr(ret);
+	return 0;
+}
+
+/*
+ * handle_mm_fault's return ends the fault unless it says VM_FAULT_RETRY.  A
+ * retried FAULT_FLAG_VMA_LOCK attempt is charged to LOCKLESS (wasted), and
+ * REST goes on for the retry under mmap_lock.  Calls from GUP (regs ==
+ * NULL) are not faults.
+ */
 SEC("fexit/handle_mm_fault")
 int BPF_PROG(ph_fx_hmf, struct vm_area_struct *vma, unsigned long address,
 	     unsigned int flags, struct pt_regs *regs, unsigned int ret)
 {
-	on_hmf_exit(flags, ret, regs != NULL);
+	struct ph_cpu *pc;
+	struct ph_slot *s;
+	fl_u32 charge = FL_PH_REST;
+	fl_u64 now;
+
+	if (!regs)
+		return 0;
+	s = in_fault(&pc);
+	if (!s)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (ll_flag && (flags & ll_flag) && (ret & vm_fault_retry))
+		charge = FL_PH_LOCKLESS;	/* the attempt was wasted */
+	ph_pop(&s->a, FL_PH_REST, charge, now, pc->misc);
+	if (ret & vm_fault_retry) {	/* retried: the fault goes on */
+		ph_push(&s->a, FL_PH_REST, now, pc->misc);
+		return 0;
+	}
+	if (do_phases)
+		ph_fault_end(&s->a, &pc->ps, now);
+	else
+		ph_reset(&s->a);
+	s->vma_lock = 0;
 	return 0;
 }
 
 /* ---- nested phases --------------------------------------------------- */
 
-/* A phase function was entered: charge it only inside a traced fault's hmf. */
+/* A phase function was entered: charge it only inside a traced fault. */
 static __always_inline void phase_enter(fl_u32 phase)
 {
-	struct ph_task *st = task_get(false);
+	struct ph_cpu *pc;
+	struct ph_slot *s = in_fault(&pc);
 
-	if (!st || !ph_in_fault(&st->a) || !st->a.depth)
-		return;
-	ph_push(&st->a, phase, bpf_ktime_get_ns(), misc());
+	if (s && s->a.depth)
+		ph_push(&s->a, phase, bpf_ktime_get_ns(), pc->misc);
 }
 
 static __always_inline void phase_exit(fl_u32 phase)
 {
-	struct ph_task *st = task_get(false);
+	struct ph_cpu *pc;
+	struct ph_slot *s = in_fault(&pc);
 
-	if (!st || !ph_in_fault(&st->a) || !st->a.depth)
-		return;
-	ph_pop(&st->a, phase, phase, bpf_ktime_get_ns(), misc());
-}
-
-/* lock_vma_under_rcu runs before handle_mm_fault: in the fault, outside hmf. */
-SEC("fentry/lock_vma_under_rcu")
-int BPF_PROG(ph_fe_lock_vma)
-{
-	struct ph_task *st = task_get(false);
-
-	if (st && ph_in_fault(&st->a))
-		ph_push(&st->a, FL_PH_LOCKLESS, bpf_ktime_get_ns(), misc());
-	return 0;
-}
-
-SEC("fexit/lock_vma_under_rcu")
-int BPF_PROG(ph_fx_lock_vma)
-{
-	struct ph_task *st = task_get(false);
-
-	if (st && ph_in_fault(&st->a))
-		ph_pop(&st->a, FL_PH_LOCKLESS, FL_PH_LOCKLESS, bpf_ktime_get_ns(), misc());
-	return 0;
+	if (s && s->a.depth)
+		ph_pop(&s->a, phase, phase, bpf_ktime_get_ns(), pc->misc);
 }
 
 #define PHASE_PROGS(name, func, phase)				\
@@ -342,30 +435,56 @@ PHASE_PROGS(alloc, vma_alloc_folio, FL_PH_ALLOC)		/* up to 6.9 */
 PHASE_PROGS(zero_fzu, folio_zero_user, FL_PH_ZERO)		/* 6.10+ THP */
 PHASE_PROGS(zero_chp, clear_huge_page, FL_PH_ZERO)		/* up to 6.9 THP */
 PHASE_PROGS(memcg, __mem_cgroup_charge, FL_PH_MEMCG)
-PHASE_PROGS(lru_vma, folio_add_lru_vma, FL_PH_LRU)
+/*
+ * LRU: the per-CPU batch flush that takes lru_lock (one call per 15-31
+ * folios added), not every folio_add_lru; the older hooks only where the
+ * kernel has no folio_batch_move_lru.
+ */
+PHASE_PROGS(lru_flush, folio_batch_move_lru, FL_PH_LRU)
 PHASE_PROGS(lru, folio_add_lru, FL_PH_LRU)
+PHASE_PROGS(lru_vma, folio_add_lru_vma, FL_PH_LRU)
 
 /*
  * Direct reclaim (memcg limit: try_to_free_mem_cgroup_pages; allocation:
  * try_to_free_pages): not a phase, a context for naming locks.
  */
+static __always_inline void reclaim_enter(void)
+{
+	struct ph_cpu *pc = cpu();
+	struct ph_slot *s;
+
+	if (!pc)
+		return;
+	s = slot_get(pc);
+	if (!slot_traced(s))
+		return;
+	ensure_storage(pc);	/* reclaim sleeps: the switch must find storage */
+	s->reclaim++;
+}
+
+static __always_inline void reclaim_exit(void)
+{
+	struct ph_cpu *pc = cpu();
+	struct ph_slot *s;
+
+	if (!pc)
+		return;
+	s = slot_get(pc);
+	if (s->reclaim)
+		s->reclaim--;
+}
+
 #define RECLAIM_PROGS(name, func)				\
 SEC("fentry/" #func)						\
 int BPF_PROG(ph_fe_##name)					\
 {								\
-	struct ph_task *st = task_get(false);			\
-								\
-	if (st)							\
-		st->reclaim++;					\
+	reclaim_enter();					\
 	return 0;						\
 }								\
 SEC("fexit/" #func)						\
 int BPF_PROG(ph_fx_##name)					\
 {								\
-	struct ph_task *st = task_get(false);			\
-								\
-	if (st && st->reclaim)					\
-		st->reclaim--;					\
+	reclaim_exit();						\
 	return 0;						\
 }
 
@@ -407,25 +526,27 @@ static __always_inline bool own_mm(struct mm_struct *mm)
 
 static __always_inline void mmap_wait_start(struct mm_struct *mm)
 {
-	struct ph_task *st;
+	struct ph_cpu *pc;
+	struct ph_slot *s;
 
 	if (!own_mm(mm))
 		return;
-	st = task_get(false);
-	if (st && ph_in_fault(&st->a))
-		ph_push(&st->a, FL_PH_MMAP_WAIT, bpf_ktime_get_ns(), misc());
+	s = in_fault(&pc);
+	if (s)
+		ph_push(&s->a, FL_PH_MMAP_WAIT, bpf_ktime_get_ns(), pc->misc);
 }
 
 static __always_inline void mmap_wait_end(struct mm_struct *mm)
 {
-	struct ph_task *st;
+	struct ph_cpu *pc;
+	struct ph_slot *s;
 
 	if (!own_mm(mm))
 		return;
-	st = task_get(false);
+	s = in_fault(&pc);
 	/* trylocks report acquire_returned without start_locking: no frame */
-	if (st && ph_in_fault(&st->a) && ph_top(&st->a) == FL_PH_MMAP_WAIT)
-		ph_pop(&st->a, FL_PH_MMAP_WAIT, FL_PH_MMAP_WAIT, bpf_ktime_get_ns(), misc());
+	if (s && ph_top(&s->a) == FL_PH_MMAP_WAIT)
+		ph_pop(&s->a, FL_PH_MMAP_WAIT, FL_PH_MMAP_WAIT, bpf_ktime_get_ns(), pc->misc);
 }
 
 /* Prototype up to ~6.13: (mm, memcg_path, write[, success]). */
@@ -533,7 +654,7 @@ static __always_inline bool is_vma_lock(void *lock)
 	return (fl_u64)sc == cache;
 }
 
-static __always_inline fl_u32 classify(void *ctx, struct ph_task *st, void *lock,
+static __always_inline fl_u32 classify(void *ctx, struct ph_slot *s, void *lock,
 				       fl_u32 flags, fl_u64 *caller)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
@@ -547,7 +668,7 @@ static __always_inline fl_u32 classify(void *ctx, struct ph_task *st, void *lock
 		return (flags & PH_LCB_F_WRITE) ? FL_LK_MMAP_W : FL_LK_MMAP_R;
 	if (mm && lock == (void *)&mm->page_table_lock)
 		return FL_LK_PTL;
-	if (st->vma_lock && (fl_u64)lock == st->vma_lock)
+	if (s->vma_lock && (fl_u64)lock == s->vma_lock)
 		return FL_LK_VMA;
 	if (!(flags & PH_LCB_F_SPIN) && is_vma_lock(lock))
 		return FL_LK_VMA;
@@ -559,8 +680,8 @@ static __always_inline fl_u32 classify(void *ctx, struct ph_task *st, void *lock
 	 * the charge or allocation that triggered it does not own the swap,
 	 * zram, list_lru ... locks reclaim takes ("other", callers kept)
 	 */
-	if (ph_in_fault(&st->a) && !st->reclaim) {
-		top = ph_top(&st->a);
+	if (ph_in_fault(&s->a) && !s->reclaim) {
+		top = ph_top(&s->a);
 		if (top == FL_PH_ALLOC || top == FL_PH_ZERO)
 			return FL_LK_ZONE;
 		if (top == FL_PH_MEMCG)
@@ -578,19 +699,25 @@ int BPF_PROG(ph_cont_begin, void *lock, unsigned int flags)
 {
 	struct fl_lock_stats *ls;
 	struct ph_task *st;
+	struct ph_slot *s;
+	struct ph_cpu *pc;
 	struct ph_ct *c;
 	fl_u64 caller, now, d, ci;
 	fl_u32 cls;
 	__u32 k = 0;
 
-	st = task_get(true);
+	pc = cpu();
+	if (!pc)
+		return 0;
+	s = slot_get(pc);
+	st = task_get(s, true);
 	if (!st)
 		return 0;
 	if (st->cdepth >= PH_CT_DEPTH) {
-		PH_COUNT(misc(), PH_M_DEPTH);
+		PH_COUNT(pc->misc, PH_M_DEPTH);
 		return 0;
 	}
-	cls = classify(ctx, st, lock, flags, &caller);
+	cls = classify(ctx, s, lock, flags, &caller);
 	if (cls >= FL_LK_NR)
 		cls = FL_LK_OTHER;
 	now = bpf_ktime_get_ns();
@@ -607,8 +734,8 @@ int BPF_PROG(ph_cont_begin, void *lock, unsigned int flags)
 	c->caller = cls == FL_LK_OTHER || all_callers ? caller : 0;
 	c->ptl_pushed = 0;
 	st->cdepth = (fl_u32)(d + 1);
-	if (do_phases && cls == FL_LK_PTL && ph_in_fault(&st->a) && st->a.depth)
-		c->ptl_pushed = ph_push(&st->a, FL_PH_PTL, now, misc()) == 0;
+	if (do_phases && cls == FL_LK_PTL && ph_in_fault(&s->a) && s->a.depth)
+		c->ptl_pushed = ph_push(&s->a, FL_PH_PTL, now, pc->misc) == 0;
 	ls = bpf_map_lookup_elem(&lstats, &k);
 	ci = cls;
 	PH_BARRIER(ci);		/* keep the mask: the verifier needs the bound */
@@ -617,7 +744,7 @@ int BPF_PROG(ph_cont_begin, void *lock, unsigned int flags)
 	return 0;
 }
 
-static __always_inline void other_caller(fl_u64 ip, fl_u64 wait)
+static __always_inline void other_caller(struct ph_cpu *pc, fl_u64 ip, fl_u64 wait)
 {
 	struct ph_caller_key key = { .ip = ip };
 	struct ph_caller_val *v, init = { 1, wait };
@@ -629,7 +756,7 @@ static __always_inline void other_caller(fl_u64 ip, fl_u64 wait)
 		return;
 	}
 	if (bpf_map_update_elem(&callers, &key, &init, BPF_NOEXIST))
-		PH_COUNT(misc(), PH_M_CALLERS_FULL);
+		PH_COUNT(pc->misc, PH_M_CALLERS_FULL);
 }
 
 SEC("tp_btf/contention_end")
@@ -637,11 +764,17 @@ int BPF_PROG(ph_cont_end, void *lock, int ret)
 {
 	struct fl_lock_stats *ls;
 	struct ph_task *st;
+	struct ph_slot *s;
+	struct ph_cpu *pc;
 	struct ph_ct *c;
 	fl_u64 now, wait, d;
 	__u32 k = 0;
 
-	st = task_get(false);
+	pc = cpu();
+	if (!pc)
+		return 0;
+	s = slot_get(pc);
+	st = task_get(s, false);
 	if (!st)
 		return 0;
 	d = st->cdepth;
@@ -652,18 +785,18 @@ int BPF_PROG(ph_cont_end, void *lock, int ret)
 	c = &st->ct[d - 1];
 	if (c->lock != (fl_u64)lock) {
 		if (d < 2 || st->ct[0].lock != (fl_u64)lock) {
-			PH_COUNT(misc(), PH_M_UNPAIRED);
+			PH_COUNT(pc->misc, PH_M_UNPAIRED);
 			return 0;
 		}
-		PH_COUNT(misc(), PH_M_UNPAIRED);
+		PH_COUNT(pc->misc, PH_M_UNPAIRED);
 		d = 1;
 		c = &st->ct[0];
 	}
 	st->cdepth = (fl_u32)(d - 1);
 	now = bpf_ktime_get_ns();
 	wait = now > c->start ? now - c->start : 0;
-	if (c->ptl_pushed && ph_in_fault(&st->a))
-		ph_pop(&st->a, FL_PH_PTL, FL_PH_PTL, now, misc());
+	if (c->ptl_pushed && ph_in_fault(&s->a))
+		ph_pop(&s->a, FL_PH_PTL, FL_PH_PTL, now, pc->misc);
 	ls = bpf_map_lookup_elem(&lstats, &k);
 	if (ls) {
 		fl_u64 ci = c->cls;
@@ -672,7 +805,7 @@ int BPF_PROG(ph_cont_end, void *lock, int ret)
 		fl_hist_add(&ls->wait[ci & 7], wait);
 	}
 	if (c->cls == FL_LK_OTHER || all_callers)
-		other_caller(c->caller, wait);
+		other_caller(pc, c->caller, wait);
 	return 0;
 }
 

@@ -72,6 +72,7 @@ enum ph_misc {
 	PH_M_NOSTATE,		/* task storage could not be created */
 	PH_M_CALLERS_FULL,	/* "other" callers map full */
 	PH_M_ABANDONED,		/* fault restarted before it ended (SIGSEGV...) */
+	PH_M_LOST,		/* a busy slot taken over: its task's switch not seen */
 	PH_M_NR = 8,
 };
 
@@ -85,9 +86,33 @@ struct ph_frame {
 struct ph_acct {
 	fl_u64 fault_start;	/* 0 = no fault in flight */
 	fl_u64 acc[FL_PH_NR];	/* exclusive time per phase, this fault */
+	fl_u64 attributed;	/* their sum */
 	fl_u32 seen;		/* 1 << phase: the phase occurred in this fault */
 	fl_u32 depth;
 	struct ph_frame stk[PH_DEPTH];
+};
+
+/*
+ * The phase context of the task running on a CPU (ebpf/phases.bpf.c).  A
+ * fault runs on one CPU unless its task is switched out mid-fault; the
+ * sched_switch program then moves a busy slot into the task's storage and
+ * the task takes it back at its next event, wherever it resumes.
+ */
+struct ph_slot {
+	fl_u64 task;		/* task_struct address; compared, never dereferenced */
+	struct ph_acct a;
+	fl_u64 vma_lock;	/* lock address of the VMA being faulted (--locks) */
+	fl_u32 reclaim;		/* in direct reclaim (nesting depth) */
+	fl_u32 traced;		/* tgid filter, asked once per claim: 0 not yet, 1 yes, 2 no */
+	fl_u32 stored;		/* the task has storage (for a switch to move the slot to) */
+	fl_u32 pad;
+};
+
+/* Per-CPU map value: statistics (read by user space) and the slot. */
+struct ph_cpu {
+	struct fl_phase_stats ps;
+	fl_u64 misc[PH_M_NR];
+	struct ph_slot s;
 };
 
 #ifndef PH_HIST_ADD
@@ -114,6 +139,7 @@ FL_INLINE void ph_reset(struct ph_acct *a)
 	a->fault_start = 0;
 	a->seen = 0;
 	a->depth = 0;
+	a->attributed = 0;
 	for (i = 0; i < FL_PH_NR; i++)
 		a->acc[i] = 0;
 }
@@ -168,14 +194,19 @@ FL_INLINE fl_u32 ph_top(const struct ph_acct *a)
 FL_INLINE int ph_pop(struct ph_acct *a, fl_u32 phase, fl_u32 charge_to, fl_u64 now,
 		     fl_u64 *misc)
 {
-	fl_u64 dur, excl, d = a->depth, found = PH_DEPTH, k;
+	fl_u64 dur, excl, d = a->depth, found = PH_DEPTH, k = d - 1;
 
-	for (k = PH_DEPTH; k-- > 0;) {	/* innermost open frame first */
-		if (k >= d)
-			continue;
-		if (a->stk[k].phase == phase) {
-			found = k;
-			break;
+	PH_BARRIER(k);
+	if (k < PH_DEPTH && a->stk[k].phase == phase) {
+		found = k;	/* the innermost frame: the common case */
+	} else {
+		for (k = PH_DEPTH; k-- > 0;) {	/* innermost open frame first */
+			if (k >= d)
+				continue;
+			if (a->stk[k].phase == phase) {
+				found = k;
+				break;
+			}
 		}
 	}
 	PH_BARRIER(found);
@@ -198,6 +229,7 @@ FL_INLINE int ph_pop(struct ph_acct *a, fl_u32 phase, fl_u32 charge_to, fl_u64 n
 	excl = dur > a->stk[found].child ? dur - a->stk[found].child : 0;
 	if (charge_to < FL_PH_NR) {
 		a->acc[charge_to] += excl;
+		a->attributed += excl;
 		a->seen |= 1u << charge_to;
 	}
 	if (found > 0)
@@ -207,19 +239,18 @@ FL_INLINE int ph_pop(struct ph_acct *a, fl_u32 phase, fl_u32 charge_to, fl_u64 n
 }
 
 /*
- * The fault ended now.  Adds it to `ps` and resets the accounting.  Returns
- * the latency, or 0 if no fault was in flight.
+ * The fault ended now.  Adds it to `ps` and ends the accounting (the next
+ * ph_fault_start() clears it).  Returns the latency, or 0 if no fault was
+ * in flight.
  */
 FL_INLINE fl_u64 ph_fault_end(struct ph_acct *a, struct fl_phase_stats *ps, fl_u64 now)
 {
-	fl_u64 lat, sum = 0;
+	fl_u64 lat, sum = a->attributed;
 	fl_u32 p;
 
 	if (!a->fault_start)
 		return 0;
 	lat = now > a->fault_start ? now - a->fault_start : 0;
-	for (p = 0; p < FL_PH_NR; p++)
-		sum += a->acc[p];
 	ps->faults++;
 	ps->lat_sum += lat;
 	if (sum > lat)
@@ -229,7 +260,8 @@ FL_INLINE fl_u64 ph_fault_end(struct ph_acct *a, struct fl_phase_stats *ps, fl_u
 	for (p = 0; p < FL_PH_NR; p++)
 		if (a->seen & (1u << p))
 			PH_HIST_ADD(&ps->hist[p], a->acc[p]);
-	ph_reset(a);
+	a->fault_start = 0;
+	a->depth = 0;
 	return lat ? lat : 1;
 }
 

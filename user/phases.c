@@ -420,8 +420,9 @@ static size_t get_pairs(struct phases_bpf *s, struct pair *out, size_t max)
 		ONE(ph_pf_user, "page_fault_user", K_TP, PH_FAULT_TP),
 		ONE(ph_pf_kernel, "page_fault_kernel", K_TP, PH_OTHER_TP),
 		ONE(ph_fork, "sched_process_fork", K_TP, PH_OTHER_TP),
+		ONE(ph_switch, "sched_switch", K_TP, PH_CORE),
 		PAIR(ph_cont_begin, ph_cont_end, "contention_begin", K_TP, PH_CONTENTION),
-		PAIR(ph_fe_hmf, ph_fx_hmf, "handle_mm_fault", K_FENTRY, PH_CORE),
+		ONE(ph_fx_hmf, "handle_mm_fault", K_FENTRY, PH_CORE),
 		PAIR(ph_fe_lock_vma, ph_fx_lock_vma, "lock_vma_under_rcu", K_FENTRY, FL_PH_LOCKLESS),
 		PAIR(ph_mm_start_memcg, ph_mm_acq_memcg, "mmap_lock_start_locking", K_TP, FL_PH_MMAP_WAIT),
 		PAIR(ph_mm_start, ph_mm_acq, "mmap_lock_start_locking", K_TP, FL_PH_MMAP_WAIT),
@@ -435,6 +436,7 @@ static size_t get_pairs(struct phases_bpf *s, struct pair *out, size_t max)
 		PAIR(ph_fe_zero_chp, ph_fx_zero_chp, "clear_huge_page", K_FENTRY, FL_PH_ZERO),
 		PAIR(ph_fe_memcg, ph_fx_memcg, "__mem_cgroup_charge", K_FENTRY, FL_PH_MEMCG),
 		PAIR(ph_fe_lru_vma, ph_fx_lru_vma, "folio_add_lru_vma", K_FENTRY, FL_PH_LRU),
+		PAIR(ph_fe_lru_flush, ph_fx_lru_flush, "folio_batch_move_lru", K_FENTRY, FL_PH_LRU),
 		PAIR(ph_fe_lru, ph_fx_lru, "folio_add_lru", K_FENTRY, FL_PH_LRU),
 		PAIR(ph_fe_reclaim_memcg, ph_fx_reclaim_memcg, "try_to_free_mem_cgroup_pages",
 		     K_FENTRY, PH_RECLAIM),
@@ -464,6 +466,8 @@ struct load_env {
 	bool fentry;		/* try the fentry/kprobe phase hooks */
 	bool contention;	/* lock:contention_* exist */
 	int mmap_nargs;		/* mmap_lock_start_locking arguments, -1 absent */
+	const char *mmap_off;	/* why the mmap_lock tracepoints stay detached, or NULL */
+	bool lvur_start;	/* user faults start at lock_vma_under_rcu (no page_fault_user) */
 	long long ll_flag, retry;
 };
 
@@ -474,21 +478,34 @@ static bool pair_wanted(const struct fl_phases *p, const struct load_env *e,
 
 	switch (q->kind) {
 	case K_FENTRY:
+		/*
+		 * LRU insertion: the batch flush that takes lru_lock, one call
+		 * per 15-31 folios; else folio_add_lru, which folio_add_lru_vma
+		 * calls: one pair, not two
+		 */
+		if ((q->a == s->progs.ph_fe_lru || q->a == s->progs.ph_fe_lru_vma) &&
+		    btf_has_func(e->btf, "folio_batch_move_lru"))
+			return false;
+		if (q->a == s->progs.ph_fe_lru_vma && btf_has_func(e->btf, "folio_add_lru"))
+			return false;
 		return e->fentry && btf_has_func(e->btf, q->hook);
 	case K_KPROBE:
 		return e->fentry && p->want_phases && ksyms_has(e->k, q->hook);
 	}
 	/* fault entry: only the phase tier uses it (the fault's start time) */
 	if (q->a == s->progs.ph_pf_user)
-		return e->fentry;
+		return e->fentry && !e->lvur_start;
 	if (q->a == s->progs.ph_pf_kernel)
 		return e->fentry && btf_tp_nargs(e->btf, q->hook) >= 0;
 	if (q->a == s->progs.ph_fork)
 		return p->own_filter;
+	/* the per-CPU fault slots follow their tasks across switches */
+	if (q->a == s->progs.ph_switch)
+		return e->fentry;
 	if (q->phase == PH_CONTENTION)
 		return e->contention;
 	if (q->a == s->progs.ph_mm_start_memcg)
-		return e->fentry && p->want_phases && e->mmap_nargs == 3;
+		return e->fentry && p->want_phases && e->mmap_nargs == 3 && !e->mmap_off;
 	if (q->a == s->progs.ph_mm_start)
 		return e->fentry && p->want_phases && e->mmap_nargs == 2;
 	return false;
@@ -594,7 +611,8 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 				zero0 = true;
 			continue;
 		}
-		if (pr[i].phase == PH_CORE || pr[i].phase == PH_FAULT_TP) {
+		if (pr[i].phase == PH_CORE || pr[i].phase == PH_FAULT_TP ||
+		    (e->lvur_start && pr[i].a == p->skel->progs.ph_fe_lock_vma)) {
 			fl_fail(why, whylen, "%s", aerr);
 			goto out;
 		}
@@ -618,6 +636,8 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 		note_phase(p, FL_PH_LOCKLESS, "no lockless fault path (lock_vma_under_rcu) in this kernel");
 	if (e->mmap_nargs < 2)
 		note_phase(p, FL_PH_MMAP_WAIT, "no mmap_lock tracepoints");
+	else if (e->mmap_off)
+		note_phase(p, FL_PH_MMAP_WAIT, e->mmap_off);
 	if (!e->contention)
 		note_phase(p, FL_PH_PTL, "no lock:contention tracepoints (5.19+)");
 	for (i = 0; i < FL_PH_NR; i++) {
@@ -706,9 +726,19 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	env.btf = btf;
 	env.contention = btf_tp_nargs(btf, "contention_begin") == 2;
 	env.mmap_nargs = btf_tp_nargs(btf, "mmap_lock_start_locking");
+	/*
+	 * Before ~6.14 an attached mmap_lock tracepoint builds a memcg path
+	 * string per event, and without a lockless fault path (6.1) every
+	 * fault takes mmap_lock: as the main backend, only on request.
+	 */
+	if (env.mmap_nargs == 3 && !btf_has_func(btf, "lock_vma_under_rcu") && !o->mmap_lock)
+		env.mmap_off = "off by default: its tracepoints build a memcg path per event here "
+			       "(record --mmap-lock)";
 	env.ll_flag = btf_enum_value(btf, "FAULT_FLAG_VMA_LOCK");
 	env.retry = btf_enum_value(btf, "VM_FAULT_RETRY");
 	have_fentry = btf_has_func(btf, "handle_mm_fault");
+	/* every user fault calls it first (x86 do_user_addr_fault, 6.4+) */
+	env.lvur_start = btf_has_func(btf, "lock_vma_under_rcu");
 	have_k = ksyms_load(&k, kerr, sizeof(kerr)) == 0;
 	env.k = have_k ? &k : NULL;
 
@@ -907,7 +937,8 @@ static int set_tags(struct fl_phases *p, struct fl_snapshot *s)
 	char buf[1024];
 	size_t off = 0;
 	unsigned int ph;
-	fl_u64 *misc, m[PH_M_NR] = {0};
+	struct ph_cpu *pc;
+	fl_u64 m[PH_M_NR] = {0};
 	int rc = 0;
 
 	if (p->want_phases) {
@@ -941,18 +972,19 @@ static int set_tags(struct fl_phases *p, struct fl_snapshot *s)
 		}
 	}
 	if (p->skel) {
-		misc = calloc(p->nr_cpus, sizeof(fl_u64) * PH_M_NR);
-		if (misc && !read_percpu(bpf_map__fd(p->skel->maps.pmisc), misc, NULL, 0)) {
+		pc = calloc(p->nr_cpus, sizeof(*pc));
+		if (pc && !read_percpu(bpf_map__fd(p->skel->maps.pcpu), pc, NULL, 0)) {
 			for (unsigned int c = 0; c < p->nr_cpus; c++)
 				for (unsigned int i = 0; i < PH_M_NR; i++)
-					m[i] += misc[c * PH_M_NR + i];
+					m[i] += pc[c].misc[i];
 			snprintf(buf, sizeof(buf),
-				 "unpaired:%llu depth:%llu nostate:%llu callers_full:%llu abandoned:%llu",
+				 "unpaired:%llu depth:%llu nostate:%llu callers_full:%llu abandoned:%llu "
+				 "lost:%llu",
 				 m[PH_M_UNPAIRED], m[PH_M_DEPTH], m[PH_M_NOSTATE],
-				 m[PH_M_CALLERS_FULL], m[PH_M_ABANDONED]);
+				 m[PH_M_CALLERS_FULL], m[PH_M_ABANDONED], m[PH_M_LOST]);
 			rc |= fl_snapshot_set_tag(s, "phases.events", buf);
 		}
-		free(misc);
+		free(pc);
 	}
 	return rc ? -1 : 0;
 }
@@ -969,15 +1001,26 @@ int fl_phases_read(struct fl_phases *p, struct fl_snapshot *s, char *err, size_t
 
 	drop_sections(s);
 	if (p->phases_on) {
-		sz = (size_t)p->nr_cpus * sizeof(struct fl_phase_stats);
-		buf = malloc(sz);
-		if (!buf)
+		struct fl_phase_stats *ps;
+		struct ph_cpu *pc;
+
+		sz = (size_t)p->nr_cpus * sizeof(*ps);
+		ps = malloc(sz);
+		pc = calloc(p->nr_cpus, sizeof(*pc));
+		if (!ps || !pc) {
+			free(ps);
+			free(pc);
 			return fl_fail(err, errlen, "out of memory");
-		if (read_percpu(bpf_map__fd(p->skel->maps.pstats), buf, err, errlen)) {
-			free(buf);
+		}
+		if (read_percpu(bpf_map__fd(p->skel->maps.pcpu), pc, err, errlen)) {
+			free(ps);
+			free(pc);
 			return -1;
 		}
-		if (add_section(s, FL_SEC_PHASES, p->nr_cpus, buf, sz))
+		for (unsigned int c = 0; c < p->nr_cpus; c++)
+			ps[c] = pc[c].ps;
+		free(pc);
+		if (add_section(s, FL_SEC_PHASES, p->nr_cpus, ps, sz))
 			return fl_fail(err, errlen, "out of memory");
 	}
 	if (p->locks_on) {

@@ -28,7 +28,7 @@
  *         phases.notes=<phase>: ...                   phases seen only in part
  *         locks=tracepoint|unavailable (why)
  *         locks.naming=<how locks are named on this kernel>
- *         phases.events=unpaired:N depth:N nostate:N callers_full:N abandoned:N
+ *         phases.events=unpaired:N depth:N nostate:N callers_full:N abandoned:N lost:N
  */
 #ifndef FAULTLINE_PHASES_H
 #define FAULTLINE_PHASES_H
@@ -48,6 +48,9 @@ struct fl_phases_opts {
 				 * and its children; 0 = every task */
 	bool phases;		/* time the phases of every fault */
 	bool locks;		/* contended lock classes */
+	bool mmap_lock;		/* attach the mmap_lock tracepoints (mmap_wait) where
+				 * they are off by default for their cost (record
+				 * --mmap-lock) */
 	bool all_callers;	/* testing: FL_SEC_LOCK_CALLERS for every class,
 				 * not only "other" (tag locks.callers=all); also
 				 * set by FAULTLINE_LOCK_CALLERS=all in the
@@ -55,7 +58,11 @@ struct fl_phases_opts {
 };
 
 struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size_t errlen);
-/* Add a thread group to the filter (only when opened with tgid != 0 and no map fd). */
+/*
+ * Add a thread group to the filter (only when opened with tgid != 0 and no
+ * map fd).  The programs ask the filter once per task per CPU stint: a task
+ * of that group already running is seen from its next context switch.
+ */
 int fl_phases_add_tgid(struct fl_phases *p, unsigned int tgid, char *err, size_t errlen);
 /* One line: what is loaded, e.g. "phases: fentry (zero unavailable), locks: tracepoint". */
 const char *fl_phases_describe(const struct fl_phases *p);

@@ -54,6 +54,7 @@ struct fl_phases_opts {
 	unsigned int tgid;
 	bool phases;
 	bool locks;
+	bool mmap_lock;
 };
 #endif
 struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size_t errlen)
@@ -772,6 +773,7 @@ int cmd_record(int argc, char **argv)
 			.tgid = r.a.system_wide ? 0 : r.tgid,
 			.phases = r.a.phases,
 			.locks = r.a.locks,
+			.mmap_lock = r.a.mmap_lock,
 		};
 
 		if (r.backend == FL_BACKEND_BPF && !r.a.system_wide)

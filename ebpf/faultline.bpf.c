@@ -136,13 +136,13 @@ static __always_inline fl_u64 cur_task(void)
 }
 
 /* Is the current task traced?  The hash is looked up only when the tgid on this CPU changes. */
-static __always_inline bool traced(struct fl_pcpu *pc)
+static __always_inline bool traced(struct fl_pcpu *pc, struct task_struct *t)
 {
 	__u32 tgid, gen;
 
 	if (!filter_tgid)
 		return true;
-	tgid = bpf_get_current_pid_tgid() >> 32;
+	tgid = t->tgid;
 	gen = tgids_gen;
 	if (pc && pc->tg_tgid == tgid && pc->tg_gen == gen && tgid)
 		return pc->tg_traced;
@@ -167,7 +167,7 @@ static __always_inline struct fl_task *task_state(void)
 	st = bpf_task_storage_get(&tstate, t, 0, 0);
 	if (st)
 		return st;
-	if (!traced(pcpu_get()))
+	if (!traced(pcpu_get(), t))
 		return NULL;
 	st = bpf_task_storage_get(&tstate, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!st) {
@@ -209,6 +209,7 @@ static __always_inline void read_kvals(struct fl_kvals *kv)
 
 static __always_inline int on_fault_start(unsigned long address, int kernel_mode)
 {
+	struct task_struct *t;
 	struct fl_cpu_stats *cs;
 	struct fl_pcpu *pc;
 	struct fl_fstate *f;
@@ -218,17 +219,18 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 	if (kernel_mode && address >= FL_USER_ADDR_END)
 		return 0;	/* vmalloc / kernel-address faults: not ours */
 	pc = pcpu_get();
-	if (!pc || !traced(pc) || !(cs = cpu_stats()))
+	t = bpf_get_current_task_btf();
+	if (!pc || !traced(pc, t) || !(cs = cpu_stats()))
 		return 0;
 	if (!fault_state) {	/* tracepoint tier: fl_ev_fault_start's count, nothing else */
 		cs->cnt[kernel_mode ? FL_C_FAULTS_KERNEL : FL_C_FAULTS_USER]++;
 		return 0;
 	}
-	me = cur_task();
+	me = (fl_u64)t;
 	f = &pc->f;
 	if (pc->task != me) {
 		/* a fault of ours left in storage (switched out, never ended) */
-		st = bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0, 0);
+		st = bpf_task_storage_get(&tstate, t, 0, 0);
 		if (st && fstate_busy(&st->f)) {
 			f = &st->f;
 		} else {
@@ -309,7 +311,7 @@ static __always_inline void on_hmf_enter(fl_u32 flags, bool in_fault)
 	f = fault_get(pc);
 	if (!f) {
 		/* a call outside a fault (GUP): --hmf times it too, if traced */
-		if (!time_hmf || !traced(pc))
+		if (!time_hmf || !traced(pc, bpf_get_current_task_btf()))
 			return;
 		if (fstate_busy(&pc->f)) {	/* not moved at a switch: lost */
 			struct fl_cpu_stats *cs = cpu_stats();
@@ -347,7 +349,7 @@ static __always_inline void on_hmf_exit(fl_u32 flags, fl_u32 ret, bool in_fault)
 	f = fault_get(pc);
 	if (!f) {
 		/* no fault in flight: a call from GUP and friends, if traced */
-		if (traced(pc))
+		if (traced(pc, bpf_get_current_task_btf()))
 			cs->cnt[FL_C_HMF_CALLS]++;
 		return;
 	}

@@ -5,8 +5,14 @@
 # phase (folio_zero_user / clear_huge_page) and alloc (init_on_alloc zeroing),
 # at every thread count.
 # The direction and the phase are asserted, not times (TCG is emulated).
+# Under -icount (guest time = guest instructions) on one vCPU, so the shares
+# do not follow the host's load (6.1 boots only one vCPU under -icount):
+# with a second guest beside it, zero's share on 6.1 had dropped to 0 under
+# plain TCG.  On one vCPU the two threads preempt each other inside faults,
+# which adds time outside alloc and zero: 60 %, not 70 (6.1: 69 at 2 threads).
 # kernels: 6.12 6.1
-# smp: 2
+# smp: 1
+# icount: yes
 # timeout: 600
 # args: 5 32m
 . /fl/lib.sh
@@ -48,7 +54,7 @@ for t in 1 2; do
 		-v aa="$(col /out/report-A.txt $t 7)" -v ab="$(col /out/report-B.txt $t 7)" \
 		-v za="$(col /out/report-A.txt $t 8)" -v zb="$(col /out/report-B.txt $t 8)" \
 		'BEGIN { d = lb - la; if (d > 0) printf "%d", 100 * (ab + zb - aa - za) / d; else print 0 }')
-	fl_check_ge "alloc + zero share of the added mean latency at $t thread(s) (%)" "$share" 70
+	fl_check_ge "alloc + zero share of the added mean latency at $t thread(s) (%)" "$share" 60
 done
 cp -r /tmp/A /tmp/B /out/ 2>/dev/null
 fl_done

@@ -229,6 +229,9 @@ static int spawn_child(struct rec *r, const sigset_t *orig_mask)
 	r->child = fork();
 	if (r->child < 0) {
 		fprintf(stderr, "faultline record: fork: %s\n", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		r->child = 0;
 		return -1;
 	}
 	if (r->child == 0) {
@@ -440,6 +443,9 @@ static int abort_start(struct rec *r, const sigset_t *orig)
 	stop_backend(r);
 	kill_child_unreleased(r);
 	sigprocmask(SIG_SETMASK, orig, NULL);
+	if (r->stats_fd >= 0)
+		close(r->stats_fd);	/* BPF run-time statistics off again */
+	r->stats_fd = -1;
 	return 1;
 }
 
@@ -674,6 +680,8 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 	}
 	if (optind < argc)
 		a->cmd = argv + optind;
+	if (a->out && !*a->out)
+		return fl_args_bad(err, errlen, "empty output path (-o)");
 	if (a->system_wide && a->pid)
 		return fl_args_bad(err, errlen, "-a and -p are exclusive");
 	if (a->pid && a->cmd)
@@ -757,7 +765,7 @@ int cmd_record(int argc, char **argv)
 
 	if (r.a.cmd) {
 		if (spawn_child(&r, &orig))
-			return 1;
+			return abort_start(&r, &orig);
 		if (!r.a.system_wide)
 			r.tgid = r.child;
 	}
@@ -900,6 +908,8 @@ int cmd_record(int argc, char **argv)
 	fl_snapshot_free(&last);
 	fl_snapshot_free(&r.acc);
 	fl_vmstat_free(&r.vm);
+	if (r.stats_fd >= 0)
+		close(r.stats_fd);	/* BPF run-time statistics off again */
 	if (child_status >= 0 && r.a.cmd) {
 		if (WIFEXITED(child_status))
 			return ret ? ret : WEXITSTATUS(child_status);

@@ -50,6 +50,16 @@ static void test_record(void **state)
 	v = ARGV("record", "-a", "-p", "1");
 	assert_int_equal(parse_record_args(4, v, &a, err, sizeof(err)), FL_ARGS_BAD);
 	assert_string_equal(err, "-a and -p are exclusive");
+	v = ARGV("record", "-o", "", "-a");	/* record used to read out[-1] */
+	assert_int_equal(parse_record_args(4, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "empty output path (-o)");
+	v = ARGV("record", "--hmf", "--tier", "tracepoint", "-a");
+	assert_int_equal(parse_record_args(5, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "--hmf needs a handle_mm_fault hook: not with --tier tracepoint");
+	v = ARGV("record", "--hmf", "--mmap-lock", "-a");
+	assert_int_equal(parse_record_args(4, v, &a, err, sizeof(err)), FL_ARGS_RUN);
+	assert_true(a.time_hmf);
+	assert_true(a.mmap_lock);
 	v = ARGV("record", "-q");
 	assert_int_equal(parse_record_args(2, v, &a, err, sizeof(err)), FL_ARGS_BAD);
 	assert_string_equal(err, "nothing to trace: give -- CMD, -p PID or -a");

@@ -29,8 +29,9 @@
 #include <faultline/abi.h>
 #include <faultline/classify.h>
 
-/* 4096: room for pft -n 1024 and its parents; keeps the maps <= 8 MiB at 256 CPUs */
-#define FL_MAX_TGIDS	4096
+/* The tgid filter: one bit per tgid up to PID_MAX_LIMIT (4M on 64-bit): 512 KiB */
+#define FL_TGID_LIMIT	(4u << 20)
+#define FL_TGID_WORDS	(FL_TGID_LIMIT / 64)
 #define FL_USER_ADDR_END 0x8000000000000000ULL	/* canonical lower half (x86_64, arm64) */
 
 /*
@@ -53,10 +54,6 @@ struct fl_fstate {
 struct fl_pcpu {
 	fl_u64 task;			/* task_struct address; compared, never dereferenced */
 	struct fl_fstate f;
-	fl_u32 tg_tgid;			/* tgid filter cache: last tgid looked up, */
-	fl_u32 tg_gen;			/* the tgids generation it was looked up in, */
-	fl_u32 tg_traced;		/* and the answer */
-	fl_u32 pad;
 };
 
 /* Per-task state: a switched-out fault, plus mmap_lock / contention timestamps. */
@@ -90,13 +87,6 @@ struct {
 	__type(value, struct fl_task);
 } tstate SEC(".maps");
 
-/* Traced thread groups; written from user space and at fork only. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, FL_MAX_TGIDS);
-	__type(key, __u32);
-	__type(value, __u8);
-} tgids SEC(".maps");
 
 /* Set by user space before load. */
 const volatile bool filter_tgid = false;	/* false: system-wide */
@@ -111,8 +101,12 @@ const volatile bool time_hmf = false;		/* --hmf: time handle_mm_fault calls */
 
 /* Which per-CPU slot is live; flipped by user space for -i snapshots. */
 volatile __u32 slot = 0;
-/* Bumped on every change of tgids (here at fork, and by user space). */
-volatile __u32 tgids_gen = 0;
+/*
+ * Traced thread groups, a bit per tgid: set by user space (through the
+ * mmapped .bss, atomically) and at fork, never cleared while recording.
+ * A test is one load from a fixed address: no map lookup, no cache.
+ */
+volatile __u64 tgid_bits[FL_TGID_WORDS] = {};
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -135,23 +129,31 @@ static __always_inline fl_u64 cur_task(void)
 	return (fl_u64)bpf_get_current_task_btf();
 }
 
-/* Is the current task traced?  The hash is looked up only when the tgid on this CPU changes. */
-static __always_inline bool traced(struct fl_pcpu *pc, struct task_struct *t)
+/*
+ * The word of TGID's bit, or NULL past the limit.  The asm keeps clang from
+ * folding the bound into the shift, where the verifier no longer sees it.
+ */
+static __always_inline volatile __u64 *tgid_word(__u32 tgid)
 {
-	__u32 tgid, gen;
+	__u32 w = tgid >> 6;
 
-	if (!filter_tgid)
-		return true;
-	tgid = t->tgid;
-	gen = tgids_gen;
-	if (pc && pc->tg_tgid == tgid && pc->tg_gen == gen && tgid)
-		return pc->tg_traced;
-	if (!pc)
-		return bpf_map_lookup_elem(&tgids, &tgid) != NULL;
-	pc->tg_traced = bpf_map_lookup_elem(&tgids, &tgid) != NULL;
-	pc->tg_tgid = tgid;
-	pc->tg_gen = gen;
-	return pc->tg_traced;
+	asm volatile("" : "+r"(w));
+	if (w >= FL_TGID_WORDS)
+		return NULL;
+	return &tgid_bits[w];
+}
+
+static __always_inline bool tgid_set(__u32 tgid)
+{
+	volatile __u64 *w = tgid_word(tgid);
+
+	return w && ((*w >> (tgid & 63)) & 1);
+}
+
+/* Is task T traced? */
+static __always_inline bool traced(struct task_struct *t)
+{
+	return !filter_tgid || tgid_set(t->tgid);
 }
 
 /*
@@ -167,7 +169,7 @@ static __always_inline struct fl_task *task_state(void)
 	st = bpf_task_storage_get(&tstate, t, 0, 0);
 	if (st)
 		return st;
-	if (!traced(pcpu_get(), t))
+	if (!traced(t))
 		return NULL;
 	st = bpf_task_storage_get(&tstate, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!st) {
@@ -218,14 +220,16 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 
 	if (kernel_mode && address >= FL_USER_ADDR_END)
 		return 0;	/* vmalloc / kernel-address faults: not ours */
-	pc = pcpu_get();
 	t = bpf_get_current_task_btf();
-	if (!pc || !traced(pc, t) || !(cs = cpu_stats()))
+	if (!traced(t) || !(cs = cpu_stats()))
 		return 0;
 	if (!fault_state) {	/* tracepoint tier: fl_ev_fault_start's count, nothing else */
 		cs->cnt[kernel_mode ? FL_C_FAULTS_KERNEL : FL_C_FAULTS_USER]++;
 		return 0;
 	}
+	pc = pcpu_get();
+	if (!pc)
+		return 0;
 	me = (fl_u64)t;
 	f = &pc->f;
 	if (pc->task != me) {
@@ -311,7 +315,7 @@ static __always_inline void on_hmf_enter(fl_u32 flags, bool in_fault)
 	f = fault_get(pc);
 	if (!f) {
 		/* a call outside a fault (GUP): --hmf times it too, if traced */
-		if (!time_hmf || !traced(pc, bpf_get_current_task_btf()))
+		if (!time_hmf || !traced(bpf_get_current_task_btf()))
 			return;
 		if (fstate_busy(&pc->f)) {	/* not moved at a switch: lost */
 			struct fl_cpu_stats *cs = cpu_stats();
@@ -349,7 +353,7 @@ static __always_inline void on_hmf_exit(fl_u32 flags, fl_u32 ret, bool in_fault)
 	f = fault_get(pc);
 	if (!f) {
 		/* no fault in flight: a call from GUP and friends, if traced */
-		if (traced(pc, bpf_get_current_task_btf()))
+		if (traced(bpf_get_current_task_btf()))
 			cs->cnt[FL_C_HMF_CALLS]++;
 		return;
 	}
@@ -653,8 +657,8 @@ int BPF_PROG(tp_contention_end, void *lock, int ret)
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 {
+	volatile __u64 *w;
 	__u32 ptgid, ctgid;
-	__u8 one = 1;
 
 	if (!filter_tgid || !follow_fork)
 		return 0;
@@ -662,15 +666,10 @@ int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 	ctgid = child->tgid;
 	if (ptgid == ctgid)	/* a thread: already covered by its tgid */
 		return 0;
-	if (!bpf_map_lookup_elem(&tgids, &ptgid))
+	if (!tgid_set(ptgid))
 		return 0;
-	if (bpf_map_update_elem(&tgids, &ctgid, &one, BPF_ANY)) {
-		/* set full: this child's faults will not be seen; say so */
-		struct fl_cpu_stats *cs = cpu_stats();
-
-		if (cs)
-			cs->cnt[FL_C_MISSED]++;
-	}
-	__sync_fetch_and_add(&tgids_gen, 1);	/* after the update: caches look again */
+	w = tgid_word(ctgid);
+	if (w)	/* always: tgids are below PID_MAX_LIMIT */
+		__sync_fetch_and_or(w, 1ULL << (ctgid & 63));
 	return 0;
 }

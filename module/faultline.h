@@ -66,6 +66,7 @@ extern u64 fl_t_start_mono;	/* ktime_get_mono_fast_ns() of the last reset */
 extern struct fl_kvals fl_kv;
 extern bool fl_mmap_memcg_proto;
 extern bool fl_mmap_lock_on;		/* `mmap_lock on`: arm them where held off */
+extern bool fl_time_hmf;		/* `hmf on`: time each handle_mm_fault call */
 int fl_probes_register(unsigned int mask, unsigned int maxactive, bool infer);
 void fl_probes_unregister(void);
 void fl_probes_arm(void);		/* fl_mutex held, fl_enabled false */

@@ -5,6 +5,7 @@
  *   summary   0400  human-readable totals
  *   hooks     0400  live / absent / nmissed per probe
  *   control   0600  "enable" | "disable" | "reset" | "tgid N" | "mmap_lock on|auto"
+ *                   | "hmf on|off"
  * Root only (the files' modes, debugfs's 0700 mount, and CAP_SYS_ADMIN at
  * open).  No kernel address is ever written out.
  */
@@ -310,6 +311,9 @@ static int fl_control_exec(const char *cmd)
 		mutex_lock(&fl_mutex);
 		fl_probes_mmap_lock(cmd[10] == 'o');
 		mutex_unlock(&fl_mutex);
+	} else if (!strcmp(cmd, "hmf on") || !strcmp(cmd, "hmf off")) {
+		/* takes effect at the next handle_mm_fault entry; a call in flight keeps t0 */
+		WRITE_ONCE(fl_time_hmf, cmd[5] == 'n');
 	} else if (!strcmp(cmd, "reset")) {
 		mutex_lock(&fl_mutex);
 		fl_stats_reset();

@@ -58,6 +58,7 @@
 struct fl_kvals fl_kv = { .vm_fault_retry = VM_FAULT_RETRY };
 bool fl_mmap_memcg_proto;
 bool fl_mmap_lock_on;
+bool fl_time_hmf;		/* `hmf on`: time handle_mm_fault calls (off: one clock read less a fault) */
 u64 fl_nmissed_base;
 static bool fl_armed;
 static unsigned int fl_arm_gen;	/* bumped at every arming: drops returns from before */
@@ -115,7 +116,7 @@ static __always_inline int fl_hmf_enter(struct fl_hmf_data *d, struct pt_regs *r
 		return 1;	/* no return handler for this call */
 	d->flags = (u32)regs_get_kernel_argument(regs, 2);
 	d->gen = READ_ONCE(fl_arm_gen);
-	d->t0 = fl_now();
+	d->t0 = READ_ONCE(fl_time_hmf) ? fl_now() : 0;
 	return 0;
 }
 
@@ -144,7 +145,8 @@ static __always_inline void fl_hmf_leave(struct fl_hmf_data *d, struct pt_regs *
 		 */
 		cs->cnt[FL_C_HMF_CALLS]++;
 	}
-	fl_hist_put(&cs->hist[FL_H_HMF], now - d->t0);
+	if (d->t0)	/* `hmf on` (record --hmf): the call's own duration */
+		fl_hist_put(&cs->hist[FL_H_HMF], now - d->t0);
 	preempt_enable_notrace();
 }
 
@@ -899,6 +901,8 @@ void fl_probes_show(struct seq_file *m)
 	seq_printf(m, "mmap_lock hooks: %s%s\n", READ_ONCE(fl_mmap_lock_on) ? "on" : "auto",
 		   fl_mmap_memcg_proto && fl_kv.ll_kind == FL_LL_KIND_NONE ?
 		   " (auto = off here: memcg_path built per event, every fault takes mmap_lock)" : "");
+	seq_printf(m, "handle_mm_fault duration: %s\n", READ_ONCE(fl_time_hmf) ?
+		   "timed (hmf on)" : "not timed (hmf off: one clock read less per call)");
 	seq_printf(m, "armed: %s\n", fl_armed ? "yes (enabled: hooks live are hooked)" :
 		   "no (disabled: nothing hooked until enable)");
 }

@@ -588,23 +588,18 @@ const char *fl_bpf_notes(const struct fl_bpf *b)
 	return b->notes;
 }
 
+/* After load: the .bss is mmapped, and the programs' fork hook sets bits too. */
 int fl_bpf_add_tgid(struct fl_bpf *b, unsigned int tgid)
 {
-	__u8 one = 1;
+	size_t nw = sizeof(b->skel->bss->tgid_bits) / sizeof(b->skel->bss->tgid_bits[0]);
 
-	if (!b->skel)
+	if (!b->skel || tgid / 64 >= nw) {
+		errno = ERANGE;
 		return -1;
-	if (bpf_map__update_elem(b->skel->maps.tgids, &tgid, sizeof(tgid), &one,
-				 sizeof(one), BPF_ANY))
-		return -1;
-	/* after the update: the programs' per-CPU filter caches look again */
-	__atomic_fetch_add(&b->skel->bss->tgids_gen, 1, __ATOMIC_SEQ_CST);
+	}
+	__atomic_fetch_or(&b->skel->bss->tgid_bits[tgid / 64], 1ULL << (tgid % 64),
+			  __ATOMIC_SEQ_CST);
 	return 0;
-}
-
-int fl_bpf_tgids_fd(const struct fl_bpf *b)
-{
-	return b->skel ? bpf_map__fd(b->skel->maps.tgids) : -1;
 }
 
 int fl_read_online_cpus(unsigned char *online, unsigned int nr)

@@ -52,9 +52,6 @@ const char *fl_bpf_notes(const struct fl_bpf *b);
 
 int fl_bpf_add_tgid(struct fl_bpf *b, unsigned int tgid);
 
-/* fd of the tgid filter map (u32 tgid -> u8), for other skeletons to share. */
-int fl_bpf_tgids_fd(const struct fl_bpf *b);
-
 /*
  * Fill s (cpus, cpu_online, header: backend, tier, hooks, lockless kind,
  * nr_cpus, flags, kernel release, filter_tgid).  rotate: start a new window

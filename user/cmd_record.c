@@ -40,6 +40,7 @@
 int kmod_loaded(void) __attribute__((weak));
 int kmod_start(unsigned int tgid, char *err, size_t errlen) __attribute__((weak));
 int kmod_mmap_lock(bool on, char *err, size_t errlen) __attribute__((weak));
+int kmod_time_hmf(bool on, char *err, size_t errlen) __attribute__((weak));
 int kmod_read(struct fl_snapshot *s, char *err, size_t errlen) __attribute__((weak));
 void kmod_stop(void) __attribute__((weak));
 int fl_tags_collect(struct fl_snapshot *s) __attribute__((weak));
@@ -346,6 +347,8 @@ static int start_kmod(struct rec *r, char *kerr, size_t len)
 {
 	if (kmod_mmap_lock && kmod_mmap_lock(r->a.mmap_lock, kerr, len))
 		return -1;
+	if (kmod_time_hmf && kmod_time_hmf(r->a.time_hmf, kerr, len))
+		return -1;
 	return kmod_start(r->tgid, kerr, len);
 }
 
@@ -552,6 +555,10 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 		if (!r->a.mmap_lock && !(s->hdr.hooks_live & m) && !(s->hdr.hooks_absent & m) &&
 		    s->hdr.lockless_kind == FL_LL_KIND_NONE)
 			fl_snapshot_set_tag(s, FL_TAG_MMAP_LOCK_OFF, FL_MMAP_LOCK_OFF_WHY);
+		if (!r->a.time_hmf)
+			fl_snapshot_set_tag(s, FL_TAG_HMF_OFF,
+					    "not timed by default: a clock read more on every call "
+					    "(record --hmf times it)");
 	}
 	if (fl_vmstat_to_snapshot(&r->vm, &s->vmstat, &s->nr_vmstat)) {
 		fprintf(stderr, "faultline record: out of memory\n");
@@ -784,8 +791,6 @@ int cmd_record(int argc, char **argv)
 			.mmap_lock = r.a.mmap_lock,
 		};
 
-		if (r.backend == FL_BACKEND_BPF && !r.a.system_wide)
-			po.tgids_map_fd = fl_bpf_tgids_fd(r.bpf);
 		r.locks_caveat = r.a.locks ? fl_spin_contention_caveat(NULL) : NULL;
 		if (r.locks_caveat && !r.a.quiet)
 			fprintf(stderr, "faultline record: note: %s\n", r.locks_caveat);

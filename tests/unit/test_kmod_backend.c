@@ -135,6 +135,21 @@ static void test_mmap_lock(void **state)
 	setenv("FAULTLINE_KMOD_DIR", dir, 1);
 }
 
+static void test_time_hmf(void **state)
+{
+	char err[256] = "", buf[256];
+
+	put_file("control", "", 0);
+	assert_int_equal(kmod_time_hmf(true, err, sizeof(err)), 0);
+	assert_int_equal(kmod_time_hmf(false, err, sizeof(err)), 0);
+	get_file("control", buf, sizeof(buf));
+	assert_string_equal(buf, "hmf on\nhmf off\n");
+	setenv("FAULTLINE_KMOD_DIR", "/nonexistent/faultline", 1);
+	assert_int_equal(kmod_time_hmf(true, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/nonexistent/faultline/control"));
+	setenv("FAULTLINE_KMOD_DIR", dir, 1);
+}
+
 static void test_start_without_module(void **state)
 {
 	char err[256] = "";
@@ -193,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_loaded),
 		cmocka_unit_test(test_start_stop_sequence),
 		cmocka_unit_test(test_mmap_lock),
+		cmocka_unit_test(test_time_hmf),
 		cmocka_unit_test(test_start_without_module),
 		cmocka_unit_test(test_read_snapshot),
 		cmocka_unit_test(test_read_rejects_bpf_snapshot),

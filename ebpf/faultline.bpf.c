@@ -43,6 +43,9 @@ struct fl_fstate {
 	fl_u64 hmf_start_ns;		/* --hmf: entry of the current handle_mm_fault call */
 	fl_u32 hmf_flags;		/* kprobe tier: the call's flags (kretprobe has no args) */
 	fl_u32 hmf_in_fault;		/* kprobe tier: the call came from the fault handler */
+	fl_u16 mm_acq;			/* kp_lock_infer: mmap_lock read-acquired since the last boundary */
+	fl_u16 mm_held;			/* kp_lock_infer: and held now */
+	fl_u32 pad;
 };
 
 /*
@@ -98,6 +101,12 @@ const volatile struct fl_kvals kvals = {};
  */
 const volatile bool fault_state = true;
 const volatile bool time_hmf = false;		/* --hmf: time handle_mm_fault calls */
+/*
+ * kprobe tier on per-VMA-lock kernels without --hmf: no kprobe at the
+ * handle_mm_fault entry; the kretprobe tells a VMA-locked call from an
+ * mmap_lock one by the mmap_lock tracepoints (kret_flags()).
+ */
+const volatile bool kp_lock_infer = false;
 
 /* Which per-CPU slot is live; flipped by user space for -i snapshots. */
 volatile __u32 slot = 0;
@@ -199,6 +208,10 @@ static __always_inline struct fl_fstate *fault_get(struct fl_pcpu *pc)
 	return st && fstate_busy(&st->f) ? &st->f : NULL;
 }
 
+/*
+ * A copy per call: a non-volatile pointer to the const volatile .rodata
+ * would let clang fold every field to its {} initialiser (all 0).
+ */
 static __always_inline void read_kvals(struct fl_kvals *kv)
 {
 	kv->ll_kind = kvals.ll_kind;
@@ -255,6 +268,8 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 		f->hmf_in_fault = 0;
 		f->fs.flags |= FL_FS_HMF_SEEN;
 	}
+	f->mm_acq = 0;
+	f->mm_held = 0;	/* a user-mode fault cannot hold mmap_lock when it starts */
 	fl_ev_fault_start(&f->fs, cs, bpf_ktime_get_ns(), kernel_mode);
 	return 0;
 }
@@ -338,19 +353,17 @@ static __always_inline void on_hmf_enter(fl_u32 flags, bool in_fault)
 	f->hmf_in_fault = in_fault;
 }
 
-static __always_inline void on_hmf_exit(fl_u32 flags, fl_u32 ret, bool in_fault)
+/* A handle_mm_fault return; F = fault_get(PC), looked up by the caller. */
+static __always_inline void hmf_exit(struct fl_fstate *f, fl_u32 flags, fl_u32 ret,
+				     bool in_fault)
 {
 	struct fl_fault_state none = {};
 	struct fl_cpu_stats *cs;
-	struct fl_fstate *f;
-	struct fl_pcpu *pc;
 	struct fl_kvals kv;
 	fl_u64 now, lat;
 
-	pc = pcpu_get();
-	if (!pc || !(cs = cpu_stats()))
+	if (!(cs = cpu_stats()))
 		return;
-	f = fault_get(pc);
 	if (!f) {
 		/* no fault in flight: a call from GUP and friends, if traced */
 		if (traced(bpf_get_current_task_btf()))
@@ -371,6 +384,14 @@ static __always_inline void on_hmf_exit(fl_u32 flags, fl_u32 ret, bool in_fault)
 		lat = fl_ev_hmf_exit(&none, cs, &kv, flags, ret, now);
 	if (lat)
 		fl_hist_add(&cs->hist[FL_H_FAULT_LAT], lat);
+}
+
+static __always_inline void on_hmf_exit(fl_u32 flags, fl_u32 ret, bool in_fault)
+{
+	struct fl_pcpu *pc = pcpu_get();
+
+	if (pc)
+		hmf_exit(fault_get(pc), flags, ret, in_fault);
 }
 
 /* fentry tier: fexit alone ends and classifies a fault; fentry only for --hmf */
@@ -430,19 +451,39 @@ int BPF_PROG(fx_spf, struct mm_struct *mm, unsigned long address,
  * lockless kind, or --hmf) the kprobe saves them; else a return inside a
  * fault in flight is the fault's, any other a call from GUP.
  */
+static __always_inline fl_u32 vm_fault_completed(void)
+{
+	if (bpf_core_enum_value_exists(enum vm_fault_reason, VM_FAULT_COMPLETED))
+		return bpf_core_enum_value(enum vm_fault_reason, VM_FAULT_COMPLETED);
+	return 0;	/* before 5.19 */
+}
+
+/* kp_lock_infer: the flags of this call, told from the mmap_lock events (classify.h) */
+static __always_inline fl_u32 kret_flags(struct fl_fstate *f, fl_u32 ret)
+{
+	int vma_locked = fl_kret_vma_locked(f->mm_acq, f->mm_held, ret,
+					    kvals.vm_fault_retry | vm_fault_completed());
+
+	f->mm_acq = 0;
+	return vma_locked ? kvals.ll_flag : 0;
+}
+
 static __always_inline void on_kret(fl_u32 ret)
 {
 	struct fl_pcpu *pc = pcpu_get();
 	struct fl_fstate *f;
 
-	if (!pc || !(f = fault_get(pc))) {
-		on_hmf_exit(0, ret, false);
+	if (!pc)
 		return;
-	}
-	if (f->hmf_in_fault || f->hmf_start_ns)
-		on_hmf_exit(f->hmf_flags, ret, f->hmf_in_fault);
+	f = fault_get(pc);
+	if (!f)
+		hmf_exit(f, 0, ret, false);
+	else if (f->hmf_in_fault || f->hmf_start_ns)
+		hmf_exit(f, f->hmf_flags, ret, f->hmf_in_fault);
+	else if (kp_lock_infer && f->fs.start_ns)
+		hmf_exit(f, kret_flags(f, ret), ret, true);
 	else
-		on_hmf_exit(0, ret, f->fs.start_ns != 0);
+		hmf_exit(f, 0, ret, f->fs.start_ns != 0);
 }
 
 SEC("kprobe/handle_mm_fault")
@@ -492,6 +533,19 @@ int BPF_KRETPROBE(krp_spf, int ret)
 
 /* ---- mmap_lock tracepoints (every tier) ------------------------------ */
 
+/* kp_lock_infer: the fault in flight read-acquired (HELD) or released mmap_lock */
+static __always_inline void fault_mmap_lock(bool held)
+{
+	struct fl_pcpu *pc = pcpu_get();
+	struct fl_fstate *f;
+
+	if (!pc || !(f = fault_get(pc)) || !f->fs.start_ns)
+		return;
+	f->mm_held = held;
+	if (held)
+		f->mm_acq = 1;
+}
+
 static __always_inline bool own_mm(struct mm_struct *mm)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
@@ -520,6 +574,8 @@ static __always_inline void on_mmap_acquired(struct mm_struct *mm, bool write, b
 
 	if (!own_mm(mm))
 		return;
+	if (kp_lock_infer && success && !write)
+		fault_mmap_lock(true);
 	st = task_state();
 	if (!st)
 		return;
@@ -548,6 +604,8 @@ static __always_inline void on_mmap_released(struct mm_struct *mm, bool write)
 
 	if (!own_mm(mm))
 		return;
+	if (kp_lock_infer && !write)
+		fault_mmap_lock(false);
 	st = task_state();
 	if (!st || !st->mhold_start_ns)
 		return;

@@ -128,6 +128,22 @@ const char *fl_bpf_mmap_lock_off(const struct fl_kfeatures *kf, const struct fl_
 }
 
 /*
+ * The kprobe tier's kretprobe alone on per-VMA-lock kernels: the call's lock
+ * is read from the mmap_lock tracepoints (faultline.bpf.c, kret_flags()),
+ * which must then be there; --hmf needs the entry kprobe anyway.
+ */
+static bool kp_lock_infer(unsigned int tier, const struct fl_kfeatures *kf,
+			  const struct fl_bpf_opts *o)
+{
+	struct fl_kvals kv;
+
+	fl_kvals_from_features(kf, &kv);
+	return tier == FL_TIER_KPROBE && !o->time_hmf && kf->has_hmf && !kf->has_do_hmf &&
+	       kv.ll_kind == FL_LL_KIND_VMA_LOCK && kv.ll_infer &&
+	       kf->tp_mmap_lock && !fl_bpf_mmap_lock_off(kf, o);
+}
+
+/*
  * The programs for TIER on a kernel with features KF.  Returns how many;
  * plan may be NULL-progged when skel is NULL (only the hook bits are used).
  */
@@ -138,7 +154,7 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 	typeof(skel->progs) *P = skel ? &skel->progs : NULL;
 	struct fl_kvals kv;
 	unsigned long long exit_hooks;
-	bool entry;
+	bool entry, lock_infer;
 	int n = 0;
 
 #define PG(x) (P ? P->x : NULL)
@@ -146,15 +162,18 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 		n = plan_add(plan, n, PG(tp_pf_user), HOOK(FL_HOOK_PF_USER), R_CORE);
 	if (kf->tp_pf_kernel)
 		n = plan_add(plan, n, PG(tp_pf_kernel), HOOK(FL_HOOK_PF_KERNEL), R_OPTIONAL);
+	lock_infer = kp_lock_infer(tier, kf, o);
 	if (kf->tp_mmap_lock && !fl_bpf_mmap_lock_off(kf, o)) {
 		bool m = kf->mmap_memcg == 1;
+		/* the kprobe tier's VMA-lock inference reads acquire and release */
+		int need = lock_infer ? R_CORE : R_OPTIONAL;
 
 		n = plan_add(plan, n, m ? PG(tp_mmap_start_memcg) : PG(tp_mmap_start),
 			     HOOK(FL_HOOK_MMAP_START), R_OPTIONAL);
 		n = plan_add(plan, n, m ? PG(tp_mmap_acq_memcg) : PG(tp_mmap_acq),
-			     HOOK(FL_HOOK_MMAP_ACQUIRED), R_OPTIONAL);
+			     HOOK(FL_HOOK_MMAP_ACQUIRED), need);
 		n = plan_add(plan, n, m ? PG(tp_mmap_rel_memcg) : PG(tp_mmap_rel),
-			     HOOK(FL_HOOK_MMAP_RELEASED), R_OPTIONAL);
+			     HOOK(FL_HOOK_MMAP_RELEASED), need);
 	}
 	if (kf->tp_contention) {
 		n = plan_add(plan, n, PG(tp_contention_begin), HOOK(FL_HOOK_CONTENTION_BEGIN),
@@ -189,8 +208,11 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 			n = plan_add(plan, n, PG(fx_spf), HOOK(FL_HOOK_DO_HMF), R_CORE);
 		}
 	} else if (tier == FL_TIER_KPROBE) {
-		/* the kretprobe has no arguments: a kprobe saves the flags where they matter */
-		entry = o->time_hmf || kv.ll_kind != FL_LL_KIND_NONE;
+		/*
+		 * The kretprobe has no arguments: a kprobe saves the flags
+		 * where they matter and the mmap_lock events cannot tell them.
+		 */
+		entry = o->time_hmf || (kv.ll_kind != FL_LL_KIND_NONE && !lock_infer);
 		if (kf->has_do_hmf) {
 			n = plan_add(plan, n, PG(kp_do_hmf), HOOK(FL_HOOK_DO_HMF), R_CORE);
 			n = plan_add(plan, n, PG(krp_do_hmf), HOOK(FL_HOOK_DO_HMF), R_CORE);
@@ -435,6 +457,7 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	skel->rodata->filter_tgid = !o->system_wide;
 	skel->rodata->follow_fork = o->follow_fork;
 	skel->rodata->time_hmf = o->time_hmf;
+	skel->rodata->kp_lock_infer = kp_lock_infer(tier, &b->kf, o);
 	skel->rodata->kvals.ll_infer = b->kv.ll_infer;
 	skel->rodata->kvals.ll_kind = b->kv.ll_kind;
 	skel->rodata->kvals.ll_flag = b->kv.ll_flag;

@@ -125,4 +125,22 @@ FL_INLINE fl_u64 fl_ev_hmf_exit(struct fl_fault_state *st, struct fl_cpu_stats *
 	return lat ? lat : 1;
 }
 
+/*
+ * The kprobe tier's kretprobe alone, on per-VMA-lock kernels (no entry
+ * kprobe to read the flags): was this handle_mm_fault call made under the
+ * VMA lock?  From the mmap_lock tracepoints: MM_ACQ, the fault read-acquired
+ * mmap_lock since its start or its last handle_mm_fault return; MM_HELD, it
+ * holds it now; END_MASK, VM_FAULT_RETRY | VM_FAULT_COMPLETED.
+ * do_user_addr_fault's mmap_lock path takes the lock before the call and
+ * drops it after, unless the call returned RETRY or COMPLETED, having dropped
+ * it itself; a VMA-locked call takes it only inside (vmf_anon_prepare's
+ * trylock on a VMA's first fault) and drops it before returning.  Misread:
+ * a VMA-locked call whose anon_vma trylock succeeded and that then still
+ * returned RETRY or COMPLETED.
+ */
+FL_INLINE int fl_kret_vma_locked(int mm_acq, int mm_held, fl_u32 ret, fl_u32 end_mask)
+{
+	return !(mm_held || (mm_acq && (ret & end_mask)));
+}
+
 #endif /* FAULTLINE_CLASSIFY_H */

@@ -344,6 +344,75 @@ static void test_vma_inferred_equals_hooked(void **state)
 	assert_int_equal(inferred.cs.cnt[FL_C_HMF_CALLS], 15);
 }
 
+/*
+ * The kprobe tier without the entry kprobe: the flags of each call told
+ * from mmap_lock events (fl_kret_vma_locked) must give the counts the
+ * hooked flags give, for the sequences do_user_addr_fault (6.12) produces.
+ * Events: 'a' read-acquire, 'f' failed trylock, 'r' release, 'V' call under
+ * the VMA lock returning 0, 'v' returning RETRY, 'M' call under mmap_lock
+ * returning 0, 'm' returning RETRY, 'c' returning COMPLETED.
+ */
+static void kret_seq(struct sim *hooked, struct sim *inferred, const char *ev)
+{
+	int acq = 0, held = 0, tried = 0;
+
+	ev_start(hooked, 0);
+	ev_start(inferred, 0);
+	for (const char *p = ev; *p; p++) {
+		fl_u32 flags = 0, ret = 0;
+
+		switch (*p) {
+		case 'a': acq = held = 1; continue;
+		case 'r': held = 0; continue;
+		case 'f': continue;
+		case 'V': flags = F_VMA_LOCK; break;
+		case 'v': flags = F_VMA_LOCK; ret = RETRY; break;
+		case 'M': break;
+		case 'm': ret = RETRY; break;
+		case 'c': ret = COMPLETED; break;
+		}
+		flags |= F_USER | (tried ? F_TRIED : 0);
+		ev_hmf(hooked, flags, ret);
+		ev_hmf(inferred, fl_kret_vma_locked(acq, held, ret, RETRY | COMPLETED) ?
+			 flags | F_VMA_LOCK : flags & ~F_VMA_LOCK, ret);
+		acq = 0;
+		tried |= (ret & RETRY) != 0;
+	}
+}
+
+static void test_kret_inferred_equals_hooked(void **state)
+{
+	static const char *const seqs[] = {
+		"V",		/* lockless */
+		"arV",		/* lockless, vmf_anon_prepare's trylock on a VMA's first fault */
+		"fvaMr",	/* that trylock failed: RETRY, then the mmap_lock path */
+		"vaMr",		/* lockless RETRY (e.g. a locked folio), then mmap_lock */
+		"aMr",		/* lookup failed (hooked: an abort) or kernel-mode */
+		"armaMr",	/* mmap_lock path: RETRY dropped the lock, again */
+		"arc",		/* mmap_lock path, COMPLETED: the lock dropped inside */
+		"V",
+	};
+	struct fl_kfeatures f = vma_kernel();
+	struct sim hooked, inferred;
+
+	(void)state;
+	sim_init(&hooked, &f);
+	sim_init(&inferred, &f);
+	assert_int_equal(inferred.kv.ll_infer, 1);	/* the first call tells the lookup */
+	for (size_t i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++)
+		kret_seq(&hooked, &inferred, seqs[i]);
+	assert_memory_equal(&hooked.cs, &inferred.cs, sizeof(hooked.cs));
+	assert_memory_equal(hooked.lat, inferred.lat, sizeof(hooked.lat));
+	/* from the sequences: 8 faults; 3 lockless successes, 2 lockless RETRYs */
+	assert_int_equal(inferred.cs.cnt[FL_C_FAULTS_ENDED], 8);
+	assert_int_equal(inferred.cs.ll[FL_LL_SUCCEEDED], 3);
+	assert_int_equal(inferred.cs.ll[FL_LL_RETRIED], 2);
+	assert_int_equal(inferred.cs.ll[FL_LL_MMAP_RETRY], 1);
+	assert_int_equal(inferred.cs.ll[FL_LL_ATTEMPTED], 8);
+	assert_int_equal(inferred.cs.ll[FL_LL_ABORTED], 3);
+	assert_int_equal(inferred.cs.ll[FL_LL_NOT_ATTEMPTED], 0);
+}
+
 static void test_vma_inferred_unhandled(void **state)
 {
 	struct fl_kfeatures f = vma_kernel();
@@ -660,6 +729,7 @@ int main(void)
 		cmocka_unit_test(test_vma_retry),
 		cmocka_unit_test(test_vma_kernel_mode_and_mmap_retry),
 		cmocka_unit_test(test_vma_inferred_equals_hooked),
+		cmocka_unit_test(test_kret_inferred_equals_hooked),
 		cmocka_unit_test(test_vma_inferred_unhandled),
 		cmocka_unit_test(test_unhandled_and_gup),
 		cmocka_unit_test(test_spf_lespinasse),

@@ -61,10 +61,15 @@ struct fl_pcpu {
 	fl_u32 pad;
 };
 
-/* Per-task state: a switched-out fault, plus the mmap_lock state (mmaplock.h). */
+/*
+ * Per-task state: the mmap_lock state (mmaplock.h), plus a switched-out
+ * fault.  m comes first: mmap_state() returns &st->m for a st that may be
+ * NULL, and clang computes that address before the NULL test, which the
+ * verifier refuses (arithmetic on map_value_or_null) unless it is st itself.
+ */
 struct fl_task {
-	struct fl_fstate f;
 	struct fl_mmap_state m;
+	struct fl_fstate f;
 };
 
 struct {

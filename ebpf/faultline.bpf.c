@@ -518,7 +518,7 @@ static __always_inline void on_mmap_start(struct mm_struct *mm, bool write)
 		return;
 	ms = mmap_state(true);
 	if (ms)
-		fl_mmap_ev_start(ms, write, bpf_ktime_get_ns());
+		fl_mmap_ev_start(ms, bpf_ktime_get_ns());
 }
 
 static __always_inline void on_mmap_acquired(struct mm_struct *mm, bool write, bool success)

@@ -126,13 +126,7 @@ static __always_inline u32 fl_hist_bucket_fast(u64 v)
 
 static __always_inline void fl_hist_put(struct fl_hist *h, u64 v)
 {
-	h->buckets[fl_hist_bucket_fast(v)]++;
-	if (h->count == 0 || v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	h->count++;
-	h->sum += v;
+	fl_hist_add_at(h, fl_hist_bucket_fast(v), v);
 }
 
 /* filter.c: the traced processes (fl_tgid and its descendants) */

@@ -299,7 +299,7 @@ static void fl_mmap_start(struct mm_struct *mm, bool write)
 	cs = fl_stats_this_cpu();
 	s = fl_slot_claim(cs);
 	if (s)
-		fl_mmap_ev_start(&s->ms, write, now);
+		fl_mmap_ev_start(&s->ms, now);
 	preempt_enable_notrace();
 }
 

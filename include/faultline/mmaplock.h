@@ -58,12 +58,9 @@ struct fl_mmap_state {
 	fl_u64 wait_start_ns;		/* start_locking; 0 = not waiting */
 	fl_u64 hold_start_ns;		/* acquired(success); 0 = no hold open */
 	fl_u64 contend_start_ns;	/* contention_begin; 0 = not contending */
-	fl_u32 flags;			/* FL_MS_* */
+	fl_u32 hold_write;		/* the hold open is a write hold */
 	fl_u32 pad;
 };
-
-#define FL_MS_WAIT_WRITE	(1u << 0)	/* the wait is for the write lock */
-#define FL_MS_HOLD_WRITE	(1u << 1)	/* the hold open is a write hold */
 
 FL_INLINE int fl_mmap_busy(const struct fl_mmap_state *ms)
 {
@@ -75,18 +72,14 @@ FL_INLINE void fl_mmap_reset(struct fl_mmap_state *ms)
 	ms->wait_start_ns = 0;
 	ms->hold_start_ns = 0;
 	ms->contend_start_ns = 0;
-	ms->flags = 0;
+	ms->hold_write = 0;
 }
 
-FL_INLINE void fl_mmap_ev_start(struct fl_mmap_state *ms, int write, fl_u64 now)
+/* The wait's kind is the acquire's (the kernel pairs them): not stored. */
+FL_INLINE void fl_mmap_ev_start(struct fl_mmap_state *ms, fl_u64 now)
 {
-	if (!ms)
-		return;
-	ms->wait_start_ns = now;
-	if (write)
-		ms->flags |= FL_MS_WAIT_WRITE;
-	else
-		ms->flags &= ~FL_MS_WAIT_WRITE;
+	if (ms)
+		ms->wait_start_ns = now;
 }
 
 FL_INLINE void fl_mmap_ev_acquired(struct fl_mmap_state *ms, struct fl_cpu_stats *cs,
@@ -104,13 +97,10 @@ FL_INLINE void fl_mmap_ev_acquired(struct fl_mmap_state *ms, struct fl_cpu_stats
 	if (!success)
 		return;
 	/* mmap_write_downgrade: the write hold ends, a read hold begins. */
-	if (ms->hold_start_ns && (ms->flags & FL_MS_HOLD_WRITE) && !write)
+	if (ms->hold_start_ns && ms->hold_write && !write)
 		FL_HIST_RECORD(&cs->hist[FL_H_MMAP_HOLD_W], now - ms->hold_start_ns);
 	ms->hold_start_ns = now;
-	if (write)
-		ms->flags |= FL_MS_HOLD_WRITE;
-	else
-		ms->flags &= ~FL_MS_HOLD_WRITE;
+	ms->hold_write = write;
 }
 
 FL_INLINE void fl_mmap_ev_released(struct fl_mmap_state *ms, struct fl_cpu_stats *cs,

@@ -36,6 +36,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "num.h"
+
 #define SMALL_PAGES	64
 #define BIG_PAGES	4096
 
@@ -45,16 +47,7 @@ static atomic_long probes;
 
 static long num(const char *s, long min, long max)
 {
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "mmlock: bad number '%s' (%ld..%ld)\n", s, min, max);
-		exit(2);
-	}
-	return v;
+	return helper_num("mmlock", s, min, max);
 }
 
 static char *map_at(char *at, long pages, int prot, int flags)

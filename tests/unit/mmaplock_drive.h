@@ -61,7 +61,7 @@ void ML_DRIVE_NAME(struct ml_task *t, struct fl_cpu_stats *cs, const struct ml_e
 
 		switch (e->kind) {
 		case ML_START:
-			fl_mmap_ev_start(ml_state(t, 1), e->write, e->now);
+			fl_mmap_ev_start(ml_state(t, 1), e->now);
 			break;
 		case ML_ACQ:
 			fl_mmap_ev_acquired(ml_state(t, e->success), cs, e->write, e->success,

@@ -15,16 +15,9 @@ static unsigned int kside_fls64(fl_u64 v)
 static void kside_hist_put(struct fl_hist *h, fl_u64 v)
 {
 	fl_u64 b = v > FL_HIST_VMAX ? FL_HIST_VMAX : v;
-	fl_u32 shift;
+	fl_u32 shift = kside_fls64(b | FL_HIST_SUB) - 1 - FL_HIST_SUB_BITS;
 
-	shift = kside_fls64(b | FL_HIST_SUB) - 1 - FL_HIST_SUB_BITS;
-	h->buckets[(shift << FL_HIST_SUB_BITS) + (fl_u32)(b >> shift)]++;
-	if (h->count == 0 || v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	h->count++;
-	h->sum += v;
+	fl_hist_add_at(h, (shift << FL_HIST_SUB_BITS) + (fl_u32)(b >> shift), v);
 }
 
 #define FL_HIST_RECORD	kside_hist_put

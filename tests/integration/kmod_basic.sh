@@ -83,7 +83,7 @@ fl_check_within "faults_user of pft -n $THREADS (forked workers, tgid filter on 
 	"$(kmod_sum faults_user)" "$PAGES" 1
 
 # 2. System-wide, against the kernel's own count: pgfault is counted once per
-#    handle_mm_fault call, so it is compared with hmf_calls; every task's
+#    handle_mm_fault call, so it is compared with handle_mm_fault_calls; every task's
 #    faults (the shell's included) are in both.
 fl_check_cmd "tgid 0" kmod_ctl "tgid 0"
 fl_check_cmd "reset" kmod_ctl reset

@@ -4,8 +4,9 @@
  * that both account mmap_lock wait, hold and contention the same way (and
  * the unit tests can feed it the sequences the kernel produces).
  *
- * Events, per task, on the task's own mm (the caller filters: task context,
- * traced task, mm == current->mm, lock == &current->mm->mmap_lock):
+ * Events, per task, on the task's own mm (the caller filters: traced task,
+ * mm == current->mm, lock == &current->mm->mmap_lock; the module also
+ * in_task() and no kernel threads, see architecture.rst):
  *   fl_mmap_ev_start     mmap_lock:mmap_lock_start_locking(write)
  *   fl_mmap_ev_acquired  mmap_lock:mmap_lock_acquire_returned(write, success)
  *   fl_mmap_ev_released  mmap_lock:mmap_lock_released(write)
@@ -30,7 +31,7 @@
  *     while a hold is open (an event missed) restarts the hold; a release
  *     with no hold open is ignored.
  *   - contention_begin counts in FL_C_MMAP_CONTENDED for every traced task,
- *     whether or not its state could be had (st == NULL); the contention
+ *     whether or not its state could be had (ms == NULL); the contention
  *     time needs the state.
  *
  * Callers get the state with creation for the events that open something

@@ -10,7 +10,8 @@
  *               flags matter, or for --hmf)                          + tp_btf
  *   tracepoint  tp_btf only (fault counts, mmap_lock, contention)
  * Every tier calls the same __always_inline handlers below; the fault state
- * machine itself is include/faultline/classify.h (shared with the module).
+ * machine itself is include/faultline/classify.h, the mmap_lock one
+ * include/faultline/mmaplock.h (both shared with the module).
  *
  * Per fault (6.12, fentry tier): page_fault_user and the handle_mm_fault
  * exit, nothing else.  The per-VMA lock lookup's outcome is read from the
@@ -28,6 +29,7 @@
 
 #include <faultline/abi.h>
 #include <faultline/classify.h>
+#include <faultline/mmaplock.h>
 
 /* The tgid filter: one bit per tgid up to PID_MAX_LIMIT (4M on 64-bit): 512 KiB */
 #define FL_TGID_LIMIT	(4u << 20)
@@ -59,14 +61,15 @@ struct fl_pcpu {
 	struct fl_fstate f;
 };
 
-/* Per-task state: a switched-out fault, plus mmap_lock / contention timestamps. */
+/*
+ * Per-task state: the mmap_lock state (mmaplock.h), plus a switched-out
+ * fault.  m comes first: mmap_state() returns &st->m for a st that may be
+ * NULL, and clang computes that address before the NULL test, which the
+ * verifier refuses (arithmetic on map_value_or_null) unless it is st itself.
+ */
 struct fl_task {
+	struct fl_mmap_state m;
 	struct fl_fstate f;
-	fl_u64 mwait_start_ns;		/* mmap_lock_start_locking */
-	fl_u64 mhold_start_ns;		/* mmap_lock_acquire_returned(success) */
-	fl_u32 mwait_write;
-	fl_u32 mhold_write;
-	fl_u64 contend_start_ns;	/* lock:contention_begin on mmap_lock */
 };
 
 struct {
@@ -553,68 +556,62 @@ static __always_inline bool own_mm(struct mm_struct *mm)
 	return mm && t->mm == mm;
 }
 
-static __always_inline void on_mmap_start(struct mm_struct *mm, bool write)
+/* The current task's mmap_lock state: created (CREATE) or only looked up. */
+static __always_inline struct fl_mmap_state *mmap_state(bool create)
 {
 	struct fl_task *st;
 
+	if (create)
+		st = task_state();
+	else
+		st = bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0, 0);
+	return st ? &st->m : NULL;
+}
+
+static __always_inline void on_mmap_start(struct mm_struct *mm, bool write)
+{
+	struct fl_mmap_state *ms;
+
 	if (!own_mm(mm))
 		return;
-	st = task_state();
-	if (!st)
-		return;
-	st->mwait_start_ns = bpf_ktime_get_ns();
-	st->mwait_write = write;
+	ms = mmap_state(true);
+	if (ms)
+		fl_mmap_ev_start(ms, bpf_ktime_get_ns());
 }
 
 static __always_inline void on_mmap_acquired(struct mm_struct *mm, bool write, bool success)
 {
 	struct fl_cpu_stats *cs;
-	struct fl_task *st;
-	fl_u64 now;
+	struct fl_mmap_state *ms;
 
 	if (!own_mm(mm))
 		return;
 	if (kp_lock_infer && success && !write)
 		fault_mmap_lock(true);
-	st = task_state();
-	if (!st)
+	/* a failure is counted for every traced task, with state or not */
+	ms = mmap_state(success);
+	if (!ms && (success || !traced(bpf_get_current_task_btf())))
 		return;
 	cs = cpu_stats();
-	if (!cs)
-		return;
-	now = bpf_ktime_get_ns();
-	/* trylocks have no start_locking: no wait sample */
-	if (st->mwait_start_ns) {
-		fl_hist_add(&cs->hist[write ? FL_H_MMAP_WAIT_W : FL_H_MMAP_WAIT_R],
-			    now - st->mwait_start_ns);
-		st->mwait_start_ns = 0;
-	}
-	if (success) {
-		st->mhold_start_ns = now;
-		st->mhold_write = write;
-	} else {
-		cs->cnt[FL_C_MMAP_TRYLOCK_FAIL]++;
-	}
+	if (cs)
+		fl_mmap_ev_acquired(ms, cs, write, success, bpf_ktime_get_ns());
 }
 
 static __always_inline void on_mmap_released(struct mm_struct *mm, bool write)
 {
 	struct fl_cpu_stats *cs;
-	struct fl_task *st;
+	struct fl_mmap_state *ms;
 
 	if (!own_mm(mm))
 		return;
 	if (kp_lock_infer && !write)
 		fault_mmap_lock(false);
-	st = task_state();
-	if (!st || !st->mhold_start_ns)
+	ms = mmap_state(false);
+	if (!ms || !ms->hold_start_ns)
 		return;
 	cs = cpu_stats();
-	if (!cs)
-		return;
-	fl_hist_add(&cs->hist[write ? FL_H_MMAP_HOLD_W : FL_H_MMAP_HOLD_R],
-		    bpf_ktime_get_ns() - st->mhold_start_ns);
-	st->mhold_start_ns = 0;
+	if (cs)
+		fl_mmap_ev_released(ms, cs, write, bpf_ktime_get_ns());
 }
 
 /* Prototype up to ~6.13: (mm, memcg_path, write[, success]). */
@@ -675,38 +672,35 @@ static __always_inline bool is_own_mmap_lock(void *lock)
 SEC("tp_btf/contention_begin")
 int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
 {
+	struct fl_mmap_state *ms;
 	struct fl_cpu_stats *cs;
-	struct fl_task *st;
 
 	if (!is_own_mmap_lock(lock))
 		return 0;
-	st = task_state();
-	if (!st)
+	/* counted for every traced task, timed where it has state (mmaplock.h) */
+	ms = mmap_state(true);
+	if (!ms && !traced(pcpu_get(), bpf_get_current_task_btf()))
 		return 0;
 	cs = cpu_stats();
-	if (!cs)
-		return 0;
-	cs->cnt[FL_C_MMAP_CONTENDED]++;
-	st->contend_start_ns = bpf_ktime_get_ns();
+	if (cs)
+		fl_mmap_ev_contend_begin(ms, cs, bpf_ktime_get_ns());
 	return 0;
 }
 
 SEC("tp_btf/contention_end")
 int BPF_PROG(tp_contention_end, void *lock, int ret)
 {
+	struct fl_mmap_state *ms;
 	struct fl_cpu_stats *cs;
-	struct fl_task *st;
 
 	if (!is_own_mmap_lock(lock))
 		return 0;
-	st = task_state();
-	if (!st || !st->contend_start_ns)
+	ms = mmap_state(false);
+	if (!ms || !ms->contend_start_ns)
 		return 0;
 	cs = cpu_stats();
-	if (!cs)
-		return 0;
-	fl_hist_add(&cs->hist[FL_H_MMAP_CONTEND], bpf_ktime_get_ns() - st->contend_start_ns);
-	st->contend_start_ns = 0;
+	if (cs)
+		fl_mmap_ev_contend_end(ms, cs, bpf_ktime_get_ns());
 	return 0;
 }
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * faultline.ko internals shared by main.c, probes.c, stats.c and iface.c.
- * The data model (struct fl_cpu_stats, the snapshot layout) and the fault
- * state machine come from include/faultline/ so that the module counts
- * exactly like the BPF backend.
+ * The data model (struct fl_cpu_stats, the snapshot layout), the fault
+ * state machine and the mmap_lock one come from include/faultline/ so that
+ * the module counts exactly like the BPF backend.
  */
 #ifndef FAULTLINE_MODULE_H
 #define FAULTLINE_MODULE_H
@@ -20,6 +20,11 @@
 #include <faultline/abi.h>
 #include <faultline/classify.h>
 
+/* The mmap_lock state machine records with fl_hist_put() (below). */
+static __always_inline void fl_hist_put(struct fl_hist *h, u64 v);
+#define FL_HIST_RECORD	fl_hist_put
+#include <faultline/mmaplock.h>
+
 #define FL_HOOK_ALL	((1u << FL_HOOK_NR) - 1)
 
 /*
@@ -29,11 +34,7 @@
 struct fl_slot {
 	struct task_struct *owner;	/* compared only, never dereferenced */
 	struct fl_fault_state fs;
-	u64 lock_start_ns;		/* mmap_lock_start_locking */
-	u64 hold_start_ns;		/* mmap_lock_acquire_returned(success) */
-	u64 contend_start_ns;		/* contention_begin on mmap_lock */
-	bool lock_write;
-	bool hold_write;
+	struct fl_mmap_state ms;	/* include/faultline/mmaplock.h */
 } ____cacheline_aligned;
 
 #define FL_SLOT_BITS	14
@@ -126,13 +127,7 @@ static __always_inline u32 fl_hist_bucket_fast(u64 v)
 
 static __always_inline void fl_hist_put(struct fl_hist *h, u64 v)
 {
-	h->buckets[fl_hist_bucket_fast(v)]++;
-	if (h->count == 0 || v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	h->count++;
-	h->sum += v;
+	fl_hist_add_at(h, fl_hist_bucket_fast(v), v);
 }
 
 /* filter.c: the traced processes (fl_tgid and its descendants) */

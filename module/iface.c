@@ -160,35 +160,10 @@ static const struct file_operations fl_snapshot_fops = {
 
 /* ---- summary ------------------------------------------------------------- */
 
-static const char *const fl_cnt_label[FL_C_NR] = {
-	[FL_C_FAULTS_USER] = "faults_user",
-	[FL_C_FAULTS_KERNEL] = "faults_kernel",
-	[FL_C_FAULTS_ENDED] = "faults_ended",
-	[FL_C_FAULTS_UNHANDLED] = "faults_unhandled",
-	[FL_C_HMF_CALLS] = "hmf_calls",
-	[FL_C_MMAP_CONTENDED] = "mmap_contended",
-	[FL_C_MMAP_TRYLOCK_FAIL] = "mmap_trylock_fail",
-	[FL_C_MISSED] = "missed",
-};
-
-static const char *const fl_ll_label[FL_LL_NR] = {
-	[FL_LL_ATTEMPTED] = "attempted",
-	[FL_LL_SUCCEEDED] = "succeeded",
-	[FL_LL_ABORTED] = "aborted",
-	[FL_LL_RETRIED] = "retried",
-	[FL_LL_NOT_ATTEMPTED] = "not_attempted",
-	[FL_LL_MMAP_RETRY] = "mmap_retry",
-};
-
-static const char *const fl_hist_label[FL_H_NR] = {
-	[FL_H_FAULT_LAT] = "fault_latency",
-	[FL_H_HMF] = "handle_mm_fault",
-	[FL_H_MMAP_WAIT_R] = "mmap_wait_read",
-	[FL_H_MMAP_WAIT_W] = "mmap_wait_write",
-	[FL_H_MMAP_HOLD_R] = "mmap_hold_read",
-	[FL_H_MMAP_HOLD_W] = "mmap_hold_write",
-	[FL_H_MMAP_CONTEND] = "mmap_contended",
-};
+/* The figure names user space prints too (include/faultline/abi.h). */
+static const char *const fl_cnt_label[FL_C_NR] = FL_COUNTER_NAMES;
+static const char *const fl_ll_label[FL_LL_NR] = FL_LL_NAMES;
+static const char *const fl_hist_label[FL_H_NR] = FL_HIST_NAMES;
 
 static const char *const fl_ll_kind_label[] = {
 	[FL_LL_KIND_NONE] = "none (no lockless fault path)",
@@ -227,14 +202,15 @@ static int fl_summary_show(struct seq_file *m, void *v)
 		   fl_probes_absent(), fl_probes_armed() ? "armed" : "not armed");
 	for (i = 0; i < FL_C_NR; i++)
 		if (fl_cnt_label[i])
-			seq_printf(m, "  %-20s %llu\n", fl_cnt_label[i], t->cnt[i]);
-	seq_printf(m, "  (missed includes %llu kretprobe misses)\n\nlockless outcomes:\n", missed);
+			seq_printf(m, "  %-26s %llu\n", fl_cnt_label[i], t->cnt[i]);
+	seq_printf(m, "  (%s includes %llu kretprobe misses)\n\nlockless outcomes:\n",
+		   fl_cnt_label[FL_C_MISSED], missed);
 	for (i = 0; i < FL_LL_NR; i++) {
 		if (fl_kv.ll_kind == FL_LL_KIND_NONE && i != FL_LL_NOT_ATTEMPTED &&
 		    i != FL_LL_MMAP_RETRY)
-			seq_printf(m, "  %-20s unavailable (no lockless path)\n", fl_ll_label[i]);
+			seq_printf(m, "  %-26s unavailable (no lockless path)\n", fl_ll_label[i]);
 		else
-			seq_printf(m, "  %-20s %llu\n", fl_ll_label[i], t->ll[i]);
+			seq_printf(m, "  %-26s %llu\n", fl_ll_label[i], t->ll[i]);
 	}
 	seq_printf(m, "\nhistograms (ns): %-16s %12s %10s %10s %10s %10s %12s\n", "",
 		   "count", "mean", "p50", "p90", "p99", "max");

@@ -3,7 +3,8 @@
  * The hooks: kretprobes on handle_mm_fault (do_handle_mm_fault on SPF
  * kernels) and lock_vma_under_rcu, tracepoint probes on exceptions:*,
  * mmap_lock:* and lock:contention_*.  Every handler feeds the shared state
- * machine in include/faultline/classify.h and the one histogram in hist.h.
+ * machines in include/faultline/classify.h (faults) and mmaplock.h
+ * (mmap_lock) and the one histogram in hist.h.
  *
  * Handler rules: tracepoint probes act only in task context (in_task()), so
  * a fault taken in NMI (perf user stack copies) never interleaves with a
@@ -283,6 +284,10 @@ static __always_inline bool fl_mmap_want(struct mm_struct *mm)
 	return in_task() && mm == current->mm && fl_want();
 }
 
+/*
+ * The mmap_lock state machine is include/faultline/mmaplock.h; the slot is
+ * claimed for the events that open something, only looked up for the rest.
+ */
 static void fl_mmap_start(struct mm_struct *mm, bool write)
 {
 	struct fl_cpu_stats *cs;
@@ -295,10 +300,8 @@ static void fl_mmap_start(struct mm_struct *mm, bool write)
 	preempt_disable_notrace();
 	cs = fl_stats_this_cpu();
 	s = fl_slot_claim(cs);
-	if (s) {
-		s->lock_start_ns = now;
-		s->lock_write = write;
-	}
+	if (s)
+		fl_mmap_ev_start(&s->ms, now);
 	preempt_enable_notrace();
 }
 
@@ -313,27 +316,8 @@ static void fl_mmap_acquired(struct mm_struct *mm, bool write, bool success)
 	now = fl_now();
 	preempt_disable_notrace();
 	cs = fl_stats_this_cpu();
-	if (!success) {
-		cs->cnt[FL_C_MMAP_TRYLOCK_FAIL]++;
-		s = fl_slot_get();
-		if (s)
-			s->lock_start_ns = 0;
-		goto out;
-	}
-	s = fl_slot_claim(cs);
-	if (!s)
-		goto out;
-	if (s->lock_start_ns) {	/* trylocks have no start_locking */
-		fl_hist_put(&cs->hist[write ? FL_H_MMAP_WAIT_W : FL_H_MMAP_WAIT_R],
-			    now - s->lock_start_ns);
-		s->lock_start_ns = 0;
-	}
-	/* mmap_write_downgrade: the write hold ends, a read hold starts. */
-	if (s->hold_start_ns && s->hold_write && !write)
-		fl_hist_put(&cs->hist[FL_H_MMAP_HOLD_W], now - s->hold_start_ns);
-	s->hold_start_ns = now;
-	s->hold_write = write;
-out:
+	s = success ? fl_slot_claim(cs) : fl_slot_get();
+	fl_mmap_ev_acquired(s ? &s->ms : NULL, cs, write, success, now);
 	preempt_enable_notrace();
 }
 
@@ -349,11 +333,8 @@ static void fl_mmap_released(struct mm_struct *mm, bool write)
 	preempt_disable_notrace();
 	cs = fl_stats_this_cpu();
 	s = fl_slot_get();
-	if (s && s->hold_start_ns) {
-		fl_hist_put(&cs->hist[write ? FL_H_MMAP_HOLD_W : FL_H_MMAP_HOLD_R],
-			    now - s->hold_start_ns);
-		s->hold_start_ns = 0;
-	}
+	if (s)
+		fl_mmap_ev_released(&s->ms, cs, write, now);
 	preempt_enable_notrace();
 }
 
@@ -414,10 +395,8 @@ static void fl_tp_contention_begin(void *data, void *lock, unsigned int flags)
 	now = fl_now();
 	preempt_disable_notrace();
 	cs = fl_stats_this_cpu();
-	cs->cnt[FL_C_MMAP_CONTENDED]++;
 	s = fl_slot_claim(cs);
-	if (s)
-		s->contend_start_ns = now;
+	fl_mmap_ev_contend_begin(s ? &s->ms : NULL, cs, now);
 	preempt_enable_notrace();
 }
 
@@ -433,10 +412,8 @@ static void fl_tp_contention_end(void *data, void *lock, int ret)
 	preempt_disable_notrace();
 	cs = fl_stats_this_cpu();
 	s = fl_slot_get();
-	if (s && s->contend_start_ns) {
-		fl_hist_put(&cs->hist[FL_H_MMAP_CONTEND], now - s->contend_start_ns);
-		s->contend_start_ns = 0;
-	}
+	if (s)
+		fl_mmap_ev_contend_end(&s->ms, cs, now);
 	preempt_enable_notrace();
 }
 

@@ -76,8 +76,7 @@ const struct fl_cpu_stats *fl_stats_acc(unsigned int cpu)
 
 static bool fl_slot_busy(const struct fl_slot *s)
 {
-	return s->fs.start_ns || s->lock_start_ns || s->hold_start_ns ||
-	       s->contend_start_ns;
+	return s->fs.start_ns || fl_mmap_busy(&s->ms);
 }
 
 /* fl_slot_claim()'s slow path: take slot S over from OLD (or from nobody). */
@@ -92,9 +91,7 @@ struct fl_slot *fl_slot_take(struct fl_slot *s, struct task_struct *old,
 		cs->cnt[FL_C_MISSED]++;		/* took over a live task's state */
 	s->fs.start_ns = 0;
 	s->fs.flags = 0;
-	s->lock_start_ns = 0;
-	s->hold_start_ns = 0;
-	s->contend_start_ns = 0;
+	fl_mmap_reset(&s->ms);
 	return s;
 }
 

@@ -534,47 +534,24 @@ const char *fl_ll_kind_name(unsigned int k)
 	return NAME_OF(n, k);
 }
 
+/* The names are include/faultline/abi.h's, shared with the module. */
 const char *fl_hist_name(unsigned int id)
 {
-	static const char *const n[] = {
-		[FL_H_FAULT_LAT] = "fault_latency",
-		[FL_H_HMF] = "handle_mm_fault",
-		[FL_H_MMAP_WAIT_R] = "mmap_lock_wait_read",
-		[FL_H_MMAP_WAIT_W] = "mmap_lock_wait_write",
-		[FL_H_MMAP_HOLD_R] = "mmap_lock_hold_read",
-		[FL_H_MMAP_HOLD_W] = "mmap_lock_hold_write",
-		[FL_H_MMAP_CONTEND] = "mmap_lock_contended",
-	};
+	static const char *const n[FL_H_NR] = FL_HIST_NAMES;
 
 	return NAME_OF(n, id);
 }
 
 const char *fl_counter_name(unsigned int id)
 {
-	static const char *const n[] = {
-		[FL_C_FAULTS_USER] = "faults_user",
-		[FL_C_FAULTS_KERNEL] = "faults_kernel",
-		[FL_C_FAULTS_ENDED] = "faults_timed",
-		[FL_C_FAULTS_UNHANDLED] = "faults_unhandled",
-		[FL_C_HMF_CALLS] = "handle_mm_fault_calls",
-		[FL_C_MMAP_CONTENDED] = "mmap_lock_contended",
-		[FL_C_MMAP_TRYLOCK_FAIL] = "mmap_lock_trylock_failed",
-		[FL_C_MISSED] = "events_missed",
-	};
+	static const char *const n[FL_C_NR] = FL_COUNTER_NAMES;
 
 	return NAME_OF(n, id);
 }
 
 const char *fl_ll_name(unsigned int id)
 {
-	static const char *const n[] = {
-		[FL_LL_ATTEMPTED] = "lockless_attempted",
-		[FL_LL_SUCCEEDED] = "lockless_succeeded",
-		[FL_LL_ABORTED] = "lockless_aborted",
-		[FL_LL_RETRIED] = "lockless_retried",
-		[FL_LL_NOT_ATTEMPTED] = "lockless_not_attempted",
-		[FL_LL_MMAP_RETRY] = "mmap_lock_retries",
-	};
+	static const char *const n[FL_LL_NR] = FL_LL_NAMES;
 
 	return NAME_OF(n, id);
 }

@@ -130,6 +130,41 @@ FL_INLINE void fl_cpu_stats_add(struct fl_cpu_stats *dst, const struct fl_cpu_st
 	[FL_HOOK_CONTENTION_END] = "contention_end",			\
 }
 
+/*
+ * The one list of figure names: the module's debugfs summary, report --raw,
+ * the JSON/CSV/Prometheus exports and the docs all use these.  Initializers
+ * for `const char *[FL_C_NR]`, `[FL_LL_NR]` and `[FL_H_NR]`.
+ */
+#define FL_COUNTER_NAMES {						\
+	[FL_C_FAULTS_USER] = "faults_user",				\
+	[FL_C_FAULTS_KERNEL] = "faults_kernel",				\
+	[FL_C_FAULTS_ENDED] = "faults_timed",				\
+	[FL_C_FAULTS_UNHANDLED] = "faults_unhandled",			\
+	[FL_C_HMF_CALLS] = "handle_mm_fault_calls",			\
+	[FL_C_MMAP_CONTENDED] = "mmap_lock_contended",			\
+	[FL_C_MMAP_TRYLOCK_FAIL] = "mmap_lock_trylock_failed",		\
+	[FL_C_MISSED] = "events_missed",				\
+}
+
+#define FL_LL_NAMES {							\
+	[FL_LL_ATTEMPTED] = "lockless_attempted",			\
+	[FL_LL_SUCCEEDED] = "lockless_succeeded",			\
+	[FL_LL_ABORTED] = "lockless_aborted",				\
+	[FL_LL_RETRIED] = "lockless_retried",				\
+	[FL_LL_NOT_ATTEMPTED] = "lockless_not_attempted",		\
+	[FL_LL_MMAP_RETRY] = "mmap_lock_retries",			\
+}
+
+#define FL_HIST_NAMES {							\
+	[FL_H_FAULT_LAT] = "fault_latency",				\
+	[FL_H_HMF] = "handle_mm_fault",					\
+	[FL_H_MMAP_WAIT_R] = "mmap_lock_wait_read",			\
+	[FL_H_MMAP_WAIT_W] = "mmap_lock_wait_write",			\
+	[FL_H_MMAP_HOLD_R] = "mmap_lock_hold_read",			\
+	[FL_H_MMAP_HOLD_W] = "mmap_lock_hold_write",			\
+	[FL_H_MMAP_CONTEND] = "mmap_lock_contended",			\
+}
+
 #define FL_KREL_LEN	65
 #define FL_NAME_LEN	32
 

@@ -79,9 +79,23 @@ FL_INLINE fl_u64 fl_hist_upper(fl_u32 i)
 }
 
 /*
- * Record one value.  Not atomic: callers own the histogram (a per-CPU copy
- * with preemption / migration disabled, or a single-threaded user).
+ * Record one value v in bucket i (i < FL_HIST_NBUCKETS, fl_hist_bucket(v)
+ * or an equal bucket computed faster: the module's fl_hist_put()).  Not
+ * atomic: callers own the histogram (a per-CPU copy with preemption /
+ * migration disabled, or a single-threaded user).
  */
+FL_INLINE void fl_hist_add_at(struct fl_hist *h, fl_u64 i, fl_u64 v)
+{
+	h->buckets[i]++;
+	if (h->count == 0 || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum += v;
+}
+
+/* Record one value (see fl_hist_add_at). */
 FL_INLINE void fl_hist_add(struct fl_hist *h, fl_u64 v)
 {
 	/*
@@ -96,13 +110,7 @@ FL_INLINE void fl_hist_add(struct fl_hist *h, fl_u64 v)
 #endif
 	if (i >= FL_HIST_NBUCKETS)	/* unreachable; keeps the BPF verifier happy */
 		i = FL_HIST_NBUCKETS - 1;
-	h->buckets[i]++;
-	if (h->count == 0 || v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	h->count++;
-	h->sum += v;
+	fl_hist_add_at(h, i, v);
 }
 
 /* dst += src */

@@ -17,22 +17,15 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "num.h"
+
 static long pages = 256, rounds = 20;
 static atomic_int done;
 static atomic_long writer_iters;
 
 static long num(const char *s, long min, long max)
 {
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "churn: bad number '%s' (%ld..%ld)\n", s, min, max);
-		exit(2);
-	}
-	return v;
+	return helper_num("churn", s, min, max);
 }
 
 static void *faulter(void *arg)

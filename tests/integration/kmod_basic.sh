@@ -58,16 +58,16 @@ kmod_save_summary /out/summary_filtered.txt
 cat /out/summary_filtered.txt
 fu=$(kmod_sum faults_user)
 fl_check_within "faults_user of pft -m $SIZE -t $THREADS (tgid filter) vs pages" "$fu" "$PAGES" 1
-fl_check_within "faults_ended vs faults_user" "$(kmod_sum faults_ended)" "$fu" 1
+fl_check_within "faults_timed vs faults_user" "$(kmod_sum faults_timed)" "$fu" 1
 lat=$(kmod_hist fault_latency count)
-fl_check_within "fault_latency histogram count vs faults_ended" "$lat" "$(kmod_sum faults_ended)" 0
+fl_check_within "fault_latency histogram count vs faults_timed" "$lat" "$(kmod_sum faults_timed)" 0
 fl_check_ge "fault_latency p50 (ns)" "$(kmod_hist fault_latency p50)" 1
 if [ "$want_lvma" != absent ]; then
-	fl_check_ge "lockless attempted (per-VMA locks)" "$(kmod_sum attempted)" $((PAGES * 9 / 10))
-	fl_check_ge "lockless succeeded" "$(kmod_sum succeeded)" $((PAGES * 9 / 10))
+	fl_check_ge "lockless attempted (per-VMA locks)" "$(kmod_sum lockless_attempted)" $((PAGES * 9 / 10))
+	fl_check_ge "lockless succeeded" "$(kmod_sum lockless_succeeded)" $((PAGES * 9 / 10))
 else
-	fl_check_eq "lockless attempted on $FL_SERIES" "$(kmod_sum attempted)" unavailable
-	fl_check_within "not_attempted vs faults_ended" "$(kmod_sum not_attempted)" "$(kmod_sum faults_ended)" 0
+	fl_check_eq "lockless attempted on $FL_SERIES" "$(kmod_sum lockless_attempted)" unavailable
+	fl_check_within "not_attempted vs faults_timed" "$(kmod_sum lockless_not_attempted)" "$(kmod_sum faults_timed)" 0
 fi
 cat "$FL_D/snapshot" >/out/snapshot_filtered.bin || fl_fail "read snapshot"
 fl_check_ge "snapshot size (bytes)" "$(wc -c </out/snapshot_filtered.bin)" 15000
@@ -83,7 +83,7 @@ fl_check_within "faults_user of pft -n $THREADS (forked workers, tgid filter on 
 	"$(kmod_sum faults_user)" "$PAGES" 1
 
 # 2. System-wide, against the kernel's own count: pgfault is counted once per
-#    handle_mm_fault call, so it is compared with hmf_calls; every task's
+#    handle_mm_fault call, so it is compared with handle_mm_fault_calls; every task's
 #    faults (the shell's included) are in both.
 fl_check_cmd "tgid 0" kmod_ctl "tgid 0"
 fl_check_cmd "reset" kmod_ctl reset
@@ -96,13 +96,13 @@ kmod_save_summary /out/summary_all.txt
 cat /out/summary_all.txt
 delta=$((after - before))
 echo "pgfault delta $delta, pages $PAGES" | tee /out/vmstat.txt
-fl_check_within "hmf_calls vs vmstat pgfault delta" "$(kmod_sum hmf_calls)" "$delta" 1
+fl_check_within "handle_mm_fault_calls vs vmstat pgfault delta" "$(kmod_sum handle_mm_fault_calls)" "$delta" 1
 fl_check_within "faults_user+faults_kernel vs vmstat pgfault delta" \
 	$(( $(kmod_sum faults_user) + $(kmod_sum faults_kernel) )) "$delta" 1
 fl_check_within "faults_user (system-wide) vs pages" "$(kmod_sum faults_user)" "$PAGES" 2
 cat "$FL_D/snapshot" >/out/snapshot_all.bin || fl_fail "read snapshot"
 cat "$FL_D/hooks" >/out/hooks_after.txt
-fl_check_eq "missed events" "$(kmod_sum missed)" 0
+fl_check_eq "missed events" "$(kmod_sum events_missed)" 0
 fl_check_cmd "hooks: nothing armed after disable" grep -q '^armed: no' /out/hooks_after.txt
 
 fl_check_cmd "rmmod faultline" rmmod faultline

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The mmap_lock state machine, shared by the BPF programs and the module so
+ * that both account mmap_lock wait, hold and contention the same way (and
+ * the unit tests can feed it the sequences the kernel produces).
+ *
+ * Events, per task, on the task's own mm (the caller filters: traced task,
+ * mm == current->mm, lock == &current->mm->mmap_lock; the module also
+ * in_task() and no kernel threads, see architecture.rst):
+ *   fl_mmap_ev_start     mmap_lock:mmap_lock_start_locking(write)
+ *   fl_mmap_ev_acquired  mmap_lock:mmap_lock_acquire_returned(write, success)
+ *   fl_mmap_ev_released  mmap_lock:mmap_lock_released(write)
+ *   fl_mmap_ev_contend_begin / _end   lock:contention_begin / end
+ *
+ * What the kernel emits (include/linux/mmap_lock.h, 6.1 and 6.12):
+ *   mmap_{read,write}_lock[_killable]  start(w), acquired(w, ok)
+ *   mmap_{read,write}_trylock          acquired(w, ok)       (no start)
+ *   mmap_{read,write}_unlock           released(w)
+ *   mmap_write_downgrade               acquired(read, true)  (no start, no
+ *                                      release of the write hold)
+ *
+ * Semantics (Documentation/architecture.rst, "mmap_lock accounting"):
+ *   - wait = start -> acquired, success or not: a killable lock that a
+ *     fatal signal interrupts did wait, so its wait is a sample; trylocks
+ *     have no start and no wait sample.
+ *   - every acquired(success=false) counts in FL_C_MMAP_TRYLOCK_FAIL (a
+ *     failed trylock, or a killable lock interrupted).
+ *   - hold = acquired(success) -> released.  acquired(read) while a write
+ *     hold is open is mmap_write_downgrade: the write hold ends there (a
+ *     FL_H_MMAP_HOLD_W sample) and a read hold begins.  Any other acquire
+ *     while a hold is open (an event missed) restarts the hold; a release
+ *     with no hold open is ignored.
+ *   - contention_begin counts in FL_C_MMAP_CONTENDED for every traced task,
+ *     whether or not its state could be had (ms == NULL); the contention
+ *     time needs the state.
+ *
+ * Callers get the state with creation for the events that open something
+ * (start, acquired with success, contention_begin) and without for the ones
+ * that only close (acquired without success, released, contention_end); a
+ * NULL state is allowed everywhere.  The timestamp is read once per event by
+ * the caller (bpf_ktime_get_ns() / ktime_get_mono_fast_ns(), the same clock;
+ * never 0, which means "not started").
+ */
+#ifndef FAULTLINE_MMAPLOCK_H
+#define FAULTLINE_MMAPLOCK_H
+
+#include "abi.h"
+
+/*
+ * How a sample is added to a histogram: hist.h's fl_hist_add(), or the
+ * module's fl_hist_put() (same buckets, one bsr; module/faultline.h).
+ */
+#ifndef FL_HIST_RECORD
+#define FL_HIST_RECORD	fl_hist_add
+#endif
+
+/* Per-task mmap_lock state (BPF task storage, or the module's per-task slot). */
+struct fl_mmap_state {
+	fl_u64 wait_start_ns;		/* start_locking; 0 = not waiting */
+	fl_u64 hold_start_ns;		/* acquired(success); 0 = no hold open */
+	fl_u64 contend_start_ns;	/* contention_begin; 0 = not contending */
+	fl_u32 hold_write;		/* the hold open is a write hold */
+	fl_u32 pad;
+};
+
+FL_INLINE int fl_mmap_busy(const struct fl_mmap_state *ms)
+{
+	return ms->wait_start_ns || ms->hold_start_ns || ms->contend_start_ns;
+}
+
+FL_INLINE void fl_mmap_reset(struct fl_mmap_state *ms)
+{
+	ms->wait_start_ns = 0;
+	ms->hold_start_ns = 0;
+	ms->contend_start_ns = 0;
+	ms->hold_write = 0;
+}
+
+/* The wait's kind is the acquire's (the kernel pairs them): not stored. */
+FL_INLINE void fl_mmap_ev_start(struct fl_mmap_state *ms, fl_u64 now)
+{
+	if (ms)
+		ms->wait_start_ns = now;
+}
+
+FL_INLINE void fl_mmap_ev_acquired(struct fl_mmap_state *ms, struct fl_cpu_stats *cs,
+				   int write, int success, fl_u64 now)
+{
+	if (!success)
+		cs->cnt[FL_C_MMAP_TRYLOCK_FAIL]++;
+	if (!ms)
+		return;
+	if (ms->wait_start_ns) {
+		FL_HIST_RECORD(&cs->hist[write ? FL_H_MMAP_WAIT_W : FL_H_MMAP_WAIT_R],
+			       now - ms->wait_start_ns);
+		ms->wait_start_ns = 0;
+	}
+	if (!success)
+		return;
+	/* mmap_write_downgrade: the write hold ends, a read hold begins. */
+	if (ms->hold_start_ns && ms->hold_write && !write)
+		FL_HIST_RECORD(&cs->hist[FL_H_MMAP_HOLD_W], now - ms->hold_start_ns);
+	ms->hold_start_ns = now;
+	ms->hold_write = write;
+}
+
+FL_INLINE void fl_mmap_ev_released(struct fl_mmap_state *ms, struct fl_cpu_stats *cs,
+				   int write, fl_u64 now)
+{
+	if (!ms || !ms->hold_start_ns)
+		return;
+	FL_HIST_RECORD(&cs->hist[write ? FL_H_MMAP_HOLD_W : FL_H_MMAP_HOLD_R],
+		       now - ms->hold_start_ns);
+	ms->hold_start_ns = 0;
+}
+
+FL_INLINE void fl_mmap_ev_contend_begin(struct fl_mmap_state *ms, struct fl_cpu_stats *cs,
+					fl_u64 now)
+{
+	cs->cnt[FL_C_MMAP_CONTENDED]++;
+	if (ms)
+		ms->contend_start_ns = now;
+}
+
+FL_INLINE void fl_mmap_ev_contend_end(struct fl_mmap_state *ms, struct fl_cpu_stats *cs,
+				      fl_u64 now)
+{
+	if (!ms || !ms->contend_start_ns)
+		return;
+	FL_HIST_RECORD(&cs->hist[FL_H_MMAP_CONTEND], now - ms->contend_start_ns);
+	ms->contend_start_ns = 0;
+}
+
+#endif /* FAULTLINE_MMAPLOCK_H */

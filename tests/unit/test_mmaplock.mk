@@ -1,0 +1,1 @@
+test_mmaplock_SRCS := tests/unit/mmaplock_kside.c

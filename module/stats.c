@@ -30,7 +30,8 @@
  * not take the slot from each other: the newcomer sets FL_SLOT_WANTED in
  * ->owner and goes without this event; the owner sees its tagged pointer at
  * its next event, gives the slot up there, from its own context, and goes
- * without that one; the newcomer claims it at its following event.  Each
+ * without that one; the newcomer claims it at its following event (an
+ * owner that has no event keeps it until it has one, or exits).  Each
  * dropped event, and a state in flight dropped with the slot, counts in
  * FL_C_MISSED.  (Taking the slot over at once, as this did before, zeroed
  * fields that the owner could still be writing on another CPU between its

@@ -9,16 +9,34 @@
 # enters the verdict (latency sums differ: each recording reads its own
 # clock). A rotation that read the old slot while a program was still
 # writing it would lose those events from the sum, or count them twice.
+# tests/host/rotate_host.sh runs the same on this machine's kernel (the
+# tracepoint tier on the development host: fewer counters, same rule).
 # kernels: 6.12
 # smp: 2
 # timeout: 600
-. /fl/lib.sh
-[ -x /fl/faultline ] || fl_skip "user/faultline not built"
-[ -x /fl/pft ] || fl_skip "pft not built"
-export PATH=/fl:$PATH
+if [ -n "$FL_HOST_OUT" ]; then		# on the host: tests/host/rotate_host.sh
+	TOP=$(cd "$(dirname "$0")/../.." && pwd)
+	. "$TOP/tests/integration/lib.sh"
+	OUT=$FL_HOST_OUT
+	T=$(mktemp -d /tmp/rotate_stress.XXXXXX) || exit 1
+	trap 'rm -rf "$T"' EXIT
+	mkdir -p "$OUT"
+	[ "$(id -u)" = 0 ] || fl_skip "needs root"
+	[ -x "$TOP/user/faultline" ] && [ -x "$TOP/tools/pft/pft" ] ||
+		fl_skip "build user/faultline and tools/pft/pft first"
+	export PATH=$TOP/user:$TOP/tools/pft:$PATH
+	THREADS=1			# a shared 2-CPU machine: leave it one
+else
+	. /fl/lib.sh
+	OUT=/out T=/tmp THREADS=2
+	[ -x /fl/faultline ] || fl_skip "user/faultline not built"
+	[ -x /fl/pft ] || fl_skip "pft not built"
+	export PATH=/fl:$PATH
+fi
 
+export T THREADS
 MIN_ROT=1000
-PAGES=4096		# pft -m 16m: base pages per run (THP is off in the test box)
+PAGES=4096		# pft -m 16m: base pages per run (pft asks for no THP)
 
 wait_for() {	# FILE TEXT SECONDS
 	i=0
@@ -31,55 +49,55 @@ wait_for() {	# FILE TEXT SECONDS
 
 raw() { awk -F= -v k="$2" '$1 == k { print $2; exit }' "$1"; }
 
-rm -rf /tmp/rot /tmp/gate /tmp/stop /tmp/iters
-mkfifo /tmp/gate
-sh -c 'read x < /tmp/gate; n=0
-	while [ ! -e /tmp/stop ]; do pft -m 16m -t 2 >/dev/null 2>&1 || exit 1; n=$((n + 1)); done
-	echo $n > /tmp/iters' &
+rm -rf $T/rot $T/gate $T/stop $T/iters
+mkfifo $T/gate
+sh -c 'read x < $T/gate; n=0
+	while [ ! -e $T/stop ]; do pft -m 16m -t $THREADS >/dev/null 2>&1 || exit 1; n=$((n + 1)); done
+	echo $n > $T/iters' &
 wl=$!
 
-faultline record -i 0.002 -o /tmp/rot -p $wl >/out/record-rot.txt 2>&1 &
+faultline record -i 0.002 -o $T/rot -p $wl >$OUT/record-rot.txt 2>&1 &
 rot=$!
-faultline record -o /tmp/ref.snap -p $wl >/out/record-ref.txt 2>&1 &
+faultline record -o $T/ref.snap -p $wl >$OUT/record-ref.txt 2>&1 &
 ref=$!
-if ! wait_for /out/record-rot.txt "tracing the process" 120 ||
-   ! wait_for /out/record-ref.txt "tracing the process" 120; then
+if ! wait_for $OUT/record-rot.txt "tracing the process" 120 ||
+   ! wait_for $OUT/record-ref.txt "tracing the process" 120; then
 	fl_fail "both recordings attached"
-	cat /out/record-rot.txt /out/record-ref.txt
+	cat $OUT/record-rot.txt $OUT/record-ref.txt
 	kill $rot $ref $wl 2>/dev/null
-	echo go > /tmp/gate &
+	echo go > $T/gate &
 	fl_done
 fi
-echo go > /tmp/gate
+echo go > $T/gate
 
 # the rotations are counted by the snapshots written; 400 s at most
 t=0
-while [ "$(ls /tmp/rot 2>/dev/null | wc -l)" -lt $((MIN_ROT + 10)) ] && [ $t -lt 400 ]; do
+while [ "$(ls $T/rot 2>/dev/null | wc -l)" -lt $((MIN_ROT + 10)) ] && [ $t -lt 400 ]; do
 	sleep 1
 	t=$((t + 1))
 done
-touch /tmp/stop
+touch $T/stop
 wait $wl
 fl_check_eq "workload exit status" $? 0
 wait $rot
 fl_check_eq "rotating record exit status" $? 0
 wait $ref
 fl_check_eq "reference record exit status" $? 0
-tail -n 3 /out/record-rot.txt
-iters=$(cat /tmp/iters 2>/dev/null)
+tail -n 3 $OUT/record-rot.txt
+iters=$(cat $T/iters 2>/dev/null)
 echo "pft runs: $iters, after ${t}s"
 
-if ! faultline report --raw /tmp/rot >/out/raw-rot.txt 2>/out/report-rot.err ||
-   ! faultline report --raw /tmp/ref.snap >/out/raw-ref.txt 2>/out/report-ref.err; then
+if ! faultline report --raw $T/rot >$OUT/raw-rot.txt 2>$OUT/report-rot.err ||
+   ! faultline report --raw $T/ref.snap >$OUT/raw-ref.txt 2>$OUT/report-ref.err; then
 	fl_fail "report --raw of both recordings"
-	cat /out/report-rot.err /out/report-ref.err
+	cat $OUT/report-rot.err $OUT/report-ref.err
 	fl_done
 fi
-nsnap=$(raw /out/raw-rot.txt snapshots)
+nsnap=$(raw $OUT/raw-rot.txt snapshots)
 fl_check_ge "interval snapshots (rotations)" "$nsnap" $MIN_ROT
-fl_check_ge "faults counted by the reference" "$(raw /out/raw-ref.txt faults_user)" \
+fl_check_ge "faults counted by the reference" "$(raw $OUT/raw-ref.txt faults_user)" \
 	$(( ${iters:-0} * PAGES ))
-echo "events missed: rotating $(raw /out/raw-rot.txt events_missed), reference $(raw /out/raw-ref.txt events_missed)"
+echo "events missed: rotating $(raw $OUT/raw-rot.txt events_missed), reference $(raw $OUT/raw-ref.txt events_missed)"
 
 # every counter and every sample count, compared exactly
 n=0
@@ -88,8 +106,8 @@ while IFS='=' read -r key want; do
 	snapshots|duration_ns|nr_cpus|filter_tgid|events_missed|bpf_recursion_misses|vmstat.*|*_ns) continue ;;
 	esac
 	case $want in ''|*[!0-9]*) continue ;; esac
-	fl_check_eq "sum of $nsnap intervals, $key" "$(raw /out/raw-rot.txt "$key")" "$want"
+	fl_check_eq "sum of $nsnap intervals, $key" "$(raw $OUT/raw-rot.txt "$key")" "$want"
 	n=$((n + 1))
-done </out/raw-ref.txt
+done <$OUT/raw-ref.txt
 fl_check_ge "counters compared" $n 5
 fl_done

@@ -679,7 +679,7 @@ int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
 		return 0;
 	/* counted for every traced task, timed where it has state (mmaplock.h) */
 	ms = mmap_state(true);
-	if (!ms && !traced(pcpu_get(), bpf_get_current_task_btf()))
+	if (!ms && !traced(bpf_get_current_task_btf()))
 		return 0;
 	cs = cpu_stats();
 	if (cs)

@@ -29,10 +29,11 @@ static __always_inline void fl_hist_put(struct fl_hist *h, u64 v);
 
 /*
  * Per-task state, one slot per pid & FL_SLOT_MASK (see stats.c).  Only the
- * owning task writes its slot (except on a pid collision, counted as missed).
+ * owning task writes its slot; on a pid collision the owner is asked to give
+ * it up (FL_SLOT_WANTED) and does so at its own next event.
  */
 struct fl_slot {
-	struct task_struct *owner;	/* compared only, never dereferenced */
+	struct task_struct *owner;	/* | FL_SLOT_WANTED; compared, never dereferenced */
 	struct fl_fault_state fs;
 	struct fl_mmap_state ms;	/* include/faultline/mmaplock.h */
 } ____cacheline_aligned;
@@ -40,6 +41,7 @@ struct fl_slot {
 #define FL_SLOT_BITS	14
 #define FL_SLOT_NR	(1u << FL_SLOT_BITS)
 #define FL_SLOT_MASK	(FL_SLOT_NR - 1)
+#define FL_SLOT_WANTED	1UL		/* owner's low bit: another task waits for it */
 
 /* main.c: the state the control file and the parameters change. */
 extern bool fl_enabled;
@@ -58,6 +60,7 @@ void fl_stats_reset(void);			/* fl_mutex held */
 const struct fl_cpu_stats *fl_stats_acc(unsigned int cpu);	/* after fold */
 struct fl_slot *fl_slot_take(struct fl_slot *s, struct task_struct *old,
 			     struct fl_cpu_stats *cs);
+void fl_slot_miss(struct fl_slot *s);
 void fl_slots_clear(void);			/* nothing armed */
 void fl_slot_release(void);
 extern u64 fl_t_start_real;	/* CLOCK_REALTIME of the last reset */
@@ -91,15 +94,21 @@ static __always_inline struct fl_slot *fl_slot_of_current(void)
 	return &fl_slots[current->pid & FL_SLOT_MASK];
 }
 
-/* The calling task's slot, or NULL if it holds none. */
+/*
+ * The calling task's slot, or NULL if it holds none (or was asked for it:
+ * then it gives it up here, fl_slot_miss()).  Preemption disabled.
+ */
 static __always_inline struct fl_slot *fl_slot_get(void)
 {
 	struct fl_slot *s = fl_slot_of_current();
 
-	return READ_ONCE(s->owner) == current ? s : NULL;
+	if (likely(READ_ONCE(s->owner) == current))
+		return s;
+	fl_slot_miss(s);
+	return NULL;
 }
 
-/* The calling task's slot, taking it over if another task holds it. */
+/* The calling task's slot, claimed if free; NULL if another task holds it. */
 static __always_inline struct fl_slot *fl_slot_claim(struct fl_cpu_stats *cs)
 {
 	struct fl_slot *s = fl_slot_of_current();

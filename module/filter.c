@@ -6,37 +6,58 @@
  * 512 KiB) makes the per-event test one bit lookup; sched_process_fork adds
  * children of traced processes.  The set only grows until the next `tgid`
  * command (a traced tgid reused after its process exited stays traced).
+ *
+ * fl_filter_lock serialises the two writers: a `tgid` command
+ * (fl_filter_set) and a fork (fl_filter_fork).  Without it a fork that
+ * found its parent in the old set could set its child's bit after the set
+ * was cleared, putting a child of the old filter into the new one.  It is a
+ * raw spinlock because the fork side is a tracepoint probe (preemption off,
+ * must not sleep, also on PREEMPT_RT).  The per-event test,
+ * fl_filter_match(), reads the bitmap without it: while a set runs, an
+ * event sees the old filter or a subset of it, then the new one.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/sched.h>
+#include <linux/spinlock.h>
 #include <linux/threads.h>
 #include <linux/vmalloc.h>
 
 #include "faultline.h"
 
 unsigned long *fl_tgid_map;
+static DEFINE_RAW_SPINLOCK(fl_filter_lock);
 
-/* fl_mutex held (or init).  NR: global tgid, 0 = everything. */
+/*
+ * fl_mutex held (or init).  NR: global tgid, 0 = everything.  Clearing the
+ * 512 KiB bitmap with the lock held keeps forks waiting for some tens of
+ * microseconds, once per recording.
+ */
 void fl_filter_set(unsigned int nr)
 {
+	raw_spin_lock(&fl_filter_lock);
 	/* Meanwhile events see the old filter or a subset of it, never more. */
 	bitmap_zero(fl_tgid_map, PID_MAX_LIMIT);
 	if (nr)
-		set_bit(nr, fl_tgid_map);
+		__set_bit(nr, fl_tgid_map);
 	WRITE_ONCE(fl_tgid, nr);
+	raw_spin_unlock(&fl_filter_lock);
 }
 
 void fl_filter_fork(struct task_struct *parent, struct task_struct *child)
 {
 	unsigned int ptgid = parent->tgid, ctgid = child->tgid;
 
-	if (!READ_ONCE(fl_tgid) || ptgid == ctgid || ctgid >= PID_MAX_LIMIT)
+	/* Unlocked fast path: tracing everything, or a new thread. */
+	if (!READ_ONCE(fl_tgid) || ptgid == ctgid || ctgid >= PID_MAX_LIMIT ||
+	    ptgid >= PID_MAX_LIMIT)
 		return;
-	if (ptgid < PID_MAX_LIMIT && test_bit(ptgid, fl_tgid_map))
-		set_bit(ctgid, fl_tgid_map);
+	raw_spin_lock(&fl_filter_lock);
+	if (fl_tgid && test_bit(ptgid, fl_tgid_map))
+		__set_bit(ctgid, fl_tgid_map);
+	raw_spin_unlock(&fl_filter_lock);
 }
 
 int fl_filter_init(void)

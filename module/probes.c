@@ -209,6 +209,19 @@ static int fl_lvma_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * The kretprobe and fprobe handlers (and stats.c's slot helpers they call)
+ * must not be kprobed themselves: a probe there would recurse or be missed.
+ */
+NOKPROBE_SYMBOL(fl_hmf_entry);
+NOKPROBE_SYMBOL(fl_hmf_ret);
+NOKPROBE_SYMBOL(fl_lvma_entry);
+NOKPROBE_SYMBOL(fl_lvma_ret);
+#ifdef FL_HAVE_FPROBE
+NOKPROBE_SYMBOL(fl_fp_hmf_entry);
+NOKPROBE_SYMBOL(fl_fp_hmf_exit);
+#endif
+
 struct fl_krp {
 	int hook;
 	const char *sym;

@@ -19,11 +19,27 @@
  * and tagged with the owning task holds it; no allocation or hash insert on
  * the fault path.  A task claims its slot at the first event that starts
  * something (fault, lock wait, hold, contention) and releases it at exit.
- * Two live tasks whose pids collide modulo FL_SLOT_NR take the slot from
- * each other; an in-flight state lost that way is counted in FL_C_MISSED.
+ *
+ * Invariant: a slot's fields are written only by the task in ->owner (or,
+ * under fl_mutex with nothing armed, by fl_slots_clear()), and ownership
+ * passes only through NULL, set by the owner itself.  A task's handlers
+ * never overlap each other, so the owner cannot be writing when it gives
+ * the slot up, and a new owner, whose cmpxchg from NULL orders after the
+ * old owner's cmpxchg to NULL, starts from fields nobody else writes any
+ * more.  Two live tasks whose pids collide modulo FL_SLOT_NR therefore do
+ * not take the slot from each other: the newcomer sets FL_SLOT_WANTED in
+ * ->owner and goes without this event; the owner sees its tagged pointer at
+ * its next event, gives the slot up there, from its own context, and goes
+ * without that one; the newcomer claims it at its following event (an
+ * owner that has no event keeps it until it has one, or exits).  Each
+ * dropped event, and a state in flight dropped with the slot, counts in
+ * FL_C_MISSED.  (Taking the slot over at once, as this did before, zeroed
+ * fields that the owner could still be writing on another CPU between its
+ * ownership test and its writes.)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -79,21 +95,51 @@ static bool fl_slot_busy(const struct fl_slot *s)
 	return s->fs.start_ns || fl_mmap_busy(&s->ms);
 }
 
-/* fl_slot_claim()'s slow path: take slot S over from OLD (or from nobody). */
+static __always_inline struct task_struct *fl_slot_tagged(struct task_struct *t)
+{
+	return (struct task_struct *)((unsigned long)t | FL_SLOT_WANTED);
+}
+
+/* The owner, asked for S, gives it up (between its own events). */
+static void fl_slot_yield(struct fl_slot *s, struct fl_cpu_stats *cs)
+{
+	if (fl_slot_busy(s))
+		cs->cnt[FL_C_MISSED]++;		/* a state in flight goes with it */
+	/* Only the owner changes a tagged owner: cannot fail, orders our writes first. */
+	cmpxchg(&s->owner, fl_slot_tagged(current), NULL);
+}
+NOKPROBE_SYMBOL(fl_slot_yield);
+
+/* fl_slot_claim()'s slow path: S is free, asked of us, or another task's. */
 struct fl_slot *fl_slot_take(struct fl_slot *s, struct task_struct *old,
 			     struct fl_cpu_stats *cs)
 {
-	if (cmpxchg(&s->owner, old, current) != old) {
-		cs->cnt[FL_C_MISSED]++;		/* raced with a colliding task */
-		return NULL;
+	if (!old) {
+		if (cmpxchg(&s->owner, NULL, current) != NULL) {
+			cs->cnt[FL_C_MISSED]++;	/* a colliding task claimed it first */
+			return NULL;
+		}
+		s->fs.start_ns = 0;
+		s->fs.flags = 0;
+		fl_mmap_reset(&s->ms);
+		return s;
 	}
-	if (old && fl_slot_busy(s))
-		cs->cnt[FL_C_MISSED]++;		/* took over a live task's state */
-	s->fs.start_ns = 0;
-	s->fs.flags = 0;
-	fl_mmap_reset(&s->ms);
-	return s;
+	if (old == fl_slot_tagged(current))
+		fl_slot_yield(s, cs);
+	else if (!((unsigned long)old & FL_SLOT_WANTED))
+		cmpxchg(&s->owner, old, fl_slot_tagged(old));	/* ask the owner */
+	cs->cnt[FL_C_MISSED]++;			/* this event goes unrecorded */
+	return NULL;
 }
+NOKPROBE_SYMBOL(fl_slot_take);
+
+/* fl_slot_get() found S not plainly ours: give it up if we were asked for it. */
+void fl_slot_miss(struct fl_slot *s)
+{
+	if (READ_ONCE(s->owner) == fl_slot_tagged(current))
+		fl_slot_yield(s, fl_stats_this_cpu());
+}
+NOKPROBE_SYMBOL(fl_slot_miss);
 
 /*
  * Forget every task's state: at arming, when nothing can be writing a slot
@@ -111,10 +157,12 @@ void fl_slots_clear(void)
 void fl_slot_release(void)
 {
 	struct fl_slot *s = &fl_slots[current->pid & FL_SLOT_MASK];
+	struct task_struct *o = READ_ONCE(s->owner);
 
-	if (READ_ONCE(s->owner) == current)
-		cmpxchg(&s->owner, current, NULL);
+	if (o == current || o == fl_slot_tagged(current))
+		cmpxchg(&s->owner, o, NULL);
 }
+NOKPROBE_SYMBOL(fl_slot_release);
 
 /* fl_hist_put() must bucket exactly like hist.h's fl_hist_add(). */
 static int fl_hist_selftest(void)

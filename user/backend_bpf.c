@@ -40,6 +40,7 @@ struct fl_bpf {
 	unsigned int slot;
 	void *zeros;		/* zero_values(): slot-sized, read-only */
 	size_t zeros_len;
+	int gp_outer, gp_inner;	/* wait_programs(): a map-in-map, or -1 */
 	char notes[2048];
 	char kevents[8][64];	/* tracefs kretprobe events we created */
 	unsigned int nkevents;
@@ -553,6 +554,7 @@ struct fl_bpf *fl_bpf_start(const struct fl_bpf_opts *o, char *err, size_t errle
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	b->gp_outer = b->gp_inner = -1;
 	if (fl_kfeatures_read(&b->kf, err, errlen)) {
 		free(b);
 		return NULL;
@@ -767,6 +769,55 @@ static const void *zero_values(struct fl_bpf *b, size_t total)
 	return b->zeros;
 }
 
+/*
+ * Interval rotation.  The programs pick their slot once per run
+ * (cpu_stats(): `slot & 1`), so after the flip a program that read the old
+ * value may still be writing the old slot, however long it was preempted
+ * (fentry/fexit run under rcu_read_lock() + migrate_disable(), preemptible
+ * with PREEMPT_RCU).  Reading and zeroing it then would lose or smear those
+ * events, so the flip is followed by an RCU grace period: every program that
+ * could have seen the old slot has returned when it ends.  None of ours is
+ * sleepable (that would need an RCU-tasks-trace grace period instead).
+ *
+ * The grace period is the one the kernel gives an update of an
+ * array-of-maps from user space: maybe_wait_bpf_programs() in
+ * kernel/bpf/syscall.c calls synchronize_rcu() "so that userspace, when we
+ * return to it, knows that all programs that could be running use the new
+ * map value" (commit 1ae80cf31938, 4.20; unconditional on every kernel we
+ * target).  A private one-entry array-of-maps no program uses is updated
+ * with the same inner map.  membarrier(MEMBARRIER_CMD_GLOBAL) also runs
+ * synchronize_rcu(), but skips it when one CPU is online (a preempted fentry
+ * program would then be missed) and is refused under nohz_full, and it
+ * promises nothing about BPF programs.  Reading cumulative counters and
+ * subtracting needs no grace period but cannot give an interval's min and
+ * max latency.  Documentation/collector.rst, "Interval snapshots".
+ */
+static int wait_programs(struct fl_bpf *b, char *err, size_t errlen)
+{
+	unsigned int key = 0;
+
+	if (b->gp_outer < 0) {
+		LIBBPF_OPTS(bpf_map_create_opts, o);
+
+		if (b->gp_inner < 0)
+			b->gp_inner = bpf_map_create(BPF_MAP_TYPE_ARRAY, "fl_gp_inner",
+						     sizeof(key), sizeof(key), 1, NULL);
+		if (b->gp_inner < 0)
+			return fl_fail(err, errlen, "interval snapshots need a grace period: "
+				       "creating an array map: %s", strerror(errno));
+		o.inner_map_fd = b->gp_inner;
+		b->gp_outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "fl_gp",
+					     sizeof(key), sizeof(key), 1, &o);
+		if (b->gp_outer < 0)
+			return fl_fail(err, errlen, "interval snapshots need a grace period: "
+				       "creating an array-of-maps: %s", strerror(errno));
+	}
+	if (bpf_map_update_elem(b->gp_outer, &key, &b->gp_inner, 0))
+		return fl_fail(err, errlen, "waiting for the BPF programs (array-of-maps "
+			       "update): %s", strerror(errno));
+	return 0;
+}
+
 int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,
 		char *err, size_t errlen)
 {
@@ -779,10 +830,11 @@ int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,
 		return -1;
 	}
 	if (rotate) {
-		/* new events go to the other slot; let programs in flight finish */
+		/* new events go to the other slot; wait for programs in flight */
 		b->skel->bss->slot = key ^ 1;
 		__sync_synchronize();
-		usleep(20000);
+		if (wait_programs(b, err, errlen))
+			return -1;
 	}
 	if (bpf_map__lookup_elem(b->skel->maps.stats, &key, sizeof(key), s->cpus, total, 0)) {
 		snprintf(err, errlen, "reading the per-CPU statistics: %s", strerror(errno));
@@ -836,5 +888,9 @@ void fl_bpf_stop(struct fl_bpf *b)
 	destroy_skel(b);
 	if (b->zeros)
 		munmap(b->zeros, b->zeros_len);
+	if (b->gp_outer >= 0)
+		close(b->gp_outer);
+	if (b->gp_inner >= 0)
+		close(b->gp_inner);
 	free(b);
 }

@@ -23,6 +23,7 @@
 
 #include "backend_bpf.h"
 #include "commands.h"
+#include "errbuf.h"
 #include "kfeatures.h"
 #include "report_common.h"
 #include "report_merge.h"
@@ -522,12 +523,36 @@ static void clear_dir(const char *dir)
 	closedir(d);
 }
 
+/*
+ * The tags every window gets: the command, the --locks caveat, the
+ * interval index (< 0: none).  A refused tag (a key or value the format
+ * cannot hold, or no memory) fails the window: a snapshot that silently
+ * lacked its command or its interval index would be read as another
+ * recording's, or merged out of order.
+ */
+int fl_record_tag_window(struct fl_snapshot *s, const char *cmdline, const char *caveat,
+			 long long interval_index, char *err, size_t errlen)
+{
+	char buf[32];
+
+	if (cmdline && cmdline[0] && fl_snapshot_set_tag(s, "command", cmdline))
+		return fl_fail(err, errlen, "snapshot tag 'command' refused (a newline, or no memory)");
+	if (caveat && fl_snapshot_set_tag(s, "locks_caveat", caveat))
+		return fl_fail(err, errlen, "snapshot tag 'locks_caveat' refused (a newline, or no memory)");
+	if (interval_index >= 0) {
+		snprintf(buf, sizeof(buf), "%lld", interval_index);
+		if (fl_snapshot_set_tag(s, "interval_index", buf))
+			return fl_fail(err, errlen, "snapshot tag 'interval_index' refused (no memory)");
+	}
+	return 0;
+}
+
 /* Take the window that ends now into a snapshot and write it. */
 static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool *written,
 			 char *path, size_t pathlen)
 {
 	unsigned long long end_real, end_mono;
-	char err[512], buf[64];
+	char err[512];
 	int ret = -1;
 
 	memset(s, 0, sizeof(*s));
@@ -553,12 +578,20 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 		s->hdr.filter_tgid = r->tgid;
 		/* the module holds them off where the bpf backend does, for the same reason */
 		if (!r->a.mmap_lock && !(s->hdr.hooks_live & m) && !(s->hdr.hooks_absent & m) &&
-		    s->hdr.lockless_kind == FL_LL_KIND_NONE)
-			fl_snapshot_set_tag(s, FL_TAG_MMAP_LOCK_OFF, FL_MMAP_LOCK_OFF_WHY);
-		if (!r->a.time_hmf)
-			fl_snapshot_set_tag(s, FL_TAG_HMF_OFF,
-					    "not timed by default: a clock read more on every call "
-					    "(record --hmf times it)");
+		    s->hdr.lockless_kind == FL_LL_KIND_NONE &&
+		    fl_snapshot_set_tag(s, FL_TAG_MMAP_LOCK_OFF, FL_MMAP_LOCK_OFF_WHY)) {
+			fprintf(stderr, "faultline record: snapshot tag '%s' refused (no memory)\n",
+				FL_TAG_MMAP_LOCK_OFF);
+			return -1;
+		}
+		if (!r->a.time_hmf &&
+		    fl_snapshot_set_tag(s, FL_TAG_HMF_OFF,
+					"not timed by default: a clock read more on every call "
+					"(record --hmf times it)")) {
+			fprintf(stderr, "faultline record: snapshot tag '%s' refused (no memory)\n",
+				FL_TAG_HMF_OFF);
+			return -1;
+		}
 	}
 	if (fl_vmstat_to_snapshot(&r->vm, &s->vmstat, &s->nr_vmstat)) {
 		fprintf(stderr, "faultline record: out of memory\n");
@@ -571,13 +604,10 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 		fprintf(stderr, "faultline record: self-cost: out of memory\n");
 	if (fl_tags_collect && fl_tags_collect(s) && !r->a.quiet)
 		fprintf(stderr, "faultline record: machine tags incomplete\n");
-	if (r->cmdline[0])
-		fl_snapshot_set_tag(s, "command", r->cmdline);
-	if (r->locks_caveat)
-		fl_snapshot_set_tag(s, "locks_caveat", r->locks_caveat);
-	if (r->a.interval > 0) {
-		snprintf(buf, sizeof(buf), "%u", r->nsnap);
-		fl_snapshot_set_tag(s, "interval_index", buf);
+	if (fl_record_tag_window(s, r->cmdline, r->locks_caveat,
+				 r->a.interval > 0 ? (long long)r->nsnap : -1, err, sizeof(err))) {
+		fprintf(stderr, "faultline record: %s\n", err);
+		return -1;
 	}
 	fl_vmstat_roll(&r->vm);
 	r->win_real = end_real;

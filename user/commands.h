@@ -88,6 +88,9 @@ struct fl_check_args {
 };
 
 int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err, size_t errlen);
+struct fl_snapshot;
+int fl_record_tag_window(struct fl_snapshot *s, const char *cmdline, const char *caveat,
+			 long long interval_index, char *err, size_t errlen);
 int parse_report_args(int argc, char **argv, struct fl_report_args *a, char *err, size_t errlen);
 int parse_probe_args(int argc, char **argv, char *err, size_t errlen);
 int parse_export_args(int argc, char **argv, struct fl_export_args *a, char *err, size_t errlen);

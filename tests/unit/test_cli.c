@@ -17,6 +17,7 @@
 
 #include "commands.h"
 #include "export.h"
+#include "snapshot.h"
 
 bool fl_verbose;	/* main.c's, not linked here */
 
@@ -192,10 +193,42 @@ static void test_tags_probe_check(void **state)
 	assert_string_equal(err, "no snapshot file given");
 }
 
+/* take_snapshot() used to drop a refused tag and write the snapshot without it. */
+static void test_record_tags(void **state)
+{
+	struct fl_snapshot s;
+	char err[256];
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(fl_record_tag_window(&s, "pft -m 1g", NULL, 7, err, sizeof(err)), 0);
+	assert_string_equal(fl_snapshot_tag(&s, "command"), "pft -m 1g");
+	assert_string_equal(fl_snapshot_tag(&s, "interval_index"), "7");
+	assert_null(fl_snapshot_tag(&s, "locks_caveat"));
+	fl_snapshot_free(&s);
+
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(fl_record_tag_window(&s, "", NULL, -1, err, sizeof(err)), 0);
+	assert_null(fl_snapshot_tag(&s, "command"));
+	assert_null(fl_snapshot_tag(&s, "interval_index"));
+	fl_snapshot_free(&s);
+
+	/* a value the format cannot hold fails the window, naming the tag */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(fl_record_tag_window(&s, "sh -c 'a\nb'", NULL, 0, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'command' refused"));
+	fl_snapshot_free(&s);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(fl_record_tag_window(&s, "x", "spin\nwaits", 0, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'locks_caveat' refused"));
+	fl_snapshot_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_record),
+		cmocka_unit_test(test_record_tags),
 		cmocka_unit_test(test_getopt_reset),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_export_compare_plot),

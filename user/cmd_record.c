@@ -133,7 +133,8 @@ static void usage(FILE *f)
 "      --self-cost        also time faultline's own BPF programs (kernel BPF run-time\n"
 "                         statistics, on for the run): runs and ns per program\n"
 "      --hmf              also time each handle_mm_fault call (an entry hook per call:\n"
-"                         it about doubles what the bpf tiers cost a fault)\n"
+"                         it about doubles what the bpf tiers cost a fault; -b kmod:\n"
+"                         one clock read more)\n"
 "      --mmap-lock        record mmap_lock wait/hold where it is off by default for its\n"
 "                         cost (kernels < 6.14 with no lockless fault path: see probe)\n"
 "With CMD: CMD and its children are traced, its exit status is returned.\n");

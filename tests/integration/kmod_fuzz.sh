@@ -300,6 +300,7 @@ want_ctl() {
 	case $body in
 	656e61626c65|64697361626c65|7265736574) W=ok; return ;;	# enable disable reset
 	6d6d61705f6c6f636b206f6e|6d6d61705f6c6f636b206175746f) W=ok; return ;;	# mmap_lock on|auto
+	686d66206f6e|686d66206f6666) W=ok; return ;;			# hmf on|off
 	7467696420*) arg=${body#7467696420} ;;			# "tgid "
 	*) W=$EINVAL; return ;;
 	esac

@@ -92,11 +92,11 @@ cp /tmp/sum-alone.txt /out/summary-alone.txt
 cat /out/summary-collide.txt
 KMOD_SUM=/tmp/sum-collide.txt
 fu=$(kmod_sum faults_user)
-missed=$(kmod_sum missed)
+missed=$(kmod_sum events_missed)
 fl_check_ge "collision: events missed (the slot changed hands)" "$missed" 1
 fl_check_ge "collision: faults counted + missed >= pages of A and B" $((fu + missed)) $((2 * PAGES))
 fl_check_ge "collision: faults counted (both workers recorded some)" "$fu" $((PAGES / 2))
-ended=$(kmod_sum faults_ended)
+ended=$(kmod_sum faults_timed)
 fl_check_ge "collision: faults started (user + kernel) >= faults_ended" \
 	$((fu + $(kmod_sum faults_kernel))) "$ended"
 fl_check_eq "collision: fault_latency count = faults_ended" "$(kmod_hist fault_latency count)" "$ended"
@@ -113,7 +113,7 @@ fi
 KMOD_SUM=/tmp/sum-alone.txt
 cat /out/summary-alone.txt
 fl_check_within "alone on the slot afterwards: faults_user vs pages" "$(kmod_sum faults_user)" $PAGES 1
-fl_check_eq "alone on the slot afterwards: missed" "$(kmod_sum missed)" 0
+fl_check_eq "alone on the slot afterwards: missed" "$(kmod_sum events_missed)" 0
 
 # 3. filter sets while the old filter's process forks
 sh -c 'while :; do /fl/pft -m 4m -t 1 >/dev/null 2>&1; done' &

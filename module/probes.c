@@ -14,7 +14,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/fprobe.h>
+#if __has_include(<linux/fprobe.h>)
+#include <linux/fprobe.h>	/* 5.18+ */
+#endif
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>

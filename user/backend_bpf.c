@@ -423,6 +423,12 @@ static int tier_possible(unsigned int tier, const struct fl_kfeatures *kf,
 		snprintf(why, len, "the kernel has no exceptions:page_fault_user tracepoint in BTF");
 		return -1;
 	}
+	/* the programs keep per-task state there and name the task by its BTF pointer */
+	if (kf->btf && !kf->task_storage) {
+		snprintf(why, len, "no BPF task-local storage or bpf_get_current_task_btf (5.11+) "
+			 "in this kernel: use the module (-b kmod)");
+		return -1;
+	}
 	if (tier != FL_TIER_TRACEPOINT && !kf->has_hmf && !kf->has_do_hmf) {
 		snprintf(why, len, "no handle_mm_fault (or do_handle_mm_fault) in BTF");
 		return -1;

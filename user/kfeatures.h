@@ -23,6 +23,7 @@ struct fl_kfeatures {
 	bool tp_mmap_lock;	/* all three mmap_lock tracepoints */
 	bool tp_contention;	/* lock:contention_begin/end */
 	bool tp_fork;		/* sched:sched_process_fork */
+	bool task_storage;	/* BPF_MAP_TYPE_TASK_STORAGE and bpf_get_current_task_btf (5.11+) */
 	int mmap_memcg;		/* 1: (mm, memcg_path, write..), 0: (mm, write..), -1: unknown */
 	/* enum values, -1 when the kernel has no such enumerator */
 	long long flag_vma_lock;	/* FAULT_FLAG_VMA_LOCK */

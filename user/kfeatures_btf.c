@@ -93,6 +93,8 @@ int fl_kfeatures_read(struct fl_kfeatures *f, char *err, size_t errlen)
 	f->flag_vma_lock = enum_value(btf, "FAULT_FLAG_VMA_LOCK");
 	f->flag_speculative = enum_value(btf, "FAULT_FLAG_SPECULATIVE");
 	f->vm_fault_retry = enum_value(btf, "VM_FAULT_RETRY");
+	f->task_storage = enum_value(btf, "BPF_MAP_TYPE_TASK_STORAGE") >= 0 &&
+			  enum_value(btf, "BPF_FUNC_get_current_task_btf") >= 0;
 	btf__free(btf);
 	return 0;
 }

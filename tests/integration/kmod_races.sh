@@ -15,7 +15,7 @@
 #     tested the old filter just before it has finished counting.
 # The races themselves sit in windows of a few instructions: this is a
 # stress and a regression check of the rules, not a reproducer.
-# kernels: 6.12 6.1
+# kernels: 6.12 6.1 5.10
 # smp: 2
 # timeout: 500
 . /fl/lib.sh

@@ -3,7 +3,7 @@
 # fills the latency histogram, reports lockless outcomes where the kernel has
 # them; the same workload under `-b bpf` agrees within 1% on fault counts
 # (median latencies are printed side by side: TCG timings are not performance).
-# kernels: 6.12 6.1
+# kernels: 6.12 6.1 5.10
 # smp: 2
 # timeout: 400
 # args: 256m 2
@@ -48,8 +48,8 @@ k_p50=$(raw /out/kmod_raw.txt fault_latency.p50_ns)
 fl_check_ge "kmod fault_latency p50 (ns)" "$k_p50" 1
 fl_check_eq "kmod events_missed" "$(raw /out/kmod_raw.txt events_missed)" 0
 case $FL_SERIES in
-6.1)
-	fl_check_cmd "lockless figures not reported as numbers on 6.1" \
+6.1|5.10)
+	fl_check_cmd "lockless figures not reported as numbers on $FL_SERIES" \
 		sh -c "grep '^lockless_attempted=' /out/kmod_raw.txt | grep -qE 'absent|unavailable'" ;;
 *)
 	fl_check_ge "kmod lockless_attempted (per-VMA locks)" \
@@ -58,6 +58,15 @@ esac
 fl_check_cmd "rmmod faultline" rmmod faultline
 
 # The same workload under BPF (module unloaded: nothing else hooked).
+# 5.10 has no task-local storage: the bpf backend is refused, saying why.
+if [ "$FL_SERIES" = 5.10 ]; then
+	/fl/faultline record -b bpf -o /tmp/bpf.snap -- /fl/pft -m 1m >/out/record_bpf.txt 2>&1
+	fl_check_eq "5.10: record -b bpf refused" $? 1
+	fl_check_cmd "5.10: the refusal names task-local storage and -b kmod" \
+		grep -q 'no BPF task-local storage.*use the module (-b kmod)' /out/record_bpf.txt
+	fl_check_cmd "5.10: nothing written" test ! -e /tmp/bpf.snap
+	fl_done
+fi
 /fl/faultline record -b bpf -o /tmp/bpf.snap -- /fl/pft -m "$SIZE" -t "$THREADS" \
 	>/out/record_bpf.txt 2>&1 || fl_fail "faultline record -b bpf exited $?"
 /fl/faultline report --raw /tmp/bpf.snap >/out/bpf_raw.txt || fl_fail "report --raw (bpf)"

@@ -110,6 +110,12 @@ const volatile bool time_hmf = false;		/* --hmf: time handle_mm_fault calls */
  * mmap_lock one by the mmap_lock tracepoints (kret_flags()).
  */
 const volatile bool kp_lock_infer = false;
+/*
+ * 5.11+: task-local storage and bpf_get_current_task_btf().  Without them
+ * (5.10) user space makes tstate a hash keyed by tid, emptied at exit
+ * (tp_exit), and the programs name the current task by its pid/tgid.
+ */
+const volatile bool task_btf = true;
 
 /* Which per-CPU slot is live; flipped by user space for -i snapshots. */
 volatile __u32 slot = 0;
@@ -138,7 +144,57 @@ static __always_inline struct fl_pcpu *pcpu_get(void)
 
 static __always_inline fl_u64 cur_task(void)
 {
-	return (fl_u64)bpf_get_current_task_btf();
+	if (task_btf)
+		return (fl_u64)bpf_get_current_task_btf();
+	return bpf_get_current_task();
+}
+
+/* The current task's address (compared, never dereferenced) and tgid. */
+static __always_inline fl_u64 cur_ids(__u32 *tgid)
+{
+	struct task_struct *t;
+
+	if (!task_btf) {
+		*tgid = bpf_get_current_pid_tgid() >> 32;
+		return bpf_get_current_task();
+	}
+	t = bpf_get_current_task_btf();
+	*tgid = t->tgid;
+	return (fl_u64)t;
+}
+
+/*
+ * A new entry's value, in .rodata: a zeroed struct on the stack made every
+ * program's frame bigger and cost the tracepoint tier 170 guest
+ * instructions per fault on 6.12, on paths that never ran it.
+ */
+static const struct fl_task tstate_zero;
+
+/* Per-task state: task-local storage, or the tid-keyed hash (5.10). */
+static __always_inline struct fl_task *tstore_hash(__u32 tid, bool create)
+{
+	struct fl_task *st = bpf_map_lookup_elem(&tstate, &tid);
+
+	if (st || !create)
+		return st;
+	bpf_map_update_elem(&tstate, &tid, &tstate_zero, BPF_NOEXIST);	/* full: NULL below */
+	return bpf_map_lookup_elem(&tstate, &tid);
+}
+
+static __always_inline struct fl_task *tstore_cur(bool create)
+{
+	if (task_btf)
+		return bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0,
+					    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	return tstore_hash((__u32)bpf_get_current_pid_tgid(), create);
+}
+
+static __always_inline struct fl_task *tstore_task(struct task_struct *t, bool create)
+{
+	if (task_btf)
+		return bpf_task_storage_get(&tstate, t, 0,
+					    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	return tstore_hash(t->pid, create);
 }
 
 /*
@@ -162,10 +218,15 @@ static __always_inline bool tgid_set(__u32 tgid)
 	return w && ((*w >> (tgid & 63)) & 1);
 }
 
-/* Is task T traced? */
-static __always_inline bool traced(struct task_struct *t)
+/* Is the current task traced? */
+static __always_inline bool traced_cur(void)
 {
-	return !filter_tgid || tgid_set(t->tgid);
+	__u32 tgid;
+
+	if (!filter_tgid)
+		return true;
+	cur_ids(&tgid);
+	return tgid_set(tgid);
 }
 
 /*
@@ -174,16 +235,15 @@ static __always_inline bool traced(struct task_struct *t)
  */
 static __always_inline struct fl_task *task_state(void)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
 	struct fl_cpu_stats *cs;
 	struct fl_task *st;
 
-	st = bpf_task_storage_get(&tstate, t, 0, 0);
+	st = tstore_cur(false);
 	if (st)
 		return st;
-	if (!traced(t))
+	if (!traced_cur())
 		return NULL;
-	st = bpf_task_storage_get(&tstate, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	st = tstore_cur(true);
 	if (!st) {
 		cs = cpu_stats();
 		if (cs)
@@ -207,7 +267,7 @@ static __always_inline struct fl_fstate *fault_get(struct fl_pcpu *pc)
 
 	if (pc->task == cur_task())
 		return &pc->f;
-	st = bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0, 0);
+	st = tstore_cur(false);
 	return st && fstate_busy(&st->f) ? &st->f : NULL;
 }
 
@@ -227,17 +287,17 @@ static __always_inline void read_kvals(struct fl_kvals *kv)
 
 static __always_inline int on_fault_start(unsigned long address, int kernel_mode)
 {
-	struct task_struct *t;
 	struct fl_cpu_stats *cs;
 	struct fl_pcpu *pc;
 	struct fl_fstate *f;
 	struct fl_task *st;
+	__u32 tgid;
 	fl_u64 me;
 
 	if (kernel_mode && address >= FL_USER_ADDR_END)
 		return 0;	/* vmalloc / kernel-address faults: not ours */
-	t = bpf_get_current_task_btf();
-	if (!traced(t) || !(cs = cpu_stats()))
+	me = cur_ids(&tgid);
+	if ((filter_tgid && !tgid_set(tgid)) || !(cs = cpu_stats()))
 		return 0;
 	if (!fault_state) {	/* tracepoint tier: fl_ev_fault_start's count, nothing else */
 		cs->cnt[kernel_mode ? FL_C_FAULTS_KERNEL : FL_C_FAULTS_USER]++;
@@ -246,11 +306,10 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 	pc = pcpu_get();
 	if (!pc)
 		return 0;
-	me = (fl_u64)t;
 	f = &pc->f;
 	if (pc->task != me) {
 		/* a fault of ours left in storage (switched out, never ended) */
-		st = bpf_task_storage_get(&tstate, t, 0, 0);
+		st = tstore_cur(false);
 		if (st && fstate_busy(&st->f)) {
 			f = &st->f;
 		} else {
@@ -307,7 +366,7 @@ int BPF_PROG(tp_sched_switch, bool preempt, struct task_struct *prev,
 	pc->task = 0;
 	if (!fstate_busy(&pc->f))
 		return 0;
-	st = bpf_task_storage_get(&tstate, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	st = tstore_task(prev, true);
 	if (st) {
 		st->f = pc->f;
 	} else {
@@ -333,7 +392,7 @@ static __always_inline void on_hmf_enter(fl_u32 flags, bool in_fault)
 	f = fault_get(pc);
 	if (!f) {
 		/* a call outside a fault (GUP): --hmf times it too, if traced */
-		if (!time_hmf || !traced(bpf_get_current_task_btf()))
+		if (!time_hmf || !traced_cur())
 			return;
 		if (fstate_busy(&pc->f)) {	/* not moved at a switch: lost */
 			struct fl_cpu_stats *cs = cpu_stats();
@@ -369,7 +428,7 @@ static __always_inline void hmf_exit(struct fl_fstate *f, fl_u32 flags, fl_u32 r
 		return;
 	if (!f) {
 		/* no fault in flight: a call from GUP and friends, if traced */
-		if (traced(bpf_get_current_task_btf()))
+		if (traced_cur())
 			cs->cnt[FL_C_HMF_CALLS]++;
 		return;
 	}
@@ -564,7 +623,7 @@ static __always_inline struct fl_mmap_state *mmap_state(bool create)
 	if (create)
 		st = task_state();
 	else
-		st = bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0, 0);
+		st = tstore_cur(false);
 	return st ? &st->m : NULL;
 }
 
@@ -590,7 +649,7 @@ static __always_inline void on_mmap_acquired(struct mm_struct *mm, bool write, b
 		fault_mmap_lock(true);
 	/* a failure is counted for every traced task, with state or not */
 	ms = mmap_state(success);
-	if (!ms && (success || !traced(bpf_get_current_task_btf())))
+	if (!ms && (success || !traced_cur()))
 		return;
 	cs = cpu_stats();
 	if (cs)
@@ -679,7 +738,7 @@ int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
 		return 0;
 	/* counted for every traced task, timed where it has state (mmaplock.h) */
 	ms = mmap_state(true);
-	if (!ms && !traced(bpf_get_current_task_btf()))
+	if (!ms && !traced_cur())
 		return 0;
 	cs = cpu_stats();
 	if (cs)
@@ -720,8 +779,23 @@ int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 		return 0;
 	if (!tgid_set(ptgid))
 		return 0;
+	/*
+	 * An atomic add of a bit not yet set is an OR, and a child's fresh
+	 * tgid is set by nobody else meanwhile; BPF's atomic OR needs 5.12.
+	 */
 	w = tgid_word(ctgid);
-	if (w)	/* always: tgids are below PID_MAX_LIMIT */
-		__sync_fetch_and_or(w, 1ULL << (ctgid & 63));
+	if (w && !((*w >> (ctgid & 63)) & 1))
+		__sync_fetch_and_add(w, 1ULL << (ctgid & 63));
+	return 0;
+}
+
+/* 5.10 (no task-local storage): a task's hash entry goes with the task. */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(tp_exit, struct task_struct *p)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+	if (!task_btf)
+		bpf_map_delete_elem(&tstate, &tid);
 	return 0;
 }

@@ -184,6 +184,9 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 	}
 	if (kf->tp_fork)
 		n = plan_add(plan, n, PG(tp_fork), 0, R_OPTIONAL);
+	/* no task-local storage: the tid-keyed hash is emptied at exit */
+	if (!kf->task_storage && tier != FL_TIER_TRACEPOINT)
+		n = plan_add(plan, n, PG(tp_exit), 0, R_CORE);
 
 	fl_kvals_from_features(kf, &kv);
 	/* per-VMA lock outcomes read from the handle_mm_fault exit (classify.h) */
@@ -416,6 +419,12 @@ static struct bpf_link *attach_prog(struct fl_bpf *b, struct bpf_program *prog)
 
 /* ---- one tier: open, configure, load, attach -------------------------- */
 
+/*
+ * Without task-local storage (5.10), the per-task state is a hash of this
+ * many tids: a traced task past it is counted in events_missed.
+ */
+#define FL_TSTATE_HASH_MAX	32768
+
 static int tier_possible(unsigned int tier, const struct fl_kfeatures *kf,
 			 char *why, size_t len)
 {
@@ -423,12 +432,7 @@ static int tier_possible(unsigned int tier, const struct fl_kfeatures *kf,
 		snprintf(why, len, "the kernel has no exceptions:page_fault_user tracepoint in BTF");
 		return -1;
 	}
-	/* the programs keep per-task state there and name the task by its BTF pointer */
-	if (kf->btf && !kf->task_storage) {
-		snprintf(why, len, "no BPF task-local storage or bpf_get_current_task_btf (5.11+) "
-			 "in this kernel: use the module (-b kmod)");
-		return -1;
-	}
+
 	if (tier != FL_TIER_TRACEPOINT && !kf->has_hmf && !kf->has_do_hmf) {
 		snprintf(why, len, "no handle_mm_fault (or do_handle_mm_fault) in BTF");
 		return -1;
@@ -465,6 +469,18 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	skel->rodata->follow_fork = o->follow_fork;
 	skel->rodata->time_hmf = o->time_hmf;
 	skel->rodata->kp_lock_infer = kp_lock_infer(tier, &b->kf, o);
+	if (!b->kf.task_storage) {
+		/* 5.10: per-task state in a hash keyed by tid (faultline.bpf.c task_btf) */
+		skel->rodata->task_btf = false;
+		/* preallocated: tracing programs must not allocate map entries at run time */
+		if (bpf_map__set_type(skel->maps.tstate, BPF_MAP_TYPE_HASH) ||
+		    bpf_map__set_map_flags(skel->maps.tstate, 0) ||
+		    bpf_map__set_max_entries(skel->maps.tstate, FL_TSTATE_HASH_MAX)) {
+			snprintf(why, len, "cannot make the per-task state a hash");
+			destroy_skel(b);
+			return -1;
+		}
+	}
 	skel->rodata->kvals.ll_infer = b->kv.ll_infer;
 	skel->rodata->kvals.ll_kind = b->kv.ll_kind;
 	skel->rodata->kvals.ll_flag = b->kv.ll_flag;

@@ -87,7 +87,7 @@ enum fl_avail fl_figure_avail(const struct fl_snapshot *s, enum fl_figure fig,
 		if ((*why = fl_snapshot_tag(s, FL_TAG_MMAP_LOCK_OFF)))
 			return FL_AVAIL_UNAVAILABLE;
 		*why = absent(s, HOOK(FL_HOOK_MMAP_START)) ?
-			"the kernel has no mmap_lock tracepoints (5.10+)" :
+			"the kernel has no mmap_lock tracepoints (5.11+)" :
 			"the mmap_lock tracepoints were not live";
 		return FL_AVAIL_UNAVAILABLE;
 	case FL_FIG_CONTENTION:

@@ -58,15 +58,6 @@ esac
 fl_check_cmd "rmmod faultline" rmmod faultline
 
 # The same workload under BPF (module unloaded: nothing else hooked).
-# 5.10 has no task-local storage: the bpf backend is refused, saying why.
-if [ "$FL_SERIES" = 5.10 ]; then
-	/fl/faultline record -b bpf -o /tmp/bpf.snap -- /fl/pft -m 1m >/out/record_bpf.txt 2>&1
-	fl_check_eq "5.10: record -b bpf refused" $? 1
-	fl_check_cmd "5.10: the refusal names task-local storage and -b kmod" \
-		grep -q 'no BPF task-local storage.*use the module (-b kmod)' /out/record_bpf.txt
-	fl_check_cmd "5.10: nothing written" test ! -e /tmp/bpf.snap
-	fl_done
-fi
 /fl/faultline record -b bpf -o /tmp/bpf.snap -- /fl/pft -m "$SIZE" -t "$THREADS" \
 	>/out/record_bpf.txt 2>&1 || fl_fail "faultline record -b bpf exited $?"
 /fl/faultline report --raw /tmp/bpf.snap >/out/bpf_raw.txt || fl_fail "report --raw (bpf)"

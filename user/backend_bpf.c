@@ -561,7 +561,9 @@ struct fl_bpf *fl_bpf_start(const struct fl_bpf_opts *o, char *err, size_t errle
 		return NULL;
 	}
 	b->gp_outer = b->gp_inner = -1;
-	if (fl_kfeatures_read(&b->kf, err, errlen)) {
+	if (o->btf) {
+		fl_kfeatures_from_btf(&b->kf, o->btf);
+	} else if (fl_kfeatures_read(&b->kf, err, errlen)) {
 		free(b);
 		return NULL;
 	}

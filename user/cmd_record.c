@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <bpf/btf.h>
 
 #include "backend_bpf.h"
 #include "commands.h"
@@ -73,6 +74,7 @@ struct rec {
 	int backend;		/* FL_BACKEND_* in use */
 	struct fl_bpf *bpf;
 	struct fl_phases *ph;
+	struct btf *btf;	/* the kernel's, probed once for the backend and phases */
 	struct fl_snapshot acc;	/* every window merged, for the summary */
 	const char *locks_caveat;	/* --locks on a machine that may hide spinlock waits */
 	bool dir_mode;
@@ -303,6 +305,7 @@ static int start_bpf(struct rec *r, unsigned int first, bool exact, char *err, s
 		.follow_fork = true,
 		.time_hmf = r->a.time_hmf,
 		.mmap_lock = r->a.mmap_lock,
+		.btf = r->btf,
 	};
 
 	r->bpf = fl_bpf_start(&o, err, errlen);
@@ -446,6 +449,8 @@ static int abort_start(struct rec *r, const sigset_t *orig)
 		fl_phases_close(r->ph);
 	r->ph = NULL;
 	stop_backend(r);
+	btf__free(r->btf);
+	r->btf = NULL;
 	kill_child_unreleased(r);
 	sigprocmask(SIG_SETMASK, orig, NULL);
 	if (r->stats_fd >= 0)
@@ -807,6 +812,8 @@ int cmd_record(int argc, char **argv)
 		if (!r.a.system_wide)
 			r.tgid = r.child;
 	}
+	/* NULL here: the bpf backend says why, phases are unavailable */
+	r.btf = fl_btf_load(err, sizeof(err));
 	if (start_backend(&r))
 		return abort_start(&r, &orig);
 	if (r.a.self_cost && r.backend != FL_BACKEND_BPF) {
@@ -815,6 +822,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (r.a.phases || r.a.locks) {
 		struct fl_phases_opts po = {
+			.btf = r.btf,
 			.tgids_map_fd = -1,
 			.tgid = r.a.system_wide ? 0 : r.tgid,
 			.phases = r.a.phases,
@@ -918,6 +926,8 @@ int cmd_record(int argc, char **argv)
 		fl_phases_close(r.ph);
 	r.ph = NULL;
 	stop_backend(&r);
+	btf__free(r.btf);
+	r.btf = NULL;
 	if (r.child > 0) {
 		/* -d ended the recording: wait for the command (it got SIGTERM) */
 		while (waitpid(r.child, &status, 0) < 0 && errno == EINTR)

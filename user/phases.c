@@ -14,7 +14,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "../ebpf/phases.h"
+#include <faultline/phases_abi.h>
 #include "phases.skel.h"
 #include "phases.h"
 #include "errbuf.h"

@@ -27,7 +27,6 @@
 #include "errbuf.h"
 #include "kfeatures.h"
 #include "report_common.h"
-#include "report_merge.h"
 #include "snapshot.h"
 #include "vmstat.h"
 

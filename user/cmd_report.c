@@ -13,7 +13,6 @@
 #include "commands.h"
 #include "export.h"
 #include "report_common.h"
-#include "report_merge.h"
 #include "selfcost.h"
 #include "topology.h"
 

@@ -65,6 +65,20 @@ int fl_snapshot_set_tag(struct fl_snapshot *s, const char *key, const char *valu
 /* vmstat delta (after - before) of NAME; -1 if the counter is absent. */
 long long fl_snapshot_vmstat_delta(const struct fl_snapshot *s, const char *name);
 
+/* ---- merging the interval snapshots of one recording (snapshot_merge.c) ---- */
+
+/*
+ * dst += src.  An empty dst (cpus == NULL) becomes a copy of src.  Refuses
+ * snapshots of a different CPU count, backend, tier or lockless kind.
+ * vmstat deltas add up; durations add up; live hooks are those live in both.
+ */
+int fl_snapshot_merge(struct fl_snapshot *dst, const struct fl_snapshot *src,
+		      char *err, size_t errlen);
+
+/* A snapshot file, or every *.snap in a directory (sorted) merged. */
+int fl_snapshot_load(const char *path, struct fl_snapshot *out, unsigned int *nfiles,
+		     char *err, size_t errlen);
+
 const char *fl_backend_name(unsigned int backend);
 const char *fl_tier_name(unsigned int tier);
 const char *fl_hook_name(unsigned int hook);

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Merging snapshots (interval files of one recording) and loading FILE|DIR. */
+/*
+ * Merging snapshots (interval files of one recording) and loading FILE|DIR:
+ * part of the snapshot module (snapshot.h), apart from snapshot.c because it
+ * needs selfcost.c to merge the self-cost tags.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -7,8 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report_merge.h"
 #include "selfcost.h"
+#include "snapshot.h"
 
 static int add_extra(struct fl_snapshot *s, const struct fl_raw_section *src)
 {

@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "kv.h"
 #include "export_out.h"
 
 /* The seed's TAGS block, in its order; then ours. */

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "export.h"
-#include "pftlog.h"
+#include "kv.h"
 
 const char *fl_export_by_name(enum fl_export_by by)
 {

@@ -141,42 +141,6 @@ char *fl_read_text(const char *path, size_t max)
 	return buf;
 }
 
-const char *fl_kv_get(const char *text, const char *key, char *buf, size_t len)
-{
-	size_t klen = strlen(key);
-	const char *p = text;
-
-	while (p && *p) {
-		const char *eol = strchr(p, '\n'), *q = p, *v, *e;
-		size_t n;
-
-		if (!eol)
-			eol = p + strlen(p);
-		while (q < eol && (*q == ' ' || *q == '\t'))
-			q++;
-		if (eol - q > 7 && !strncmp(q, "export ", 7))
-			q += 7;
-		if ((size_t)(eol - q) > klen && !strncmp(q, key, klen) && q[klen] == '=') {
-			v = q + klen + 1;
-			e = eol;
-			if (e > v && e[-1] == '\r')
-				e--;
-			if (e - v >= 2 && (*v == '"' || *v == '\'') && e[-1] == *v) {
-				v++;
-				e--;
-			}
-			n = (size_t)(e - v);
-			if (n >= len)
-				n = len - 1;
-			memcpy(buf, v, n);
-			buf[n] = '\0';
-			return buf;
-		}
-		p = *eol ? eol + 1 : eol;
-	}
-	return NULL;
-}
-
 static int cmp_series(const void *a, const void *b)
 {
 	const struct fl_pft_series *x = a, *y = b;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "kv.h"
 #include "pftlog.h"
 #include "tags.h"
 #include "topology.h"

@@ -315,6 +315,25 @@ static void test_cpulist(void **state)
 	assert_int_equal(fl_cpulist_parse("3-1", m, 16), -1);
 	assert_int_equal(fl_cpulist_parse("0-16", m, 16), -1);
 	assert_int_equal(fl_cpulist_parse("a", m, 16), -1);
+	/* the one parser of sysfs cpulists: topology and the online CPUs (backend_bpf.c) */
+	memset(m, 0, sizeof(m));
+	assert_int_equal(fl_cpulist_parse("0-3,8,10-11\n", m, 16), 0);
+	for (int i = 0; i < 16; i++)
+		assert_int_equal(m[i], i <= 3 || i == 8 || i == 10 || i == 11);
+	memset(m, 0, sizeof(m));
+	assert_int_equal(fl_cpulist_parse("", m, 16), 0);	/* no CPUs (an empty node) */
+	for (int i = 0; i < 16; i++)
+		assert_int_equal(m[i], 0);
+	assert_int_equal(fl_cpulist_parse("15", m, 16), 0);
+	assert_true(m[15]);
+	assert_int_equal(fl_cpulist_parse("\n", m, 16), -1);	/* a lone newline is refused */
+	assert_int_equal(fl_cpulist_parse("0-3,", m, 16), -1);
+	assert_int_equal(fl_cpulist_parse("1,,2", m, 16), -1);
+	assert_int_equal(fl_cpulist_parse(" 1", m, 16), -1);
+	assert_int_equal(fl_cpulist_parse("1-", m, 16), -1);
+	assert_int_equal(fl_cpulist_parse("-1", m, 16), -1);
+	assert_int_equal(fl_cpulist_parse("1 2", m, 16), -1);
+	assert_int_equal(fl_cpulist_parse("99999999999999999999999", m, 16), -1);
 	assert_int_equal(fl_parse_size("32K"), 32768);
 	assert_int_equal(fl_parse_size("16M"), 16 << 20);
 	assert_int_equal(fl_parse_size("x"), 0);

@@ -511,21 +511,18 @@ static int check_output(const char *out, bool dir_mode)
 /* Remove snap-*.snap left by an earlier recording into the same directory. */
 static void clear_dir(const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char path[4096];
+	char path[4096], err[16], **names;
+	unsigned int n;
 
-	if (!d)
+	if (fl_snapshot_list_dir(dir, &names, &n, err, sizeof(err)))
 		return;
-	while ((de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-
-		if (n > 10 && !strncmp(de->d_name, "snap-", 5) && !strcmp(de->d_name + n - 5, ".snap")) {
-			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+	for (unsigned int i = 0; i < n; i++) {
+		if (strlen(names[i]) > 10 && !strncmp(names[i], "snap-", 5)) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 			unlink(path);
 		}
 	}
-	closedir(d);
+	fl_snapshot_names_free(names, n);
 }
 
 /*

@@ -6,7 +6,6 @@
  * cmd_export.c parses the arguments.  Formats: Documentation/formats.rst.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,24 +238,17 @@ static int add_dir(struct fl_export *e, const char *dir, const char *topo_root,
 	int rc = 0;
 
 	for (int k = 0; k < 2; k++) {
-		char path[4096];
-		struct dirent *de;
-		DIR *d;
+		char path[4096], **in, **nn;
+		unsigned int nin;
 
 		snprintf(path, sizeof(path), "%s%s", dir, subs[k]);
-		d = opendir(path);
-		if (!d)
-			continue;
-		while ((de = readdir(d))) {
-			size_t l = strlen(de->d_name);
-			char **nn;
-
-			if (l <= 5 || strcmp(de->d_name + l - 5, ".snap"))
-				continue;
+		if (fl_snapshot_list_dir(path, &in, &nin, err, errlen))
+			continue;	/* no such directory: the other may have them */
+		for (unsigned int i = 0; i < nin; i++) {
 			nn = realloc(names, (n + 1) * sizeof(*nn));
-			if (!nn || asprintf(&nn[n], "%s%s%s", k ? "snap/" : "", "", de->d_name) < 0) {
+			if (!nn || asprintf(&nn[n], "%s%s", k ? "snap/" : "", in[i]) < 0) {
 				names = nn ? nn : names;
-				closedir(d);
+				fl_snapshot_names_free(in, nin);
 				snprintf(err, errlen, "out of memory");
 				rc = -1;
 				goto out;
@@ -264,7 +256,7 @@ static int add_dir(struct fl_export *e, const char *dir, const char *topo_root,
 			names = nn;
 			n++;
 		}
-		closedir(d);
+		fl_snapshot_names_free(in, nin);
 	}
 	if (!n) {
 		snprintf(err, errlen, "%s: no *.snap files (nor in %s/snap)", dir, dir);
@@ -286,9 +278,7 @@ static int add_dir(struct fl_export *e, const char *dir, const char *topo_root,
 		rc = add_snap(e, path, run, topo_root, err, errlen);
 	}
 out:
-	for (unsigned int i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	fl_snapshot_names_free(names, n);
 	return rc;
 }
 

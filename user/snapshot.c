@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The one snapshot reader/writer (layout: include/faultline/abi.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -441,6 +442,67 @@ int fl_snapshot_write_file(const char *path, const struct fl_snapshot *s,
 		return fl_fail(err, errlen, "%s: write failed: %s", path, strerror(e.err));
 	}
 	return 0;
+}
+
+void fl_snapshot_names_free(char **names, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int fl_snapshot_list_dir(const char *dir, char ***names, unsigned int *nnames,
+			 char *err, size_t errlen)
+{
+	char **v = NULL;
+	unsigned int n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+	int e;
+
+	*names = NULL;
+	*nnames = 0;
+	d = opendir(dir);
+	if (!d) {
+		e = errno;
+		fl_fail(err, errlen, "%s: %s", dir, strerror(e));
+		errno = e;
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l <= 5 || strcmp(de->d_name + l - 5, ".snap") || de->d_name[0] == '.' ||
+		    de->d_type == DT_DIR)
+			continue;
+		if (n == cap) {
+			char **nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(*nv));
+
+			if (!nv)
+				goto oom;
+			v = nv;
+		}
+		if (!(v[n] = strdup(de->d_name)))
+			goto oom;
+		n++;
+	}
+	closedir(d);
+	if (n)	/* qsort(NULL, 0) is undefined */
+		qsort(v, n, sizeof(*v), cmp_name);
+	*names = v;
+	*nnames = n;
+	return 0;
+oom:
+	closedir(d);
+	fl_snapshot_names_free(v, n);
+	fl_fail(err, errlen, "out of memory");
+	errno = ENOMEM;
+	return -1;
 }
 
 void fl_snapshot_total(const struct fl_snapshot *s, struct fl_cpu_stats *out)

@@ -48,6 +48,17 @@ int fl_snapshot_alloc_cpus(struct fl_snapshot *s, unsigned int nr_cpus);
 /* Append a section of another type (phases, locks, ...); data is copied. */
 int fl_snapshot_add_section(struct fl_snapshot *s, unsigned int type, unsigned int count,
 			    const void *data, size_t size);
+/*
+ * The snapshots in directory DIR (not below it), the one rule for every
+ * reader of "a directory of snapshots": NAME.snap with a non-empty NAME not
+ * starting with '.' (so no hidden files; the atomic writers' temp files end
+ * in .tmp.*), not a directory, sorted by strcmp (snap-NNNN order).  *names (NULL when none)
+ * is freed with fl_snapshot_names_free().  0, with *n possibly 0; -1 + err
+ * (errno kept, e.g. ENOENT) when DIR cannot be read.
+ */
+int fl_snapshot_list_dir(const char *dir, char ***names, unsigned int *n,
+			 char *err, size_t errlen);
+void fl_snapshot_names_free(char **names, unsigned int n);
 /* Sum of all CPUs (counters added, histograms merged). */
 void fl_snapshot_total(const struct fl_snapshot *s, struct fl_cpu_stats *out);
 /* fl_cpu_stats_add (dst += src for one CPU record) is in faultline/abi.h. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* user/snapshot.c: write/read round trip and rejection of malformed input. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -148,6 +150,59 @@ static void test_no_partial_file(void **state)
 	fl_snapshot_free(&a);
 }
 
+static void touch(const char *dir, const char *name)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+}
+
+/* The one lister of "a directory of snapshots" (report, export, compare, record -o DIR/). */
+static void test_list_dir(void **state)
+{
+	static const char *const junk[] = {
+		".snap", ".hidden.snap", "x.snap.tmp.123", "out.json.tmp.Ab12Cd", "notes.txt",
+		"snap", "snap-0001.snapx",
+	};
+	char dir[] = "/tmp/fl-test-snapdir-XXXXXX", path[512], err[256], **names;
+	unsigned int n = 99;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	/* empty directory: no names, not an error */
+	assert_int_equal(fl_snapshot_list_dir(dir, &names, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	assert_null(names);
+	fl_snapshot_names_free(names, n);
+	/* only NAME.snap, sorted; hidden files, temp files, others and subdirectories not */
+	for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++)
+		touch(dir, junk[i]);
+	snprintf(path, sizeof(path), "%s/sub.snap", dir);
+	assert_int_equal(mkdir(path, 0755), 0);	/* a directory named like one */
+	touch(dir, "snap-0010.snap");
+	touch(dir, "snap-0002.snap");
+	touch(dir, "a.snap");
+	assert_int_equal(fl_snapshot_list_dir(dir, &names, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(names[0], "a.snap");
+	assert_string_equal(names[1], "snap-0002.snap");
+	assert_string_equal(names[2], "snap-0010.snap");
+	fl_snapshot_names_free(names, n);
+	/* no such directory: -1, errno kept, the path in err */
+	snprintf(path, sizeof(path), "%s/nonexistent", dir);
+	assert_int_equal(fl_snapshot_list_dir(path, &names, &n, err, sizeof(err)), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(err, "nonexistent"));
+	assert_null(names);
+	assert_int_equal(n, 0);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_everywhere),
 		cmocka_unit_test(test_bad_magic_version),
 		cmocka_unit_test(test_no_partial_file),
+		cmocka_unit_test(test_list_dir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

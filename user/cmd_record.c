@@ -23,49 +23,15 @@
 #include <bpf/btf.h>
 
 #include "backend_bpf.h"
+#include "backend_kmod.h"
 #include "commands.h"
 #include "errbuf.h"
 #include "kfeatures.h"
+#include "phases.h"
 #include "report_common.h"
 #include "snapshot.h"
+#include "tags.h"
 #include "vmstat.h"
-
-#if defined(__has_include)
-#if __has_include("backend_kmod.h")
-#include "backend_kmod.h"
-#endif
-#endif
-
-/* The module backend (user/backend_kmod.c) and machine tags (user/tags.c):
- * used when they are linked in. */
-int kmod_loaded(void) __attribute__((weak));
-int kmod_start(unsigned int tgid, char *err, size_t errlen) __attribute__((weak));
-int kmod_mmap_lock(bool on, char *err, size_t errlen) __attribute__((weak));
-int kmod_time_hmf(bool on, char *err, size_t errlen) __attribute__((weak));
-int kmod_read(struct fl_snapshot *s, char *err, size_t errlen) __attribute__((weak));
-void kmod_stop(void) __attribute__((weak));
-int fl_tags_collect(struct fl_snapshot *s) __attribute__((weak));
-
-/* Optional phases / lock classes (user/phases.c, a second skeleton). */
-#if defined(__has_include) && __has_include("phases.h")
-#include "phases.h"
-#else
-struct fl_phases;
-struct fl_phases_opts {
-	int tgids_map_fd;
-	unsigned int tgid;
-	bool phases;
-	bool locks;
-	bool mmap_lock;
-};
-#endif
-struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size_t errlen)
-	__attribute__((weak));
-const char *fl_phases_describe(const struct fl_phases *p) __attribute__((weak));
-int fl_phases_read(struct fl_phases *p, struct fl_snapshot *s, char *err, size_t errlen)
-	__attribute__((weak));
-void fl_phases_close(struct fl_phases *p) __attribute__((weak));
-int fl_phases_tag_runs(struct fl_phases *p, struct fl_snapshot *s) __attribute__((weak));
 
 struct rec {
 	struct fl_record_args a;	/* the options */
@@ -349,9 +315,9 @@ static void lockdown_hint(void)
 /* --mmap-lock (or back to the module's default) for the enable kmod_start sends. */
 static int start_kmod(struct rec *r, char *kerr, size_t len)
 {
-	if (kmod_mmap_lock && kmod_mmap_lock(r->a.mmap_lock, kerr, len))
+	if (kmod_mmap_lock(r->a.mmap_lock, kerr, len))
 		return -1;
-	if (kmod_time_hmf && kmod_time_hmf(r->a.time_hmf, kerr, len))
+	if (kmod_time_hmf(r->a.time_hmf, kerr, len))
 		return -1;
 	return kmod_start(r->tgid, kerr, len);
 }
@@ -362,10 +328,6 @@ static int start_backend(struct rec *r)
 	char fentry_err[2048] = "", kmsg[600] = "";
 
 	if (r->a.backend_req == FL_REC_B_KMOD) {
-		if (!kmod_loaded || !kmod_start) {
-			fprintf(stderr, "faultline record: the kmod backend is not built into this faultline\n");
-			return -1;
-		}
 		if (!kmod_loaded()) {
 			fprintf(stderr, "faultline record: faultline.ko is not loaded (insmod module/faultline.ko)\n");
 			return -1;
@@ -390,7 +352,7 @@ static int start_backend(struct rec *r)
 	/* auto: fentry, then the module if loaded, then kprobe, then tracepoint */
 	if (!start_bpf(r, FL_TIER_FENTRY, true, fentry_err, sizeof(fentry_err)))
 		goto bpf_ok;
-	if (kmod_loaded && kmod_start && kmod_read && kmod_loaded()) {
+	if (kmod_loaded()) {
 		if (!start_kmod(r, kerr, sizeof(kerr))) {
 			r->backend = FL_BACKEND_KMOD;
 			say_notes(r, fentry_err);
@@ -401,8 +363,7 @@ static int start_backend(struct rec *r)
 		}
 		snprintf(kmsg, sizeof(kmsg), "faultline.ko is loaded but refused: %s", kerr);
 	} else {
-		snprintf(kmsg, sizeof(kmsg), "kmod backend: %s",
-			 kmod_loaded ? "faultline.ko is not loaded" : "not built into this faultline");
+		snprintf(kmsg, sizeof(kmsg), "kmod backend: faultline.ko is not loaded");
 	}
 	if (start_bpf(r, FL_TIER_KPROBE, false, err, sizeof(err))) {
 		fprintf(stderr, "faultline record: nothing can be measured here:\n");
@@ -435,7 +396,7 @@ static void stop_backend(struct rec *r)
 {
 	if (r->backend == FL_BACKEND_BPF)
 		fl_bpf_stop(r->bpf);
-	else if (r->backend == FL_BACKEND_KMOD && kmod_stop)
+	else if (r->backend == FL_BACKEND_KMOD)
 		kmod_stop();
 	r->bpf = NULL;
 	r->backend = FL_BACKEND_NONE;
@@ -604,7 +565,7 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 	if (r->stats_fd >= 0 && (fl_bpf_tag_own_runs(r->bpf, s) ||
 				 (r->ph && fl_phases_tag_runs(r->ph, s))) && !r->a.quiet)
 		fprintf(stderr, "faultline record: self-cost: out of memory\n");
-	if (fl_tags_collect && fl_tags_collect(s) && !r->a.quiet)
+	if (fl_tags_collect(s) && !r->a.quiet)
 		fprintf(stderr, "faultline record: machine tags incomplete\n");
 	if (fl_record_tag_window(s, r->cmdline, r->locks_caveat,
 				 r->a.interval > 0 ? (long long)r->nsnap : -1, err, sizeof(err))) {
@@ -737,8 +698,6 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 		return fl_args_bad(err, errlen, "--hmf needs a handle_mm_fault hook: not with --tier tracepoint");
 	if (a->self_cost && a->backend_req == FL_REC_B_KMOD)
 		return fl_args_bad(err, errlen, "--self-cost times BPF programs: not with -b kmod");
-	if ((a->phases || a->locks) && !fl_phases_open)
-		return fl_args_bad(err, errlen, "--phases/--locks are not built into this faultline");
 	return FL_ARGS_RUN;
 }
 
@@ -834,7 +793,7 @@ int cmd_record(int argc, char **argv)
 			fprintf(stderr, "faultline record: --phases/--locks: %s\n", err);
 			return abort_start(&r, &orig);
 		}
-		if (!r.a.quiet && fl_phases_describe)
+		if (!r.a.quiet)
 			fprintf(stderr, "faultline record: %s\n", fl_phases_describe(r.ph));
 	}
 	if (r.dir_mode) {

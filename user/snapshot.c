@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "snapshot.h"
 #include "errbuf.h"
 
@@ -423,24 +424,15 @@ int fl_snapshot_write_file(const char *path, const struct fl_snapshot *s,
 			   char *err, size_t errlen)
 {
 	struct emitter e = { .fd = -1 };
-	char tmp[4096];
+	struct fl_atomic a;
+	char why[600];
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return fl_fail(err, errlen, "%s: path too long", path);
-	e.fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (e.fd < 0)
-		return fl_fail(err, errlen, "%s: %s", tmp, strerror(errno));
+	if (fl_atomic_open(&a, path, err, errlen))
+		return -1;
+	e.fd = a.fd;
 	emit(s, &e);
-	if (!e.err && fsync(e.fd))
-		e.err = errno;
-	if (close(e.fd) && !e.err)
-		e.err = errno;
-	if (!e.err && rename(tmp, path))
-		e.err = errno;
-	if (e.err) {
-		unlink(tmp);
-		return fl_fail(err, errlen, "%s: write failed: %s", path, strerror(e.err));
-	}
+	if (fl_atomic_commit(&a, NULL, e.err, why, sizeof(why)))
+		return fl_fail(err, errlen, "write failed: %s", why);
 	return 0;
 }
 

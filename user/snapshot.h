@@ -38,7 +38,7 @@ int fl_snapshot_read_fd(int fd, long long size, struct fl_snapshot *s,
 			char *err, size_t errlen);
 /* Serialise; *buf is malloc'ed. */
 int fl_snapshot_serialize(const struct fl_snapshot *s, void **buf, size_t *len);
-/* Atomic: writes PATH.tmp.PID, fsyncs, renames over PATH. */
+/* Atomic (atomic.h): writes PATH.tmp.XXXXXX, fsyncs, renames over PATH. */
 int fl_snapshot_write_file(const char *path, const struct fl_snapshot *s,
 			   char *err, size_t errlen);
 void fl_snapshot_free(struct fl_snapshot *s);

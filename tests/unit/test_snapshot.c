@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "atomic.h"
 #include "snapshot.h"
 
 static void make_snap(struct fl_snapshot *s)
@@ -203,6 +204,62 @@ static void test_list_dir(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/* The one atomic writer (atomic.c): snapshots and every -o go through it. */
+static void test_atomic_writer(void **state)
+{
+	char dir[] = "/tmp/fl-test-atomic-XXXXXX", path[512], err[600], buf[16], **names;
+	struct fl_atomic a;
+	unsigned int n;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.snap", dir);
+	/* an old file stays whole until the new one is complete */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("old", f);
+	fclose(f);
+	assert_int_equal(fl_atomic_open(&a, path, err, sizeof(err)), 0);
+	assert_int_equal(write(a.fd, "new", 3), 3);
+	f = fopen(path, "r");
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "old");
+	/* the temp file is not a snapshot to the lister */
+	assert_int_equal(fl_snapshot_list_dir(dir, &names, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	fl_snapshot_names_free(names, n);
+	assert_int_equal(fl_atomic_commit(&a, NULL, 0, err, sizeof(err)), 0);
+	f = fopen(path, "r");
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "new");
+	/* a write error the caller saw: PATH untouched, temp removed */
+	assert_int_equal(fl_atomic_open(&a, path, err, sizeof(err)), 0);
+	f = fdopen(a.fd, "w");
+	assert_non_null(f);
+	fputs("partial", f);
+	assert_int_equal(fl_atomic_commit(&a, f, ENOSPC, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "out.snap"));
+	f = fopen(path, "r");
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "new");
+	/* abort: nothing left behind */
+	assert_int_equal(fl_atomic_open(&a, path, err, sizeof(err)), 0);
+	fl_atomic_abort(&a, NULL);
+	snprintf(path, sizeof(path), "ls -A '%s' | grep -qv '^out.snap$'", dir);
+	assert_int_not_equal(system(path), 0);	/* only out.snap */
+	/* a directory that does not exist: -1, nothing created */
+	snprintf(path, sizeof(path), "%s/no/such.snap", dir);
+	assert_int_equal(fl_atomic_open(&a, path, err, sizeof(err)), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(err, "no/such.snap"));
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_bad_magic_version),
 		cmocka_unit_test(test_no_partial_file),
 		cmocka_unit_test(test_list_dir),
+		cmocka_unit_test(test_atomic_writer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,6 +30,9 @@ void fl_snapshot_free(struct fl_snapshot *s)
 	for (i = 0; i < s->nr_extra; i++)
 		free(s->extra[i].data);
 	free(s->extra);
+	for (i = 0; i < s->nr_tag_vals; i++)
+		free(s->tag_vals[i]);
+	free(s->tag_vals);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -506,8 +509,8 @@ void fl_snapshot_total(const struct fl_snapshot *s, struct fl_cpu_stats *out)
 
 const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key)
 {
-	static char *val;	/* grows: topology tags of big machines are long */
-	static size_t cap;
+	/* the values handed out are the snapshot's: a cache, not its contents */
+	struct fl_snapshot *own = (struct fl_snapshot *)s;
 	size_t klen = strlen(key);
 	const char *p = s->tags;
 
@@ -516,18 +519,28 @@ const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key)
 		size_t n = eol ? (size_t)(eol - p) : strlen(p);
 
 		if (n > klen && !strncmp(p, key, klen) && p[klen] == '=') {
-			n -= klen + 1;
-			if (n + 1 > cap) {
-				char *nv = realloc(val, n + 1);
+			const char *v = p + klen + 1;
+			char **nv, *e;
 
-				if (!nv)
-					return NULL;
-				val = nv;
-				cap = n + 1;
+			n -= klen + 1;
+			/* the same key=value handed out before: the same string */
+			for (unsigned int i = 0; i < s->nr_tag_vals; i++) {
+				e = s->tag_vals[i];
+				if (!strcmp(e, key) && !strncmp(e + klen + 1, v, n) && !e[klen + 1 + n])
+					return e + klen + 1;
 			}
-			memcpy(val, p + klen + 1, n);
-			val[n] = '\0';
-			return val;
+			nv = realloc(s->tag_vals, (s->nr_tag_vals + 1) * sizeof(*nv));
+			if (!nv)
+				return NULL;
+			own->tag_vals = nv;
+			e = malloc(klen + 1 + n + 1);
+			if (!e)
+				return NULL;
+			memcpy(e, key, klen + 1);
+			memcpy(e + klen + 1, v, n);
+			e[klen + 1 + n] = '\0';
+			own->tag_vals[own->nr_tag_vals++] = e;
+			return e + klen + 1;
 		}
 		p = eol ? eol + 1 : p + n;
 	}

@@ -23,6 +23,8 @@ struct fl_snapshot {
 	char *tags;			/* "key=value\n"..., NUL-terminated, or NULL */
 	struct fl_raw_section *extra;
 	unsigned int nr_extra;
+	char **tag_vals;		/* "key\0value" handed out by fl_snapshot_tag */
+	unsigned int nr_tag_vals;
 };
 
 /* All return 0 or -1 with a one-line reason in err (no trailing newline). */
@@ -62,7 +64,12 @@ void fl_snapshot_names_free(char **names, unsigned int n);
 /* Sum of all CPUs (counters added, histograms merged). */
 void fl_snapshot_total(const struct fl_snapshot *s, struct fl_cpu_stats *out);
 /* fl_cpu_stats_add (dst += src for one CPU record) is in faultline/abi.h. */
-/* Value of tag KEY (any length) or NULL; valid until the next call. */
+/*
+ * Value of tag KEY (any length) or NULL (absent, or out of memory).  The
+ * string is the snapshot's, valid until fl_snapshot_free(s), whatever is
+ * looked up or set meanwhile (no shared buffer: two values can be held at
+ * once); asking again for the same value returns the same string.
+ */
 const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key);
 /* Figures a recording left out for their cost: the value says why. */
 #define FL_TAG_HMF_OFF		"hmf_not_timed"

@@ -260,6 +260,41 @@ static void test_atomic_writer(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/* fl_snapshot_tag: no shared buffer; values live as long as the snapshot. */
+static void test_tag_values_owned(void **state)
+{
+	struct fl_snapshot s = { 0 };
+	const char *a, *b, *a2;
+	char *big;
+
+	(void)state;
+	assert_int_equal(fl_snapshot_set_tag(&s, "a", "one"), 0);
+	assert_int_equal(fl_snapshot_set_tag(&s, "b", "two"), 0);
+	assert_int_equal(fl_snapshot_set_tag(&s, "ab", "three"), 0);
+	a = fl_snapshot_tag(&s, "a");
+	b = fl_snapshot_tag(&s, "b");
+	assert_string_equal(a, "one");		/* not clobbered by the second lookup */
+	assert_string_equal(b, "two");
+	assert_string_equal(fl_snapshot_tag(&s, "ab"), "three");
+	assert_null(fl_snapshot_tag(&s, "c"));
+	assert_null(fl_snapshot_tag(&s, ""));
+	a2 = fl_snapshot_tag(&s, "a");
+	assert_ptr_equal(a, a2);		/* asked again: the same string */
+	/* a long value (topology of a big machine) and tags set afterwards */
+	big = malloc(100001);
+	assert_non_null(big);
+	memset(big, '7', 100000);
+	big[100000] = '\0';
+	assert_int_equal(fl_snapshot_set_tag(&s, "topology_llc", big), 0);
+	assert_string_equal(fl_snapshot_tag(&s, "topology_llc"), big);
+	assert_string_equal(a, "one");		/* still valid after the tags grew */
+	assert_string_equal(b, "two");
+	free(big);
+	fl_snapshot_free(&s);
+	assert_null(s.tag_vals);
+	assert_int_equal(s.nr_tag_vals, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_no_partial_file),
 		cmocka_unit_test(test_list_dir),
 		cmocka_unit_test(test_atomic_writer),
+		cmocka_unit_test(test_tag_values_owned),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -51,6 +51,12 @@ struct rec {
 	unsigned long long win_real, win_mono;
 	unsigned int nsnap;
 	char cmdline[512];
+	/* the run (record_setup, record_loop, record_cleanup) */
+	sigset_t orig;		/* the signal mask before ours */
+	bool masked;		/* orig saved: restore it */
+	unsigned long long end_at, next_tick;	/* CLOCK_MONOTONIC ns, 0 = none */
+	int child_status;	/* CMD's wait status, -1 while unknown */
+	int ret;		/* 1 once a snapshot failed */
 };
 
 static volatile sig_atomic_t got_int, got_term, int_from_user;
@@ -233,21 +239,6 @@ static void release_child(struct rec *r)
 	r->release_fd = -1;
 }
 
-static int kill_child_unreleased(struct rec *r)
-{
-	int st;
-
-	if (r->child <= 0)
-		return 0;
-	if (r->release_fd >= 0) {
-		close(r->release_fd);	/* child reads EOF and exits 127 */
-		r->release_fd = -1;
-	}
-	waitpid(r->child, &st, 0);
-	r->child = 0;
-	return 0;
-}
-
 static const char *not_measured(unsigned int tier)
 {
 	switch (tier) {
@@ -402,21 +393,38 @@ static void stop_backend(struct rec *r)
 	r->backend = FL_BACKEND_NONE;
 }
 
-/* A start that failed before the workload was released: undo it, exit 1. */
-static int abort_start(struct rec *r, const sigset_t *orig)
+/*
+ * The one cleanup path, after a run or a start that failed: hooks off, the
+ * command reaped (an unreleased one reads EOF and exits 127; one that -d
+ * asked to stop is waited for), our signal mask undone, BPF run-time
+ * statistics off.  Idempotent.
+ */
+static void record_cleanup(struct rec *r)
 {
+	int st = 0;
+
 	if (r->ph)
 		fl_phases_close(r->ph);
 	r->ph = NULL;
 	stop_backend(r);
 	btf__free(r->btf);
 	r->btf = NULL;
-	kill_child_unreleased(r);
-	sigprocmask(SIG_SETMASK, orig, NULL);
+	if (r->child > 0) {
+		if (r->release_fd >= 0) {
+			close(r->release_fd);	/* never released: it exits 127 */
+			r->release_fd = -1;
+		}
+		while (waitpid(r->child, &st, 0) < 0 && errno == EINTR)
+			;
+		r->child_status = st;
+		r->child = 0;
+	}
+	if (r->masked)
+		sigprocmask(SIG_SETMASK, &r->orig, NULL);
+	r->masked = false;
 	if (r->stats_fd >= 0)
 		close(r->stats_fd);	/* BPF run-time statistics off again */
 	r->stats_fd = -1;
-	return 1;
 }
 
 static int path_is_dir(const char *p)
@@ -701,55 +709,78 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 	return FL_ARGS_RUN;
 }
 
-int cmd_record(int argc, char **argv)
+/* --phases / --locks: the second skeleton, with its own tgid filter. */
+static int start_phases(struct rec *r)
 {
-	struct rec r = { .release_fd = -1, .stats_fd = -1 };
-	struct sigaction sa = { 0 };
-	sigset_t block, orig;
-	unsigned long long end_at = 0, next_tick = 0, now;
-	struct fl_snapshot last = { 0 };
-	bool have_last = false, written;
-	char err[512], path[4096];
-	int rc, status = 0, ret = 0, child_status = -1;
+	struct fl_phases_opts po = {
+		.btf = r->btf,
+		.tgids_map_fd = -1,
+		.tgid = r->a.system_wide ? 0 : r->tgid,
+		.phases = r->a.phases,
+		.locks = r->a.locks,
+		.mmap_lock = r->a.mmap_lock,
+	};
+	char err[512];
 
-	rc = fl_args_exit(parse_record_args(argc, argv, &r.a, err, sizeof(err)), "record", err,
-			  usage);
-	if (rc >= 0)
-		return rc;
-	if (!r.a.out)
-		r.a.out = r.a.interval > 0 ? "faultline.d" : "faultline.snap";
-	r.dir_mode = r.a.interval > 0 || path_is_dir(r.a.out) || r.a.out[strlen(r.a.out) - 1] == '/';
+	r->locks_caveat = r->a.locks ? fl_spin_contention_caveat(NULL) : NULL;
+	if (r->locks_caveat && !r->a.quiet)
+		fprintf(stderr, "faultline record: note: %s\n", r->locks_caveat);
+	r->ph = fl_phases_open(&po, err, sizeof(err));
+	if (!r->ph) {
+		fprintf(stderr, "faultline record: --phases/--locks: %s\n", err);
+		return -1;
+	}
+	if (!r->a.quiet)
+		fprintf(stderr, "faultline record: %s\n", fl_phases_describe(r->ph));
+	return 0;
+}
+
+/*
+ * Everything up to the release of CMD: output checked, backend and phases
+ * started, signals blocked (handled only inside ppoll()).  0, or 1 with a
+ * message; record_cleanup() undoes what was done either way.
+ */
+static int record_setup(struct rec *r)
+{
+	struct sigaction sa = { 0 };
+	sigset_t block;
+	char err[512];
+
+	if (!r->a.out)
+		r->a.out = r->a.interval > 0 ? "faultline.d" : "faultline.snap";
+	r->dir_mode = r->a.interval > 0 || path_is_dir(r->a.out) ||
+		      r->a.out[strlen(r->a.out) - 1] == '/';
 	/* fail now, not after the workload ran; create nothing yet */
-	if (check_output(r.a.out, r.dir_mode))
+	if (check_output(r->a.out, r->dir_mode))
 		return 1;
-	if (r.a.cmd) {
+	if (r->a.cmd) {
 		size_t off = 0;
 
-		for (int i = 0; r.a.cmd[i] && off < sizeof(r.cmdline) - 1; i++)
-			off += snprintf(r.cmdline + off, sizeof(r.cmdline) - off, "%s%s",
-					i ? " " : "", r.a.cmd[i]);
-		for (char *p = r.cmdline; *p; p++)
+		for (int i = 0; r->a.cmd[i] && off < sizeof(r->cmdline) - 1; i++)
+			off += snprintf(r->cmdline + off, sizeof(r->cmdline) - off, "%s%s",
+					i ? " " : "", r->a.cmd[i]);
+		for (char *p = r->cmdline; *p; p++)
 			if (*p == '\n')
 				*p = ' ';
 	}
-	if (r.a.pid) {
-		r.tgid = tgid_of(r.a.pid);
-		if (!r.tgid) {
-			fprintf(stderr, "faultline record: no process %u\n", r.a.pid);
+	if (r->a.pid) {
+		r->tgid = tgid_of(r->a.pid);
+		if (!r->tgid) {
+			fprintf(stderr, "faultline record: no process %u\n", r->a.pid);
 			return 1;
 		}
 	}
 	fl_bpf_setup_libbpf();
 	/* before any program is attached, so that every run is timed */
-	if (r.a.self_cost) {
-		r.stats_fd = fl_bpf_stats_enable(err, sizeof(err));
-		if (r.stats_fd < 0) {
+	if (r->a.self_cost) {
+		r->stats_fd = fl_bpf_stats_enable(err, sizeof(err));
+		if (r->stats_fd < 0) {
 			fprintf(stderr, "faultline record: --self-cost: %s\n", err);
 			return 1;
 		}
 	}
 
-	/* signals: handled only inside ppoll() below */
+	/* signals: handled only inside ppoll() in record_loop() */
 	sa.sa_sigaction = on_signal;
 	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGINT, &sa, NULL);
@@ -759,163 +790,163 @@ int cmd_record(int argc, char **argv)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, &orig);
+	sigprocmask(SIG_BLOCK, &block, &r->orig);
+	r->masked = true;
 
-	if (r.a.cmd) {
-		if (spawn_child(&r, &orig))
-			return abort_start(&r, &orig);
-		if (!r.a.system_wide)
-			r.tgid = r.child;
+	if (r->a.cmd) {
+		if (spawn_child(r, &r->orig))
+			return 1;
+		if (!r->a.system_wide)
+			r->tgid = r->child;
 	}
 	/* NULL here: the bpf backend says why, phases are unavailable */
-	r.btf = fl_btf_load(err, sizeof(err));
-	if (start_backend(&r))
-		return abort_start(&r, &orig);
-	if (r.a.self_cost && r.backend != FL_BACKEND_BPF) {
+	r->btf = fl_btf_load(err, sizeof(err));
+	if (start_backend(r))
+		return 1;
+	if (r->a.self_cost && r->backend != FL_BACKEND_BPF) {
 		fprintf(stderr, "faultline record: --self-cost times BPF programs; the module backend was chosen (use -b bpf)\n");
-		return abort_start(&r, &orig);
+		return 1;
 	}
-	if (r.a.phases || r.a.locks) {
-		struct fl_phases_opts po = {
-			.btf = r.btf,
-			.tgids_map_fd = -1,
-			.tgid = r.a.system_wide ? 0 : r.tgid,
-			.phases = r.a.phases,
-			.locks = r.a.locks,
-			.mmap_lock = r.a.mmap_lock,
-		};
-
-		r.locks_caveat = r.a.locks ? fl_spin_contention_caveat(NULL) : NULL;
-		if (r.locks_caveat && !r.a.quiet)
-			fprintf(stderr, "faultline record: note: %s\n", r.locks_caveat);
-		r.ph = fl_phases_open(&po, err, sizeof(err));
-		if (!r.ph) {
-			fprintf(stderr, "faultline record: --phases/--locks: %s\n", err);
-			return abort_start(&r, &orig);
-		}
-		if (!r.a.quiet)
-			fprintf(stderr, "faultline record: %s\n", fl_phases_describe(r.ph));
-	}
-	if (r.dir_mode) {
-		if ((mkdir(r.a.out, 0755) && errno != EEXIST) || !path_is_dir(r.a.out)) {
-			fprintf(stderr, "faultline record: %s: %s\n", r.a.out,
+	if ((r->a.phases || r->a.locks) && start_phases(r))
+		return 1;
+	if (r->dir_mode) {
+		if ((mkdir(r->a.out, 0755) && errno != EEXIST) || !path_is_dir(r->a.out)) {
+			fprintf(stderr, "faultline record: %s: %s\n", r->a.out,
 				errno == EEXIST ? "not a directory" : strerror(errno));
-			return abort_start(&r, &orig);
+			return 1;
 		}
-		clear_dir(r.a.out);
+		clear_dir(r->a.out);
 	}
-	if (fl_vmstat_read(&r.vm, NULL, false, err, sizeof(err)) && !r.a.quiet)
+	if (fl_vmstat_read(&r->vm, NULL, false, err, sizeof(err)) && !r->a.quiet)
 		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);
-	r.win_real = now_ns(CLOCK_REALTIME);
-	r.win_mono = now_ns(CLOCK_MONOTONIC);
-	if (r.a.duration > 0)
-		end_at = r.win_mono + (unsigned long long)(r.a.duration * 1e9);
-	if (r.a.interval > 0)
-		next_tick = r.win_mono + (unsigned long long)(r.a.interval * 1e9);
-	release_child(&r);
-	if (!r.a.quiet && !r.a.cmd)
+	r->win_real = now_ns(CLOCK_REALTIME);
+	r->win_mono = now_ns(CLOCK_MONOTONIC);
+	if (r->a.duration > 0)
+		r->end_at = r->win_mono + (unsigned long long)(r->a.duration * 1e9);
+	if (r->a.interval > 0)
+		r->next_tick = r->win_mono + (unsigned long long)(r->a.interval * 1e9);
+	release_child(r);
+	if (!r->a.quiet && !r->a.cmd)
 		fprintf(stderr, "faultline record: tracing %s; Ctrl-C to stop\n",
-			r.a.system_wide ? "system-wide" : "the process");
+			r->a.system_wide ? "system-wide" : "the process");
+	return 0;
+}
+
+/* Until CMD exits, -p's process ends, -d runs out or a signal: -i windows on the way. */
+static void record_loop(struct rec *r)
+{
+	char path[4096];
+	bool written;
+	int status = 0;
 
 	for (;;) {
 		struct timespec ts;
-		unsigned long long wake;
+		unsigned long long now, wake;
 
-		if (r.child > 0) {
-			pid_t w = waitpid(r.child, &status, WNOHANG);
+		if (r->child > 0) {
+			pid_t w = waitpid(r->child, &status, WNOHANG);
 
-			if (w == r.child) {
-				child_status = status;
-				r.child = 0;
+			if (w == r->child) {
+				r->child_status = status;
+				r->child = 0;
 				break;
 			}
 		}
-		if (r.a.pid && process_ended(r.tgid))
+		if (r->a.pid && process_ended(r->tgid))
 			break;
 		if (got_int) {
 			got_int = 0;
-			if (r.child <= 0)
+			if (r->child <= 0)
 				break;
 			/* the terminal sent it to the command too; forward a kill() */
 			if (int_from_user)
-				kill(r.child, SIGINT);
+				kill(r->child, SIGINT);
 			int_from_user = 0;
 		}
 		if (got_term) {
 			got_term = 0;
-			if (r.child <= 0)
+			if (r->child <= 0)
 				break;
-			kill(r.child, SIGTERM);
+			kill(r->child, SIGTERM);
 		}
 		now = now_ns(CLOCK_MONOTONIC);
-		if (end_at && now >= end_at) {
-			/* the recording ends now; CMD is asked to stop and waited for below */
-			if (r.child > 0)
-				kill(r.child, SIGTERM);
+		if (r->end_at && now >= r->end_at) {
+			/* the recording ends now; CMD is asked to stop and waited for after */
+			if (r->child > 0)
+				kill(r->child, SIGTERM);
 			break;
 		}
-		if (next_tick && now >= next_tick) {
+		if (r->next_tick && now >= r->next_tick) {
 			struct fl_snapshot s;
 
-			if (take_snapshot(&r, true, &s, &written, path, sizeof(path)))
-				ret = 1;
+			if (take_snapshot(r, true, &s, &written, path, sizeof(path)))
+				r->ret = 1;
 			fl_snapshot_free(&s);
-			while (next_tick <= now)
-				next_tick += (unsigned long long)(r.a.interval * 1e9);
+			while (r->next_tick <= now)
+				r->next_tick += (unsigned long long)(r->a.interval * 1e9);
 		}
 		wake = now + 1000000000ULL;	/* re-check -p targets every second */
-		if (end_at && end_at < wake)
-			wake = end_at;
-		if (next_tick && next_tick < wake)
-			wake = next_tick;
+		if (r->end_at && r->end_at < wake)
+			wake = r->end_at;
+		if (r->next_tick && r->next_tick < wake)
+			wake = r->next_tick;
 		ts.tv_sec = (wake - now) / 1000000000ULL;
 		ts.tv_nsec = (wake - now) % 1000000000ULL;
-		ppoll(NULL, 0, &ts, &orig);
+		ppoll(NULL, 0, &ts, &r->orig);
 	}
+}
 
-	if (take_snapshot(&r, r.a.interval > 0, &last, &written, path, sizeof(path)))
-		ret = 1;
+/* The summary of every window (r->acc) after the last snapshot PATH was written. */
+static void record_summary(struct rec *r, const char *path)
+{
+	struct fl_cpu_stats *tot;
+
+	if (r->a.quiet || !r->acc.cpus || !(tot = calloc(1, sizeof(*tot))))
+		return;
+	fl_snapshot_total(&r->acc, tot);
+	printf("faultline record: %s\n", r->dir_mode ? r->a.out : path);
+	fl_print_summary(stdout, &r->acc, tot);
+	if (r->dir_mode)
+		printf("wrote %u snapshot(s) to %s/ (faultline report %s)\n",
+		       r->nsnap, r->a.out, r->a.out);
 	else
-		have_last = true;
-	if (r.ph)
-		fl_phases_close(r.ph);
-	r.ph = NULL;
-	stop_backend(&r);
-	btf__free(r.btf);
-	r.btf = NULL;
-	if (r.child > 0) {
-		/* -d ended the recording: wait for the command (it got SIGTERM) */
-		while (waitpid(r.child, &status, 0) < 0 && errno == EINTR)
-			;
-		child_status = status;
-	}
-	sigprocmask(SIG_SETMASK, &orig, NULL);
+		printf("wrote %s\n", path);
+	free(tot);
+}
 
-	if (have_last && !r.a.quiet && r.acc.cpus) {
-		struct fl_cpu_stats *tot = calloc(1, sizeof(*tot));
+int cmd_record(int argc, char **argv)
+{
+	struct rec r = { .release_fd = -1, .stats_fd = -1, .child_status = -1 };
+	struct fl_snapshot last = { 0 };
+	bool have_last = false, written;
+	char err[512], path[4096];
+	int rc;
 
-		if (tot) {
-			fl_snapshot_total(&r.acc, tot);
-			printf("faultline record: %s\n", r.dir_mode ? r.a.out : path);
-			fl_print_summary(stdout, &r.acc, tot);
-			if (r.dir_mode)
-				printf("wrote %u snapshot(s) to %s/ (faultline report %s)\n",
-				       r.nsnap, r.a.out, r.a.out);
-			else
-				printf("wrote %s\n", path);
-			free(tot);
-		}
+	rc = fl_args_exit(parse_record_args(argc, argv, &r.a, err, sizeof(err)), "record", err,
+			  usage);
+	if (rc >= 0)
+		return rc;
+	rc = record_setup(&r);
+	if (!rc) {
+		record_loop(&r);
+		if (take_snapshot(&r, r.a.interval > 0, &last, &written, path, sizeof(path)))
+			r.ret = 1;
+		else
+			have_last = true;
 	}
+	record_cleanup(&r);
+	if (have_last)
+		record_summary(&r, path);
 	fl_snapshot_free(&last);
 	fl_snapshot_free(&r.acc);
 	fl_vmstat_free(&r.vm);
-	if (r.stats_fd >= 0)
-		close(r.stats_fd);	/* BPF run-time statistics off again */
-	if (child_status >= 0 && r.a.cmd) {
-		if (WIFEXITED(child_status))
-			return ret ? ret : WEXITSTATUS(child_status);
-		if (WIFSIGNALED(child_status))
-			return 128 + WTERMSIG(child_status);
+	if (rc)
+		return rc;
+	if (r.child_status >= 0 && r.a.cmd) {
+		if (WIFEXITED(r.child_status))
+			return r.ret ? r.ret : WEXITSTATUS(r.child_status);
+		if (WIFSIGNALED(r.child_status))
+			return 128 + WTERMSIG(r.child_status);
 	}
-	return ret;
+	return r.ret;
 }

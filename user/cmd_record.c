@@ -33,10 +33,13 @@
 #include "tags.h"
 #include "vmstat.h"
 
+struct rec_backend;
+
 struct rec {
 	struct fl_record_args a;	/* the options */
 
-	int backend;		/* FL_BACKEND_* in use */
+	const struct rec_backend *be;	/* the backend in use (start_backend), or NULL */
+	int backend;		/* its FL_BACKEND_* id (be->id), FL_BACKEND_NONE */
 	struct fl_bpf *bpf;
 	struct fl_phases *ph;
 	struct btf *btf;	/* the kernel's, probed once for the backend and phases */
@@ -265,10 +268,7 @@ static int start_bpf(struct rec *r, unsigned int first, bool exact, char *err, s
 	};
 
 	r->bpf = fl_bpf_start(&o, err, errlen);
-	if (!r->bpf)
-		return -1;
-	r->backend = FL_BACKEND_BPF;
-	return 0;
+	return r->bpf ? 0 : -1;
 }
 
 static void say_notes(struct rec *r, const char *notes)
@@ -304,13 +304,75 @@ static void lockdown_hint(void)
 }
 
 /* --mmap-lock (or back to the module's default) for the enable kmod_start sends. */
-static int start_kmod(struct rec *r, char *kerr, size_t len)
+static int start_kmod(struct rec *r, unsigned int tier, bool exact, char *kerr, size_t len)
 {
+	(void)tier;	/* the module has the kprobe tier only (parse_record_args) */
+	(void)exact;
 	if (kmod_mmap_lock(r->a.mmap_lock, kerr, len))
 		return -1;
 	if (kmod_time_hmf(r->a.time_hmf, kerr, len))
 		return -1;
 	return kmod_start(r->tgid, kerr, len);
+}
+
+static int bpf_read(struct rec *r, struct fl_snapshot *s, char *err, size_t errlen)
+{
+	return fl_bpf_read(r->bpf, s, false, err, errlen);
+}
+
+static int bpf_rotate(struct rec *r, struct fl_snapshot *s, char *err, size_t errlen)
+{
+	return fl_bpf_read(r->bpf, s, true, err, errlen);
+}
+
+static void bpf_stop(struct rec *r)
+{
+	fl_bpf_stop(r->bpf);
+	r->bpf = NULL;
+}
+
+static int kmod_read_rec(struct rec *r, struct fl_snapshot *s, char *err, size_t errlen)
+{
+	(void)r;
+	return kmod_read(s, err, errlen);
+}
+
+static void kmod_stop_rec(struct rec *r)
+{
+	(void)r;
+	kmod_stop();
+}
+
+/*
+ * What record asks of a backend: start (at a tier, or only that tier), read
+ * the counts since the start, rotate (read and begin a new window: -i),
+ * stop.  The module cannot rotate; parse_record_args refuses -i with it.
+ */
+struct rec_backend {
+	unsigned int id;	/* FL_BACKEND_* */
+	int (*start)(struct rec *r, unsigned int tier, bool exact, char *err, size_t errlen);
+	int (*read)(struct rec *r, struct fl_snapshot *s, char *err, size_t errlen);
+	int (*rotate)(struct rec *r, struct fl_snapshot *s, char *err, size_t errlen);
+	void (*stop)(struct rec *r);
+};
+
+static const struct rec_backend rec_bpf = {
+	.id = FL_BACKEND_BPF, .start = start_bpf, .read = bpf_read, .rotate = bpf_rotate,
+	.stop = bpf_stop,
+};
+
+static const struct rec_backend rec_kmod = {
+	.id = FL_BACKEND_KMOD, .start = start_kmod, .read = kmod_read_rec, .stop = kmod_stop_rec,
+};
+
+static int be_start(struct rec *r, const struct rec_backend *be, unsigned int tier, bool exact,
+		    char *err, size_t errlen)
+{
+	if (be->start(r, tier, exact, err, errlen))
+		return -1;
+	r->be = be;
+	r->backend = be->id;
+	return 0;
 }
 
 static int start_backend(struct rec *r)
@@ -323,17 +385,16 @@ static int start_backend(struct rec *r)
 			fprintf(stderr, "faultline record: faultline.ko is not loaded (insmod module/faultline.ko)\n");
 			return -1;
 		}
-		if (start_kmod(r, kerr, sizeof(kerr))) {
+		if (be_start(r, &rec_kmod, FL_TIER_KPROBE, true, kerr, sizeof(kerr))) {
 			fprintf(stderr, "faultline record: kmod backend: %s\n", kerr);
 			return -1;
 		}
-		r->backend = FL_BACKEND_KMOD;
 		if (!r->a.quiet)
 			fprintf(stderr, "faultline record: kmod backend (faultline.ko, kprobe tier)\n");
 		return 0;
 	}
 	if (r->a.backend_req == FL_REC_B_BPF || r->a.tier_req) {
-		if (start_bpf(r, r->a.tier_req, r->a.tier_req != 0, err, sizeof(err))) {
+		if (be_start(r, &rec_bpf, r->a.tier_req, r->a.tier_req != 0, err, sizeof(err))) {
 			fprintf(stderr, "faultline record: bpf backend unavailable:\n");
 			say_notes(&(struct rec){ .a.quiet = false }, err);
 			return -1;
@@ -341,12 +402,11 @@ static int start_backend(struct rec *r)
 		goto bpf_ok;
 	}
 	/* auto: fentry, then the module if loaded, then kprobe, then tracepoint */
-	if (!start_bpf(r, FL_TIER_FENTRY, true, fentry_err, sizeof(fentry_err)))
+	if (!be_start(r, &rec_bpf, FL_TIER_FENTRY, true, fentry_err, sizeof(fentry_err)))
 		goto bpf_ok;
 	if (kmod_loaded()) {
-		if (!start_kmod(r, kerr, sizeof(kerr))) {
-			r->backend = FL_BACKEND_KMOD;
-			say_notes(r, fentry_err);
+		if (!be_start(r, &rec_kmod, FL_TIER_KPROBE, true, kerr, sizeof(kerr))) {
+				say_notes(r, fentry_err);
 			if (!r->a.quiet)
 				fprintf(stderr, "faultline record: using the kmod backend: faultline.ko is loaded "
 					"and the bpf fentry tier is not allowed\n");
@@ -356,7 +416,7 @@ static int start_backend(struct rec *r)
 	} else {
 		snprintf(kmsg, sizeof(kmsg), "kmod backend: faultline.ko is not loaded");
 	}
-	if (start_bpf(r, FL_TIER_KPROBE, false, err, sizeof(err))) {
+	if (be_start(r, &rec_bpf, FL_TIER_KPROBE, false, err, sizeof(err))) {
 		fprintf(stderr, "faultline record: nothing can be measured here:\n");
 		say_notes(&(struct rec){ .a.quiet = false }, fentry_err);
 		if (strcmp(err, fentry_err))
@@ -385,10 +445,9 @@ bpf_ok:
 
 static void stop_backend(struct rec *r)
 {
-	if (r->backend == FL_BACKEND_BPF)
-		fl_bpf_stop(r->bpf);
-	else if (r->backend == FL_BACKEND_KMOD)
-		kmod_stop();
+	if (r->be)
+		r->be->stop(r);
+	r->be = NULL;
 	r->bpf = NULL;
 	r->backend = FL_BACKEND_NONE;
 }
@@ -532,10 +591,8 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 	end_mono = now_ns(CLOCK_MONOTONIC);
 	if (fl_vmstat_read(&r->vm, NULL, true, err, sizeof(err)) && !r->a.quiet)
 		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);
-	if (r->backend == FL_BACKEND_BPF)
-		ret = fl_bpf_read(r->bpf, s, rotate, err, sizeof(err));
-	else
-		ret = kmod_read(s, err, sizeof(err));
+	ret = rotate && r->be->rotate ? r->be->rotate(r, s, err, sizeof(err)) :
+	      r->be->read(r, s, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "faultline record: reading the statistics: %s\n", err);
 		return -1;

@@ -102,17 +102,12 @@ static unsigned int conf_keys(const struct fl_cmp *c, char keys[][64], unsigned 
 	unsigned int n = 0;
 
 	for (int s = 0; s < 2; s++) {
-		const char *p = c->sw[s].conf;
+		const char *p = c->sw[s].conf, *next;
 
-		while (p && *p) {
-			const char *eol = strchr(p, '\n'), *q = p, *eq;
+		for (; p && *p; p = next) {
+			const char *eol, *q, *eq;
 
-			if (!eol)
-				eol = p + strlen(p);
-			while (q < eol && (*q == ' ' || *q == '\t'))
-				q++;
-			if (eol - q > 7 && !strncmp(q, "export ", 7))
-				q += 7;
+			next = fl_kv_line(p, &q, &eol);
 			eq = memchr(q, '=', eol - q);
 			if (eq && eq - q < 64 && !strncmp(q, "PFT_", 4) && n < max) {
 				char k[64];
@@ -125,7 +120,6 @@ static unsigned int conf_keys(const struct fl_cmp *c, char keys[][64], unsigned 
 				if (i == n)
 					strcpy(keys[n++], k);
 			}
-			p = *eol ? eol + 1 : eol;
 		}
 	}
 	return n;

@@ -4,21 +4,31 @@
 
 #include "kv.h"
 
+const char *fl_kv_line(const char *p, const char **start, const char **end)
+{
+	const char *eol = strchr(p, '\n'), *q = p;
+
+	if (!eol)
+		eol = p + strlen(p);
+	while (q < eol && (*q == ' ' || *q == '\t'))
+		q++;
+	if (eol - q > 7 && !strncmp(q, "export ", 7))
+		q += 7;
+	*start = q;
+	*end = eol;
+	return *eol ? eol + 1 : eol;
+}
+
 const char *fl_kv_get(const char *text, const char *key, char *buf, size_t len)
 {
 	size_t klen = strlen(key);
-	const char *p = text;
+	const char *p = text, *next;
 
-	while (p && *p) {
-		const char *eol = strchr(p, '\n'), *q = p, *v, *e;
+	for (; p && *p; p = next) {
+		const char *eol, *q, *v, *e;
 		size_t n;
 
-		if (!eol)
-			eol = p + strlen(p);
-		while (q < eol && (*q == ' ' || *q == '\t'))
-			q++;
-		if (eol - q > 7 && !strncmp(q, "export ", 7))
-			q += 7;
+		next = fl_kv_line(p, &q, &eol);
 		if ((size_t)(eol - q) > klen && !strncmp(q, key, klen) && q[klen] == '=') {
 			v = q + klen + 1;
 			e = eol;
@@ -35,7 +45,6 @@ const char *fl_kv_get(const char *text, const char *key, char *buf, size_t len)
 			buf[n] = '\0';
 			return buf;
 		}
-		p = *eol ? eol + 1 : eol;
 	}
 	return NULL;
 }

@@ -353,6 +353,32 @@ static void test_cpulist(void **state)
 	}
 }
 
+/* kv.c: the one walk of key=value lines, behind fl_kv_get and compare's sweep.conf keys. */
+static void test_kv_lines(void **state)
+{
+	static const char text[] = "a=1\n  export PFT_X=\"2\"\r\n\n\tb\nlast=3";
+	static const char *const want[] = { "a=1", "PFT_X=\"2\"\r", "", "b", "last=3" };
+	const char *p = text, *start, *end;
+	char buf[8];
+	unsigned int n = 0;
+
+	(void)state;
+	while (*p) {
+		p = fl_kv_line(p, &start, &end);
+		assert_true(n < 5);
+		assert_int_equal((size_t)(end - start), strlen(want[n]));
+		assert_memory_equal(start, want[n], end - start);
+		n++;
+	}
+	assert_int_equal(n, 5);
+	assert_string_equal(fl_kv_get(text, "PFT_X", buf, sizeof(buf)), "2");	/* quotes, CR off */
+	assert_string_equal(fl_kv_get(text, "last", buf, sizeof(buf)), "3");
+	assert_string_equal(fl_kv_get(text, "a", buf, 1), "");			/* truncated to fit */
+	assert_null(fl_kv_get(text, "b", buf, sizeof(buf)));			/* no '=' */
+	assert_null(fl_kv_get(text, "PFT", buf, sizeof(buf)));
+	assert_null(fl_kv_get(NULL, "a", buf, sizeof(buf)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_offline_and_bad),
 		cmocka_unit_test(test_genus_table),
 		cmocka_unit_test(test_cpulist),
+		cmocka_unit_test(test_kv_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,23 @@ const char *fl_export_by_name(enum fl_export_by by)
 	return by <= FL_EXP_BY_TOTAL ? n[by] : "?";
 }
 
+const enum fl_figure fl_export_figs[FL_FIG_NR] = {
+	FL_FIG_FAULTS, FL_FIG_LATENCY, FL_FIG_HMF, FL_FIG_HMF_TIME, FL_FIG_LOCKLESS,
+	FL_FIG_MMAP, FL_FIG_CONTENTION, FL_FIG_VMSTAT,
+};
+
+const char *fl_figure_key(enum fl_figure fig)
+{
+	static const char *const n[FL_FIG_NR] = {
+		[FL_FIG_FAULTS] = "faults", [FL_FIG_LATENCY] = "latency", [FL_FIG_HMF] = "hmf",
+		[FL_FIG_HMF_TIME] = "hmf_time",
+		[FL_FIG_LOCKLESS] = "lockless", [FL_FIG_MMAP] = "mmap_lock",
+		[FL_FIG_CONTENTION] = "contention", [FL_FIG_VMSTAT] = "vmstat",
+	};
+
+	return fig < FL_FIG_NR && n[fig] ? n[fig] : "?";
+}
+
 enum fl_figure fl_hist_figure(unsigned int id)
 {
 	switch (id) {

@@ -40,6 +40,13 @@ struct fl_export {
 
 const char *fl_export_by_name(enum fl_export_by by);
 
+/*
+ * Every figure in export order (json "figures", prom faultline_unavailable)
+ * and its key there ("latency", "mmap_lock", ...).
+ */
+extern const enum fl_figure fl_export_figs[FL_FIG_NR];
+const char *fl_figure_key(enum fl_figure fig);
+
 /* Figure a histogram / counter / lockless counter belongs to. */
 enum fl_figure fl_hist_figure(unsigned int hist_id);
 enum fl_figure fl_counter_figure(unsigned int counter_id);

@@ -134,17 +134,6 @@ static void json_kv_object(FILE *f, const char *text)
 
 void fl_export_json(FILE *f, const struct fl_export *e)
 {
-	static const enum fl_figure figs[] = {
-		FL_FIG_FAULTS, FL_FIG_LATENCY, FL_FIG_HMF, FL_FIG_HMF_TIME, FL_FIG_LOCKLESS,
-		FL_FIG_MMAP, FL_FIG_CONTENTION, FL_FIG_VMSTAT,
-	};
-	static const char *const fign[] = {
-		[FL_FIG_FAULTS] = "faults", [FL_FIG_LATENCY] = "latency", [FL_FIG_HMF] = "hmf",
-		[FL_FIG_HMF_TIME] = "hmf_time",
-		[FL_FIG_LOCKLESS] = "lockless", [FL_FIG_MMAP] = "mmap_lock",
-		[FL_FIG_CONTENTION] = "contention", [FL_FIG_VMSTAT] = "vmstat",
-	};
-
 	fprintf(f, "{\"faultline_export\":1,\"by\":\"%s\",\"snapshots\":[", fl_export_by_name(e->by));
 	for (unsigned int k = 0; k < e->nsnaps; k++) {
 		const struct fl_export_snap *es = &e->snaps[k];
@@ -177,12 +166,12 @@ void fl_export_json(FILE *f, const struct fl_export *e)
 			if (h->hooks_absent & (1ULL << i))
 				fprintf(f, "%s\"%s\"", n++ ? "," : "", fl_hook_name(i));
 		fputs("]},\"figures\":{", f);
-		for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
+		for (size_t i = 0; i < FL_FIG_NR; i++) {
 			const char *why;
-			enum fl_avail a = fl_figure_avail(&es->s, figs[i], &why);
+			enum fl_avail a = fl_figure_avail(&es->s, fl_export_figs[i], &why);
 
-			fprintf(f, "%s\"%s\":{\"available\":%s", i ? "," : "", fign[figs[i]],
-				a == FL_AVAIL_YES ? "true" : "false");
+			fprintf(f, "%s\"%s\":{\"available\":%s", i ? "," : "",
+				fl_figure_key(fl_export_figs[i]), a == FL_AVAIL_YES ? "true" : "false");
 			if (a != FL_AVAIL_YES) {
 				fprintf(f, ",\"status\":\"%s\",\"reason\":",
 					a == FL_AVAIL_ABSENT ? "absent" : "unavailable");

@@ -66,12 +66,8 @@ static const char *side_label(const struct fl_cmp *c, const struct fl_compare_ar
 }
 
 /* "A:B" when the sides differ, "-" for a missing side; NULL when neither has it. */
-static const char *merged_tag(const struct fl_cmp *c, const char *key, char *out, size_t len)
+static const char *merged(const char *va, const char *vb, char *out, size_t len)
 {
-	char a[256], b[256];
-	const char *va = side_tag(c, 0, key, a, sizeof(a));
-	const char *vb = side_tag(c, 1, key, b, sizeof(b));
-
 	if (!va && !vb)
 		return NULL;
 	if (va && vb && !strcmp(va, vb))
@@ -81,19 +77,21 @@ static const char *merged_tag(const struct fl_cmp *c, const char *key, char *out
 	return out;
 }
 
+static const char *merged_tag(const struct fl_cmp *c, const char *key, char *out, size_t len)
+{
+	char a[256], b[256];
+
+	return merged(side_tag(c, 0, key, a, sizeof(a)), side_tag(c, 1, key, b, sizeof(b)),
+		      out, len);
+}
+
 static const char *merged_conf(const struct fl_cmp *c, const char *key, char *out, size_t len)
 {
 	char a[256], b[256];
 	const char *va = c->sw[0].conf ? fl_kv_get(c->sw[0].conf, key, a, sizeof(a)) : NULL;
 	const char *vb = c->sw[1].conf ? fl_kv_get(c->sw[1].conf, key, b, sizeof(b)) : NULL;
 
-	if (!va && !vb)
-		return NULL;
-	if (va && vb && !strcmp(va, vb))
-		snprintf(out, len, "%s", va);
-	else
-		snprintf(out, len, "%s:%s", va ? va : "-", vb ? vb : "-");
-	return out;
+	return merged(va, vb, out, len);
 }
 
 /* PFT_* keys of both sweep.conf files, first-seen order, no duplicates. */

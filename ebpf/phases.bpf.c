@@ -4,7 +4,7 @@
  * classes the traced tasks waited on.  A separate, optional skeleton
  * (`record --phases` / `--locks`), loaded by user/phases.c.
  *
- * Phases (ebpf/phases.h does the arithmetic): the fault starts at
+ * Phases (include/faultline/phases_abi.h does the arithmetic): the fault starts at
  * exceptions:page_fault_user/_kernel -- for user faults on kernels with
  * per-VMA locks at the lock_vma_under_rcu entry instead (one program and one
  * clock read fewer) -- and ends at the handle_mm_fault return without
@@ -51,7 +51,7 @@
 #define PH_HIST_ADD fl_hist_add
 #define PH_BARRIER(x) asm volatile("" : "+r"(x))
 
-#include "phases.h"
+#include <faultline/phases_abi.h>
 
 #define PH_MAX_TGIDS	8192
 #define PH_MAX_CALLERS	1024
@@ -73,7 +73,7 @@ struct ph_task {
 	struct ph_ct ct[PH_CT_DEPTH];
 };
 
-/* Statistics, internal counters and the running task's slot (phases.h). */
+/* Statistics, internal counters and the running task's slot (phases_abi.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -591,7 +591,7 @@ __noinline int ph_ip_class(__u64 ip)
 	return ph_range_class(ranges, nr_ranges, ip);
 }
 
-/* Name a contended lock from the stack (ph_scan_frame in phases.h). */
+/* Name a contended lock from the stack (ph_scan_frame in phases_abi.h). */
 static __always_inline fl_u32 class_from_stack(void *ctx, fl_u64 *caller)
 {
 	struct ph_scan sc = {};

@@ -26,6 +26,7 @@
 #include "commands.h"
 #include "errbuf.h"
 #include "selfcost.h"
+#include "topology.h"
 #include "faultline.skel.h"
 
 struct fl_bpf {
@@ -577,7 +578,9 @@ struct fl_bpf *fl_bpf_start(const struct fl_bpf_opts *o, char *err, size_t errle
 		return NULL;
 	}
 	b->gp_outer = b->gp_inner = -1;
-	if (fl_kfeatures_read(&b->kf, err, errlen)) {
+	if (o->btf) {
+		fl_kfeatures_from_btf(&b->kf, o->btf);
+	} else if (fl_kfeatures_read(&b->kf, err, errlen)) {
 		free(b);
 		return NULL;
 	}
@@ -651,7 +654,7 @@ int fl_bpf_add_tgid(struct fl_bpf *b, unsigned int tgid)
 
 int fl_read_online_cpus(unsigned char *online, unsigned int nr)
 {
-	char buf[4096], *p = buf;
+	char buf[4096];
 	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
 
 	if (!f)
@@ -662,30 +665,7 @@ int fl_read_online_cpus(unsigned char *online, unsigned int nr)
 	}
 	fclose(f);
 	memset(online, 0, nr);
-	while (*p && *p != '\n') {
-		char *end;
-		unsigned long a, b;
-
-		errno = 0;
-		a = strtoul(p, &end, 10);
-		if (errno || end == p)
-			return -1;
-		b = a;
-		p = end;
-		if (*p == '-') {
-			b = strtoul(p + 1, &end, 10);
-			if (errno || end == p + 1 || b < a)
-				return -1;
-			p = end;
-		}
-		for (unsigned long c = a; c <= b && c < nr; c++)
-			online[c] = 1;
-		if (*p == ',')
-			p++;
-		else if (*p && *p != '\n')
-			return -1;
-	}
-	return 0;
+	return fl_cpulist_parse(buf, online, nr);
 }
 
 /*

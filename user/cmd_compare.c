@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "kv.h"
 #include "export_out.h"
 
 /* The seed's TAGS block, in its order; then ours. */
@@ -65,12 +66,8 @@ static const char *side_label(const struct fl_cmp *c, const struct fl_compare_ar
 }
 
 /* "A:B" when the sides differ, "-" for a missing side; NULL when neither has it. */
-static const char *merged_tag(const struct fl_cmp *c, const char *key, char *out, size_t len)
+static const char *merged(const char *va, const char *vb, char *out, size_t len)
 {
-	char a[256], b[256];
-	const char *va = side_tag(c, 0, key, a, sizeof(a));
-	const char *vb = side_tag(c, 1, key, b, sizeof(b));
-
 	if (!va && !vb)
 		return NULL;
 	if (va && vb && !strcmp(va, vb))
@@ -78,6 +75,14 @@ static const char *merged_tag(const struct fl_cmp *c, const char *key, char *out
 	else
 		snprintf(out, len, "%s:%s", va ? va : "-", vb ? vb : "-");
 	return out;
+}
+
+static const char *merged_tag(const struct fl_cmp *c, const char *key, char *out, size_t len)
+{
+	char a[256], b[256];
+
+	return merged(side_tag(c, 0, key, a, sizeof(a)), side_tag(c, 1, key, b, sizeof(b)),
+		      out, len);
 }
 
 static const char *merged_conf(const struct fl_cmp *c, const char *key, char *out, size_t len)
@@ -86,13 +91,7 @@ static const char *merged_conf(const struct fl_cmp *c, const char *key, char *ou
 	const char *va = c->sw[0].conf ? fl_kv_get(c->sw[0].conf, key, a, sizeof(a)) : NULL;
 	const char *vb = c->sw[1].conf ? fl_kv_get(c->sw[1].conf, key, b, sizeof(b)) : NULL;
 
-	if (!va && !vb)
-		return NULL;
-	if (va && vb && !strcmp(va, vb))
-		snprintf(out, len, "%s", va);
-	else
-		snprintf(out, len, "%s:%s", va ? va : "-", vb ? vb : "-");
-	return out;
+	return merged(va, vb, out, len);
 }
 
 /* PFT_* keys of both sweep.conf files, first-seen order, no duplicates. */
@@ -101,17 +100,12 @@ static unsigned int conf_keys(const struct fl_cmp *c, char keys[][64], unsigned 
 	unsigned int n = 0;
 
 	for (int s = 0; s < 2; s++) {
-		const char *p = c->sw[s].conf;
+		const char *p = c->sw[s].conf, *next;
 
-		while (p && *p) {
-			const char *eol = strchr(p, '\n'), *q = p, *eq;
+		for (; p && *p; p = next) {
+			const char *eol, *q, *eq;
 
-			if (!eol)
-				eol = p + strlen(p);
-			while (q < eol && (*q == ' ' || *q == '\t'))
-				q++;
-			if (eol - q > 7 && !strncmp(q, "export ", 7))
-				q += 7;
+			next = fl_kv_line(p, &q, &eol);
 			eq = memchr(q, '=', eol - q);
 			if (eq && eq - q < 64 && !strncmp(q, "PFT_", 4) && n < max) {
 				char k[64];
@@ -124,7 +118,6 @@ static unsigned int conf_keys(const struct fl_cmp *c, char keys[][64], unsigned 
 				if (i == n)
 					strcpy(keys[n++], k);
 			}
-			p = *eol ? eol + 1 : eol;
 		}
 	}
 	return n;
@@ -230,19 +223,10 @@ static void print_explain(FILE *f, const struct fl_cmp *c)
 			c->alpha);
 }
 
-static void print_text(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o)
+/* [*] KERNELS: the two boxes, kernel file or version, results directory. */
+static void text_kernels(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o)
 {
 	static const char *const box[2] = { "BASE KERNEL (A)", "TEST KERNEL (B)" };
-	char lab[2][300], buf[600];
-	struct table t = { 0 };
-	int right[9] = { 0, 1, 1, 1, 1, 1, 1, 0, 1 };
-
-	for (int s = 0; s < 2; s++) {
-		char lb[256];
-
-		snprintf(lab[s], sizeof(lab[s]), "(%c) %s", 'A' + s,
-			 side_label(c, o, s, lb, sizeof(lb)));
-	}
 
 	fprintf(f, "[*] KERNELS\n");
 	for (int s = 0; s < 2; s++) {
@@ -262,6 +246,13 @@ static void print_text(FILE *f, const struct fl_cmp *c, const struct fl_compare_
 		if (!o->seed)
 			fprintf(f, "Results: %s\n", c->sw[s].dir);
 	}
+}
+
+/* [*] TAGS: the seed's tags, then (not --seed) ours and sweep.conf's PFT_* keys. */
+static void text_tags(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o)
+{
+	struct table t = { 0 };
+	char buf[600];
 
 	fprintf(f, "\n\n[*] TAGS\n");
 	t.ncol = 2;
@@ -287,9 +278,16 @@ static void print_text(FILE *f, const struct fl_cmp *c, const struct fl_compare_
 	table_print(f, &t);
 	table_free(&t);
 	fprintf(f, "\nNote: values are delimited by colon (:)\n");
+}
+
+/* [*] METRICS: per metric a name row, a row per side (labels LAB), the % row. */
+static void text_metrics(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o,
+			 char lab[2][300])
+{
+	int right[9] = { 0, 1, 1, 1, 1, 1, 1, 0, 1 };
+	struct table t = { 0 };
 
 	fprintf(f, "\n\n[*] METRICS\n");
-	memset(&t, 0, sizeof(t));
 	t.ncol = o->seed ? 8 : 9;
 	t.right = right;
 	table_add(&t, (char *[]){ "LABEL", "COUNT", "MIN", "MAX", "MEAN", "MEDIAN", "STDDEV",
@@ -349,32 +347,51 @@ static void print_text(FILE *f, const struct fl_cmp *c, const struct fl_compare_
 	}
 	table_print(f, &t);
 	table_free(&t);
+}
 
-	if (!o->seed) {
-		int gaps = 0;
+/* Below the tables (not --seed): legend, EXPLAIN, GAPS, NOTES. */
+static void text_notes(FILE *f, const struct fl_cmp *c)
+{
+	int gaps = 0;
 
-		fprintf(f, "\nDIRECTION: whether a + %% is an improvement.  P-VALUE: Welch's t-test "
-			"of the runs, two-sided;\n*x%%* marks a MEAN change with p < %g.  "
-			"Faults rows: pft runs; latency, abort %%\nand mmap_lock rows: the "
-			"collector's snapshots (one value per run).\n", c->alpha);
-		if (c->have_phases || c->have_locks)
-			fprintf(f, "phase_* rows: mean ns per fault spent in that phase (record "
-				"--phases; they add up to\nphases_latency_mean); lock_* rows: "
-				"contended wait of that lock class per fault (record --locks).\n");
-		print_explain(f, c);
-		for (unsigned int i = 0; i < c->nm; i++)
-			for (int s = 0; s < 2; s++)
-				if (!c->m[i].have[s] && c->m[i].gap[s][0]) {
-					if (!gaps++)
-						fprintf(f, "\n[*] GAPS\n");
-					fprintf(f, "%s (%c): %s\n", c->m[i].name, 'A' + s,
-						c->m[i].gap[s]);
-				}
-		if (c->nnotes)
-			fprintf(f, "\n[*] NOTES\n");
-		for (unsigned int i = 0; i < c->nnotes; i++)
-			fprintf(f, "%s\n", c->notes[i]);
+	fprintf(f, "\nDIRECTION: whether a + %% is an improvement.  P-VALUE: Welch's t-test "
+		"of the runs, two-sided;\n*x%%* marks a MEAN change with p < %g.  "
+		"Faults rows: pft runs; latency, abort %%\nand mmap_lock rows: the "
+		"collector's snapshots (one value per run).\n", c->alpha);
+	if (c->have_phases || c->have_locks)
+		fprintf(f, "phase_* rows: mean ns per fault spent in that phase (record "
+			"--phases; they add up to\nphases_latency_mean); lock_* rows: "
+			"contended wait of that lock class per fault (record --locks).\n");
+	print_explain(f, c);
+	for (unsigned int i = 0; i < c->nm; i++)
+		for (int s = 0; s < 2; s++)
+			if (!c->m[i].have[s] && c->m[i].gap[s][0]) {
+				if (!gaps++)
+					fprintf(f, "\n[*] GAPS\n");
+				fprintf(f, "%s (%c): %s\n", c->m[i].name, 'A' + s,
+					c->m[i].gap[s]);
+			}
+	if (c->nnotes)
+		fprintf(f, "\n[*] NOTES\n");
+	for (unsigned int i = 0; i < c->nnotes; i++)
+		fprintf(f, "%s\n", c->notes[i]);
+}
+
+static void print_text(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o)
+{
+	char lab[2][300];
+
+	for (int s = 0; s < 2; s++) {
+		char lb[256];
+
+		snprintf(lab[s], sizeof(lab[s]), "(%c) %s", 'A' + s,
+			 side_label(c, o, s, lb, sizeof(lb)));
 	}
+	text_kernels(f, c, o);
+	text_tags(f, c, o);
+	text_metrics(f, c, o, lab);
+	if (!o->seed)
+		text_notes(f, c);
 }
 
 static void json_stats(FILE *f, const struct fl_cmp_metric *m, int s)

@@ -21,6 +21,7 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "kv.h"
 #include "export_out.h"
 
 #define MAX_PLOTS 16

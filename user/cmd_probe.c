@@ -10,11 +10,10 @@
 #include <unistd.h>
 
 #include "backend_bpf.h"
+#include "backend_kmod.h"
 #include "commands.h"
 #include "kfeatures.h"
 #include "vmstat.h"
-
-int kmod_loaded(void) __attribute__((weak));
 
 static const char *yes_no(bool b)
 {
@@ -124,9 +123,8 @@ int cmd_probe(int argc, char **argv)
 			       ok[t] ? "" : why);
 		}
 	}
-	kmod = kmod_loaded && kmod_loaded();
-	printf("kmod backend: %s\n", !kmod_loaded ? "not built into this faultline" :
-	       kmod ? "faultline.ko loaded" : "faultline.ko not loaded");
+	kmod = kmod_loaded();
+	printf("kmod backend: %s\n", kmod ? "faultline.ko loaded" : "faultline.ko not loaded");
 	if (ok[FL_TIER_FENTRY])
 		use = FL_TIER_FENTRY;
 	else if (!kmod && ok[FL_TIER_KPROBE])

@@ -20,59 +20,29 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <bpf/btf.h>
 
 #include "backend_bpf.h"
+#include "backend_kmod.h"
 #include "commands.h"
 #include "errbuf.h"
 #include "kfeatures.h"
+#include "phases.h"
 #include "report_common.h"
-#include "report_merge.h"
 #include "snapshot.h"
+#include "tags.h"
 #include "vmstat.h"
 
-#if defined(__has_include)
-#if __has_include("backend_kmod.h")
-#include "backend_kmod.h"
-#endif
-#endif
-
-/* The module backend (user/backend_kmod.c) and machine tags (user/tags.c):
- * used when they are linked in. */
-int kmod_loaded(void) __attribute__((weak));
-int kmod_start(unsigned int tgid, char *err, size_t errlen) __attribute__((weak));
-int kmod_mmap_lock(bool on, char *err, size_t errlen) __attribute__((weak));
-int kmod_time_hmf(bool on, char *err, size_t errlen) __attribute__((weak));
-int kmod_read(struct fl_snapshot *s, char *err, size_t errlen) __attribute__((weak));
-void kmod_stop(void) __attribute__((weak));
-int fl_tags_collect(struct fl_snapshot *s) __attribute__((weak));
-
-/* Optional phases / lock classes (user/phases.c, a second skeleton). */
-#if defined(__has_include) && __has_include("phases.h")
-#include "phases.h"
-#else
-struct fl_phases;
-struct fl_phases_opts {
-	int tgids_map_fd;
-	unsigned int tgid;
-	bool phases;
-	bool locks;
-	bool mmap_lock;
-};
-#endif
-struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size_t errlen)
-	__attribute__((weak));
-const char *fl_phases_describe(const struct fl_phases *p) __attribute__((weak));
-int fl_phases_read(struct fl_phases *p, struct fl_snapshot *s, char *err, size_t errlen)
-	__attribute__((weak));
-void fl_phases_close(struct fl_phases *p) __attribute__((weak));
-int fl_phases_tag_runs(struct fl_phases *p, struct fl_snapshot *s) __attribute__((weak));
+struct rec_backend;
 
 struct rec {
 	struct fl_record_args a;	/* the options */
 
-	int backend;		/* FL_BACKEND_* in use */
+	const struct rec_backend *be;	/* the backend in use (start_backend), or NULL */
+	int backend;		/* its FL_BACKEND_* id (be->id), FL_BACKEND_NONE */
 	struct fl_bpf *bpf;
 	struct fl_phases *ph;
+	struct btf *btf;	/* the kernel's, probed once for the backend and phases */
 	struct fl_snapshot acc;	/* every window merged, for the summary */
 	const char *locks_caveat;	/* --locks on a machine that may hide spinlock waits */
 	bool dir_mode;
@@ -84,6 +54,12 @@ struct rec {
 	unsigned long long win_real, win_mono;
 	unsigned int nsnap;
 	char cmdline[512];
+	/* the run (record_setup, record_loop, record_cleanup) */
+	sigset_t orig;		/* the signal mask before ours */
+	bool masked;		/* orig saved: restore it */
+	unsigned long long end_at, next_tick;	/* CLOCK_MONOTONIC ns, 0 = none */
+	int child_status;	/* CMD's wait status, -1 while unknown */
+	int ret;		/* 1 once a snapshot failed */
 };
 
 static volatile sig_atomic_t got_int, got_term, int_from_user;
@@ -266,21 +242,6 @@ static void release_child(struct rec *r)
 	r->release_fd = -1;
 }
 
-static int kill_child_unreleased(struct rec *r)
-{
-	int st;
-
-	if (r->child <= 0)
-		return 0;
-	if (r->release_fd >= 0) {
-		close(r->release_fd);	/* child reads EOF and exits 127 */
-		r->release_fd = -1;
-	}
-	waitpid(r->child, &st, 0);
-	r->child = 0;
-	return 0;
-}
-
 static const char *not_measured(unsigned int tier)
 {
 	switch (tier) {
@@ -303,13 +264,11 @@ static int start_bpf(struct rec *r, unsigned int first, bool exact, char *err, s
 		.follow_fork = true,
 		.time_hmf = r->a.time_hmf,
 		.mmap_lock = r->a.mmap_lock,
+		.btf = r->btf,
 	};
 
 	r->bpf = fl_bpf_start(&o, err, errlen);
-	if (!r->bpf)
-		return -1;
-	r->backend = FL_BACKEND_BPF;
-	return 0;
+	return r->bpf ? 0 : -1;
 }
 
 static void say_notes(struct rec *r, const char *notes)
@@ -345,13 +304,75 @@ static void lockdown_hint(void)
 }
 
 /* --mmap-lock (or back to the module's default) for the enable kmod_start sends. */
-static int start_kmod(struct rec *r, char *kerr, size_t len)
+static int start_kmod(struct rec *r, unsigned int tier, bool exact, char *kerr, size_t len)
 {
-	if (kmod_mmap_lock && kmod_mmap_lock(r->a.mmap_lock, kerr, len))
+	(void)tier;	/* the module has the kprobe tier only (parse_record_args) */
+	(void)exact;
+	if (kmod_mmap_lock(r->a.mmap_lock, kerr, len))
 		return -1;
-	if (kmod_time_hmf && kmod_time_hmf(r->a.time_hmf, kerr, len))
+	if (kmod_time_hmf(r->a.time_hmf, kerr, len))
 		return -1;
 	return kmod_start(r->tgid, kerr, len);
+}
+
+static int bpf_read(struct rec *r, struct fl_snapshot *s, char *err, size_t errlen)
+{
+	return fl_bpf_read(r->bpf, s, false, err, errlen);
+}
+
+static int bpf_rotate(struct rec *r, struct fl_snapshot *s, char *err, size_t errlen)
+{
+	return fl_bpf_read(r->bpf, s, true, err, errlen);
+}
+
+static void bpf_stop(struct rec *r)
+{
+	fl_bpf_stop(r->bpf);
+	r->bpf = NULL;
+}
+
+static int kmod_read_rec(struct rec *r, struct fl_snapshot *s, char *err, size_t errlen)
+{
+	(void)r;
+	return kmod_read(s, err, errlen);
+}
+
+static void kmod_stop_rec(struct rec *r)
+{
+	(void)r;
+	kmod_stop();
+}
+
+/*
+ * What record asks of a backend: start (at a tier, or only that tier), read
+ * the counts since the start, rotate (read and begin a new window: -i),
+ * stop.  The module cannot rotate; parse_record_args refuses -i with it.
+ */
+struct rec_backend {
+	unsigned int id;	/* FL_BACKEND_* */
+	int (*start)(struct rec *r, unsigned int tier, bool exact, char *err, size_t errlen);
+	int (*read)(struct rec *r, struct fl_snapshot *s, char *err, size_t errlen);
+	int (*rotate)(struct rec *r, struct fl_snapshot *s, char *err, size_t errlen);
+	void (*stop)(struct rec *r);
+};
+
+static const struct rec_backend rec_bpf = {
+	.id = FL_BACKEND_BPF, .start = start_bpf, .read = bpf_read, .rotate = bpf_rotate,
+	.stop = bpf_stop,
+};
+
+static const struct rec_backend rec_kmod = {
+	.id = FL_BACKEND_KMOD, .start = start_kmod, .read = kmod_read_rec, .stop = kmod_stop_rec,
+};
+
+static int be_start(struct rec *r, const struct rec_backend *be, unsigned int tier, bool exact,
+		    char *err, size_t errlen)
+{
+	if (be->start(r, tier, exact, err, errlen))
+		return -1;
+	r->be = be;
+	r->backend = be->id;
+	return 0;
 }
 
 static int start_backend(struct rec *r)
@@ -360,25 +381,20 @@ static int start_backend(struct rec *r)
 	char fentry_err[2048] = "", kmsg[600] = "";
 
 	if (r->a.backend_req == FL_REC_B_KMOD) {
-		if (!kmod_loaded || !kmod_start) {
-			fprintf(stderr, "faultline record: the kmod backend is not built into this faultline\n");
-			return -1;
-		}
 		if (!kmod_loaded()) {
 			fprintf(stderr, "faultline record: faultline.ko is not loaded (insmod module/faultline.ko)\n");
 			return -1;
 		}
-		if (start_kmod(r, kerr, sizeof(kerr))) {
+		if (be_start(r, &rec_kmod, FL_TIER_KPROBE, true, kerr, sizeof(kerr))) {
 			fprintf(stderr, "faultline record: kmod backend: %s\n", kerr);
 			return -1;
 		}
-		r->backend = FL_BACKEND_KMOD;
 		if (!r->a.quiet)
 			fprintf(stderr, "faultline record: kmod backend (faultline.ko, kprobe tier)\n");
 		return 0;
 	}
 	if (r->a.backend_req == FL_REC_B_BPF || r->a.tier_req) {
-		if (start_bpf(r, r->a.tier_req, r->a.tier_req != 0, err, sizeof(err))) {
+		if (be_start(r, &rec_bpf, r->a.tier_req, r->a.tier_req != 0, err, sizeof(err))) {
 			fprintf(stderr, "faultline record: bpf backend unavailable:\n");
 			say_notes(&(struct rec){ .a.quiet = false }, err);
 			return -1;
@@ -386,12 +402,11 @@ static int start_backend(struct rec *r)
 		goto bpf_ok;
 	}
 	/* auto: fentry, then the module if loaded, then kprobe, then tracepoint */
-	if (!start_bpf(r, FL_TIER_FENTRY, true, fentry_err, sizeof(fentry_err)))
+	if (!be_start(r, &rec_bpf, FL_TIER_FENTRY, true, fentry_err, sizeof(fentry_err)))
 		goto bpf_ok;
-	if (kmod_loaded && kmod_start && kmod_read && kmod_loaded()) {
-		if (!start_kmod(r, kerr, sizeof(kerr))) {
-			r->backend = FL_BACKEND_KMOD;
-			say_notes(r, fentry_err);
+	if (kmod_loaded()) {
+		if (!be_start(r, &rec_kmod, FL_TIER_KPROBE, true, kerr, sizeof(kerr))) {
+				say_notes(r, fentry_err);
 			if (!r->a.quiet)
 				fprintf(stderr, "faultline record: using the kmod backend: faultline.ko is loaded "
 					"and the bpf fentry tier is not allowed\n");
@@ -399,10 +414,9 @@ static int start_backend(struct rec *r)
 		}
 		snprintf(kmsg, sizeof(kmsg), "faultline.ko is loaded but refused: %s", kerr);
 	} else {
-		snprintf(kmsg, sizeof(kmsg), "kmod backend: %s",
-			 kmod_loaded ? "faultline.ko is not loaded" : "not built into this faultline");
+		snprintf(kmsg, sizeof(kmsg), "kmod backend: faultline.ko is not loaded");
 	}
-	if (start_bpf(r, FL_TIER_KPROBE, false, err, sizeof(err))) {
+	if (be_start(r, &rec_bpf, FL_TIER_KPROBE, false, err, sizeof(err))) {
 		fprintf(stderr, "faultline record: nothing can be measured here:\n");
 		say_notes(&(struct rec){ .a.quiet = false }, fentry_err);
 		if (strcmp(err, fentry_err))
@@ -431,27 +445,45 @@ bpf_ok:
 
 static void stop_backend(struct rec *r)
 {
-	if (r->backend == FL_BACKEND_BPF)
-		fl_bpf_stop(r->bpf);
-	else if (r->backend == FL_BACKEND_KMOD && kmod_stop)
-		kmod_stop();
+	if (r->be)
+		r->be->stop(r);
+	r->be = NULL;
 	r->bpf = NULL;
 	r->backend = FL_BACKEND_NONE;
 }
 
-/* A start that failed before the workload was released: undo it, exit 1. */
-static int abort_start(struct rec *r, const sigset_t *orig)
+/*
+ * The one cleanup path, after a run or a start that failed: hooks off, the
+ * command reaped (an unreleased one reads EOF and exits 127; one that -d
+ * asked to stop is waited for), our signal mask undone, BPF run-time
+ * statistics off.  Idempotent.
+ */
+static void record_cleanup(struct rec *r)
 {
+	int st = 0;
+
 	if (r->ph)
 		fl_phases_close(r->ph);
 	r->ph = NULL;
 	stop_backend(r);
-	kill_child_unreleased(r);
-	sigprocmask(SIG_SETMASK, orig, NULL);
+	btf__free(r->btf);
+	r->btf = NULL;
+	if (r->child > 0) {
+		if (r->release_fd >= 0) {
+			close(r->release_fd);	/* never released: it exits 127 */
+			r->release_fd = -1;
+		}
+		while (waitpid(r->child, &st, 0) < 0 && errno == EINTR)
+			;
+		r->child_status = st;
+		r->child = 0;
+	}
+	if (r->masked)
+		sigprocmask(SIG_SETMASK, &r->orig, NULL);
+	r->masked = false;
 	if (r->stats_fd >= 0)
 		close(r->stats_fd);	/* BPF run-time statistics off again */
 	r->stats_fd = -1;
-	return 1;
 }
 
 static int path_is_dir(const char *p)
@@ -507,21 +539,18 @@ static int check_output(const char *out, bool dir_mode)
 /* Remove snap-*.snap left by an earlier recording into the same directory. */
 static void clear_dir(const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char path[4096];
+	char path[4096], err[16], **names;
+	unsigned int n;
 
-	if (!d)
+	if (fl_snapshot_list_dir(dir, &names, &n, err, sizeof(err)))
 		return;
-	while ((de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-
-		if (n > 10 && !strncmp(de->d_name, "snap-", 5) && !strcmp(de->d_name + n - 5, ".snap")) {
-			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+	for (unsigned int i = 0; i < n; i++) {
+		if (strlen(names[i]) > 10 && !strncmp(names[i], "snap-", 5)) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 			unlink(path);
 		}
 	}
-	closedir(d);
+	fl_snapshot_names_free(names, n);
 }
 
 /*
@@ -562,10 +591,8 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 	end_mono = now_ns(CLOCK_MONOTONIC);
 	if (fl_vmstat_read(&r->vm, NULL, true, err, sizeof(err)) && !r->a.quiet)
 		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);
-	if (r->backend == FL_BACKEND_BPF)
-		ret = fl_bpf_read(r->bpf, s, rotate, err, sizeof(err));
-	else
-		ret = kmod_read(s, err, sizeof(err));
+	ret = rotate && r->be->rotate ? r->be->rotate(r, s, err, sizeof(err)) :
+	      r->be->read(r, s, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "faultline record: reading the statistics: %s\n", err);
 		return -1;
@@ -603,7 +630,7 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 	if (r->stats_fd >= 0 && (fl_bpf_tag_own_runs(r->bpf, s) ||
 				 (r->ph && fl_phases_tag_runs(r->ph, s))) && !r->a.quiet)
 		fprintf(stderr, "faultline record: self-cost: out of memory\n");
-	if (fl_tags_collect && fl_tags_collect(s) && !r->a.quiet)
+	if (fl_tags_collect(s) && !r->a.quiet)
 		fprintf(stderr, "faultline record: machine tags incomplete\n");
 	if (fl_record_tag_window(s, r->cmdline, r->locks_caveat,
 				 r->a.interval > 0 ? (long long)r->nsnap : -1, err, sizeof(err))) {
@@ -736,60 +763,81 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 		return fl_args_bad(err, errlen, "--hmf needs a handle_mm_fault hook: not with --tier tracepoint");
 	if (a->self_cost && a->backend_req == FL_REC_B_KMOD)
 		return fl_args_bad(err, errlen, "--self-cost times BPF programs: not with -b kmod");
-	if ((a->phases || a->locks) && !fl_phases_open)
-		return fl_args_bad(err, errlen, "--phases/--locks are not built into this faultline");
 	return FL_ARGS_RUN;
 }
 
-int cmd_record(int argc, char **argv)
+/* --phases / --locks: the second skeleton, with its own tgid filter. */
+static int start_phases(struct rec *r)
 {
-	struct rec r = { .release_fd = -1, .stats_fd = -1 };
-	struct sigaction sa = { 0 };
-	sigset_t block, orig;
-	unsigned long long end_at = 0, next_tick = 0, now;
-	struct fl_snapshot last = { 0 };
-	bool have_last = false, written;
-	char err[512], path[4096];
-	int rc, status = 0, ret = 0, child_status = -1;
+	struct fl_phases_opts po = {
+		.btf = r->btf,
+		.tgids_map_fd = -1,
+		.tgid = r->a.system_wide ? 0 : r->tgid,
+		.phases = r->a.phases,
+		.locks = r->a.locks,
+		.mmap_lock = r->a.mmap_lock,
+	};
+	char err[512];
 
-	rc = fl_args_exit(parse_record_args(argc, argv, &r.a, err, sizeof(err)), "record", err,
-			  usage);
-	if (rc >= 0)
-		return rc;
-	if (!r.a.out)
-		r.a.out = r.a.interval > 0 ? "faultline.d" : "faultline.snap";
-	r.dir_mode = r.a.interval > 0 || path_is_dir(r.a.out) || r.a.out[strlen(r.a.out) - 1] == '/';
+	r->locks_caveat = r->a.locks ? fl_spin_contention_caveat(NULL) : NULL;
+	if (r->locks_caveat && !r->a.quiet)
+		fprintf(stderr, "faultline record: note: %s\n", r->locks_caveat);
+	r->ph = fl_phases_open(&po, err, sizeof(err));
+	if (!r->ph) {
+		fprintf(stderr, "faultline record: --phases/--locks: %s\n", err);
+		return -1;
+	}
+	if (!r->a.quiet)
+		fprintf(stderr, "faultline record: %s\n", fl_phases_describe(r->ph));
+	return 0;
+}
+
+/*
+ * Everything up to the release of CMD: output checked, backend and phases
+ * started, signals blocked (handled only inside ppoll()).  0, or 1 with a
+ * message; record_cleanup() undoes what was done either way.
+ */
+static int record_setup(struct rec *r)
+{
+	struct sigaction sa = { 0 };
+	sigset_t block;
+	char err[512];
+
+	if (!r->a.out)
+		r->a.out = r->a.interval > 0 ? "faultline.d" : "faultline.snap";
+	r->dir_mode = r->a.interval > 0 || path_is_dir(r->a.out) ||
+		      r->a.out[strlen(r->a.out) - 1] == '/';
 	/* fail now, not after the workload ran; create nothing yet */
-	if (check_output(r.a.out, r.dir_mode))
+	if (check_output(r->a.out, r->dir_mode))
 		return 1;
-	if (r.a.cmd) {
+	if (r->a.cmd) {
 		size_t off = 0;
 
-		for (int i = 0; r.a.cmd[i] && off < sizeof(r.cmdline) - 1; i++)
-			off += snprintf(r.cmdline + off, sizeof(r.cmdline) - off, "%s%s",
-					i ? " " : "", r.a.cmd[i]);
-		for (char *p = r.cmdline; *p; p++)
+		for (int i = 0; r->a.cmd[i] && off < sizeof(r->cmdline) - 1; i++)
+			off += snprintf(r->cmdline + off, sizeof(r->cmdline) - off, "%s%s",
+					i ? " " : "", r->a.cmd[i]);
+		for (char *p = r->cmdline; *p; p++)
 			if (*p == '\n')
 				*p = ' ';
 	}
-	if (r.a.pid) {
-		r.tgid = tgid_of(r.a.pid);
-		if (!r.tgid) {
-			fprintf(stderr, "faultline record: no process %u\n", r.a.pid);
+	if (r->a.pid) {
+		r->tgid = tgid_of(r->a.pid);
+		if (!r->tgid) {
+			fprintf(stderr, "faultline record: no process %u\n", r->a.pid);
 			return 1;
 		}
 	}
 	fl_bpf_setup_libbpf();
 	/* before any program is attached, so that every run is timed */
-	if (r.a.self_cost) {
-		r.stats_fd = fl_bpf_stats_enable(err, sizeof(err));
-		if (r.stats_fd < 0) {
+	if (r->a.self_cost) {
+		r->stats_fd = fl_bpf_stats_enable(err, sizeof(err));
+		if (r->stats_fd < 0) {
 			fprintf(stderr, "faultline record: --self-cost: %s\n", err);
 			return 1;
 		}
 	}
 
-	/* signals: handled only inside ppoll() below */
+	/* signals: handled only inside ppoll() in record_loop() */
 	sa.sa_sigaction = on_signal;
 	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGINT, &sa, NULL);
@@ -799,158 +847,163 @@ int cmd_record(int argc, char **argv)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, &orig);
+	sigprocmask(SIG_BLOCK, &block, &r->orig);
+	r->masked = true;
 
-	if (r.a.cmd) {
-		if (spawn_child(&r, &orig))
-			return abort_start(&r, &orig);
-		if (!r.a.system_wide)
-			r.tgid = r.child;
+	if (r->a.cmd) {
+		if (spawn_child(r, &r->orig))
+			return 1;
+		if (!r->a.system_wide)
+			r->tgid = r->child;
 	}
-	if (start_backend(&r))
-		return abort_start(&r, &orig);
-	if (r.a.self_cost && r.backend != FL_BACKEND_BPF) {
+	/* NULL here: the bpf backend says why, phases are unavailable */
+	r->btf = fl_btf_load(err, sizeof(err));
+	if (start_backend(r))
+		return 1;
+	if (r->a.self_cost && r->backend != FL_BACKEND_BPF) {
 		fprintf(stderr, "faultline record: --self-cost times BPF programs; the module backend was chosen (use -b bpf)\n");
-		return abort_start(&r, &orig);
+		return 1;
 	}
-	if (r.a.phases || r.a.locks) {
-		struct fl_phases_opts po = {
-			.tgids_map_fd = -1,
-			.tgid = r.a.system_wide ? 0 : r.tgid,
-			.phases = r.a.phases,
-			.locks = r.a.locks,
-			.mmap_lock = r.a.mmap_lock,
-		};
-
-		r.locks_caveat = r.a.locks ? fl_spin_contention_caveat(NULL) : NULL;
-		if (r.locks_caveat && !r.a.quiet)
-			fprintf(stderr, "faultline record: note: %s\n", r.locks_caveat);
-		r.ph = fl_phases_open(&po, err, sizeof(err));
-		if (!r.ph) {
-			fprintf(stderr, "faultline record: --phases/--locks: %s\n", err);
-			return abort_start(&r, &orig);
-		}
-		if (!r.a.quiet && fl_phases_describe)
-			fprintf(stderr, "faultline record: %s\n", fl_phases_describe(r.ph));
-	}
-	if (r.dir_mode) {
-		if ((mkdir(r.a.out, 0755) && errno != EEXIST) || !path_is_dir(r.a.out)) {
-			fprintf(stderr, "faultline record: %s: %s\n", r.a.out,
+	if ((r->a.phases || r->a.locks) && start_phases(r))
+		return 1;
+	if (r->dir_mode) {
+		if ((mkdir(r->a.out, 0755) && errno != EEXIST) || !path_is_dir(r->a.out)) {
+			fprintf(stderr, "faultline record: %s: %s\n", r->a.out,
 				errno == EEXIST ? "not a directory" : strerror(errno));
-			return abort_start(&r, &orig);
+			return 1;
 		}
-		clear_dir(r.a.out);
+		clear_dir(r->a.out);
 	}
-	if (fl_vmstat_read(&r.vm, NULL, false, err, sizeof(err)) && !r.a.quiet)
+	if (fl_vmstat_read(&r->vm, NULL, false, err, sizeof(err)) && !r->a.quiet)
 		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);
-	r.win_real = now_ns(CLOCK_REALTIME);
-	r.win_mono = now_ns(CLOCK_MONOTONIC);
-	if (r.a.duration > 0)
-		end_at = r.win_mono + (unsigned long long)(r.a.duration * 1e9);
-	if (r.a.interval > 0)
-		next_tick = r.win_mono + (unsigned long long)(r.a.interval * 1e9);
-	release_child(&r);
-	if (!r.a.quiet && !r.a.cmd)
+	r->win_real = now_ns(CLOCK_REALTIME);
+	r->win_mono = now_ns(CLOCK_MONOTONIC);
+	if (r->a.duration > 0)
+		r->end_at = r->win_mono + (unsigned long long)(r->a.duration * 1e9);
+	if (r->a.interval > 0)
+		r->next_tick = r->win_mono + (unsigned long long)(r->a.interval * 1e9);
+	release_child(r);
+	if (!r->a.quiet && !r->a.cmd)
 		fprintf(stderr, "faultline record: tracing %s; Ctrl-C to stop\n",
-			r.a.system_wide ? "system-wide" : "the process");
+			r->a.system_wide ? "system-wide" : "the process");
+	return 0;
+}
+
+/* Until CMD exits, -p's process ends, -d runs out or a signal: -i windows on the way. */
+static void record_loop(struct rec *r)
+{
+	char path[4096];
+	bool written;
+	int status = 0;
 
 	for (;;) {
 		struct timespec ts;
-		unsigned long long wake;
+		unsigned long long now, wake;
 
-		if (r.child > 0) {
-			pid_t w = waitpid(r.child, &status, WNOHANG);
+		if (r->child > 0) {
+			pid_t w = waitpid(r->child, &status, WNOHANG);
 
-			if (w == r.child) {
-				child_status = status;
-				r.child = 0;
+			if (w == r->child) {
+				r->child_status = status;
+				r->child = 0;
 				break;
 			}
 		}
-		if (r.a.pid && process_ended(r.tgid))
+		if (r->a.pid && process_ended(r->tgid))
 			break;
 		if (got_int) {
 			got_int = 0;
-			if (r.child <= 0)
+			if (r->child <= 0)
 				break;
 			/* the terminal sent it to the command too; forward a kill() */
 			if (int_from_user)
-				kill(r.child, SIGINT);
+				kill(r->child, SIGINT);
 			int_from_user = 0;
 		}
 		if (got_term) {
 			got_term = 0;
-			if (r.child <= 0)
+			if (r->child <= 0)
 				break;
-			kill(r.child, SIGTERM);
+			kill(r->child, SIGTERM);
 		}
 		now = now_ns(CLOCK_MONOTONIC);
-		if (end_at && now >= end_at) {
-			/* the recording ends now; CMD is asked to stop and waited for below */
-			if (r.child > 0)
-				kill(r.child, SIGTERM);
+		if (r->end_at && now >= r->end_at) {
+			/* the recording ends now; CMD is asked to stop and waited for after */
+			if (r->child > 0)
+				kill(r->child, SIGTERM);
 			break;
 		}
-		if (next_tick && now >= next_tick) {
+		if (r->next_tick && now >= r->next_tick) {
 			struct fl_snapshot s;
 
-			if (take_snapshot(&r, true, &s, &written, path, sizeof(path)))
-				ret = 1;
+			if (take_snapshot(r, true, &s, &written, path, sizeof(path)))
+				r->ret = 1;
 			fl_snapshot_free(&s);
-			while (next_tick <= now)
-				next_tick += (unsigned long long)(r.a.interval * 1e9);
+			while (r->next_tick <= now)
+				r->next_tick += (unsigned long long)(r->a.interval * 1e9);
 		}
 		wake = now + 1000000000ULL;	/* re-check -p targets every second */
-		if (end_at && end_at < wake)
-			wake = end_at;
-		if (next_tick && next_tick < wake)
-			wake = next_tick;
+		if (r->end_at && r->end_at < wake)
+			wake = r->end_at;
+		if (r->next_tick && r->next_tick < wake)
+			wake = r->next_tick;
 		ts.tv_sec = (wake - now) / 1000000000ULL;
 		ts.tv_nsec = (wake - now) % 1000000000ULL;
-		ppoll(NULL, 0, &ts, &orig);
+		ppoll(NULL, 0, &ts, &r->orig);
 	}
+}
 
-	if (take_snapshot(&r, r.a.interval > 0, &last, &written, path, sizeof(path)))
-		ret = 1;
+/* The summary of every window (r->acc) after the last snapshot PATH was written. */
+static void record_summary(struct rec *r, const char *path)
+{
+	struct fl_cpu_stats *tot;
+
+	if (r->a.quiet || !r->acc.cpus || !(tot = calloc(1, sizeof(*tot))))
+		return;
+	fl_snapshot_total(&r->acc, tot);
+	printf("faultline record: %s\n", r->dir_mode ? r->a.out : path);
+	fl_print_summary(stdout, &r->acc, tot);
+	if (r->dir_mode)
+		printf("wrote %u snapshot(s) to %s/ (faultline report %s)\n",
+		       r->nsnap, r->a.out, r->a.out);
 	else
-		have_last = true;
-	if (r.ph)
-		fl_phases_close(r.ph);
-	r.ph = NULL;
-	stop_backend(&r);
-	if (r.child > 0) {
-		/* -d ended the recording: wait for the command (it got SIGTERM) */
-		while (waitpid(r.child, &status, 0) < 0 && errno == EINTR)
-			;
-		child_status = status;
-	}
-	sigprocmask(SIG_SETMASK, &orig, NULL);
+		printf("wrote %s\n", path);
+	free(tot);
+}
 
-	if (have_last && !r.a.quiet && r.acc.cpus) {
-		struct fl_cpu_stats *tot = calloc(1, sizeof(*tot));
+int cmd_record(int argc, char **argv)
+{
+	struct rec r = { .release_fd = -1, .stats_fd = -1, .child_status = -1 };
+	struct fl_snapshot last = { 0 };
+	bool have_last = false, written;
+	char err[512], path[4096];
+	int rc;
 
-		if (tot) {
-			fl_snapshot_total(&r.acc, tot);
-			printf("faultline record: %s\n", r.dir_mode ? r.a.out : path);
-			fl_print_summary(stdout, &r.acc, tot);
-			if (r.dir_mode)
-				printf("wrote %u snapshot(s) to %s/ (faultline report %s)\n",
-				       r.nsnap, r.a.out, r.a.out);
-			else
-				printf("wrote %s\n", path);
-			free(tot);
-		}
+	rc = fl_args_exit(parse_record_args(argc, argv, &r.a, err, sizeof(err)), "record", err,
+			  usage);
+	if (rc >= 0)
+		return rc;
+	rc = record_setup(&r);
+	if (!rc) {
+		record_loop(&r);
+		if (take_snapshot(&r, r.a.interval > 0, &last, &written, path, sizeof(path)))
+			r.ret = 1;
+		else
+			have_last = true;
 	}
+	record_cleanup(&r);
+	if (have_last)
+		record_summary(&r, path);
 	fl_snapshot_free(&last);
 	fl_snapshot_free(&r.acc);
 	fl_vmstat_free(&r.vm);
-	if (r.stats_fd >= 0)
-		close(r.stats_fd);	/* BPF run-time statistics off again */
-	if (child_status >= 0 && r.a.cmd) {
-		if (WIFEXITED(child_status))
-			return ret ? ret : WEXITSTATUS(child_status);
-		if (WIFSIGNALED(child_status))
-			return 128 + WTERMSIG(child_status);
+	if (rc)
+		return rc;
+	if (r.child_status >= 0 && r.a.cmd) {
+		if (WIFEXITED(r.child_status))
+			return r.ret ? r.ret : WEXITSTATUS(r.child_status);
+		if (WIFSIGNALED(r.child_status))
+			return 128 + WTERMSIG(r.child_status);
 	}
-	return ret;
+	return r.ret;
 }

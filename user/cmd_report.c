@@ -12,29 +12,10 @@
 
 #include "commands.h"
 #include "export.h"
+#include "phases.h"
 #include "report_common.h"
-#include "report_merge.h"
 #include "selfcost.h"
 #include "topology.h"
-
-/* `--phases` / `--locks` tables (user/phases_report.c), when linked in. */
-#if defined(__has_include) && __has_include("phases.h")
-#include "phases.h"
-#else
-struct fl_phases_report_opts {
-	const int *group;
-	unsigned int group_len;
-	unsigned int nr_groups;
-	const char *group_label;
-};
-#endif
-int fl_report_phases(const struct fl_snapshot *s, FILE *out,
-		     const struct fl_phases_report_opts *o) __attribute__((weak));
-int fl_report_locks(const struct fl_snapshot *s, FILE *out,
-		    const struct fl_phases_report_opts *o) __attribute__((weak));
-int fl_report_phases_raw(const struct fl_snapshot *s, FILE *out) __attribute__((weak));
-int fl_report_phases_sweep(const char *dir, FILE *out, bool phases, bool locks,
-			   char *err, size_t errlen) __attribute__((weak));
 
 /* A pft-sweep result directory: it has pft-<N>.log files. */
 static bool is_sweep_dir(const char *path)
@@ -271,8 +252,7 @@ static void print_raw(const struct fl_snapshot *s, const struct fl_cpu_stats *t,
 	for (unsigned int i = 0; i < s->nr_vmstat; i++)
 		printf("vmstat.%s=%lld\n", s->vmstat[i].name,
 		       (long long)(s->vmstat[i].after - s->vmstat[i].before));
-	if (fl_report_phases_raw)
-		fl_report_phases_raw(s, stdout);
+	fl_report_phases_raw(s, stdout);
 }
 
 /*
@@ -371,8 +351,6 @@ int parse_report_args(int argc, char **argv, struct fl_report_args *a, char *err
 			return FL_ARGS_BAD;
 		}
 	}
-	if ((a->phases && !fl_report_phases) || (a->locks && !fl_report_locks))
-		return fl_args_bad(err, errlen, "--phases/--locks are not built into this faultline");
 	if (optind != argc - 1)
 		return FL_ARGS_BAD;
 	if (a->by != FL_BY_CPU && !a->phases && !a->locks)

@@ -751,19 +751,11 @@ static int cmp_uint(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int fl_cmp_build(struct fl_cmp *c, const char *dir_a, const char *dir_b, double alpha,
-		 char *err, size_t errlen)
+/* The union of both sweeps' thread counts, sorted; notes for what a side lacks. */
+static int thread_counts(struct fl_cmp *c, unsigned int **thrp, unsigned int *nthrp)
 {
 	unsigned int *thr = NULL, nthr = 0;
 
-	memset(c, 0, sizeof(*c));
-	c->alpha = alpha;
-	if (fl_sweep_load(dir_a, &c->sw[0], err, errlen))
-		return -1;
-	if (fl_sweep_load(dir_b, &c->sw[1], err, errlen)) {
-		fl_sweep_free(&c->sw[0]);
-		return -1;
-	}
 	/* union of thread counts */
 	for (int s = 0; s < 2; s++)
 		for (unsigned int i = 0; i < c->sw[s].nseries; i++) {
@@ -774,8 +766,10 @@ int fl_cmp_build(struct fl_cmp *c, const char *dir_a, const char *dir_b, double 
 			if (k == nthr) {
 				unsigned int *n = realloc(thr, (nthr + 1) * sizeof(*n));
 
-				if (!n)
-					goto oom;
+				if (!n) {
+					free(thr);
+					return -1;
+				}
 				thr = n;
 				thr[nthr++] = t;
 			}
@@ -793,6 +787,78 @@ int fl_cmp_build(struct fl_cmp *c, const char *dir_a, const char *dir_b, double 
 				note(c, "%c has no %u-thread run (no pft-%u.log): its rows are gaps",
 				     'A' + s, thr[k], thr[k]);
 
+	*thrp = thr;
+	*nthrp = nthr;
+	return 0;
+}
+
+/* Side S's values of metric M (kind KD, the K-th) at its thread count. */
+static void metric_side(struct fl_cmp *c, int s, const struct fl_cmp_kind *kd, unsigned int k,
+			struct fl_cmp_metric *m)
+{
+	const struct fl_pft_series *ser = fl_sweep_series(&c->sw[s], m->threads);
+	struct vals vs = { 0 };
+	const double *v = NULL;
+	unsigned int n = 0;
+
+	if (!ser) {
+		m->no_run[s] = 1;
+		snprintf(m->gap[s], FL_CMP_GAP_LEN, "no %u-thread run", m->threads);
+		return;
+	}
+	if (!kd->from_snapshots) {
+		v = k == 0 ? ser->flt_cpu : ser->flt_wsec;
+		n = ser->n;
+	} else if (kd->section) {
+		sum_values(c, s, ser, kd, &vs, m->gap[s]);
+		v = vs.v;
+		n = vs.n;
+	} else {
+		snap_values(c, s, ser, kd->kind, &vs, m->gap[s]);
+		v = vs.v;
+		n = vs.n;
+	}
+	if (n && !fl_stats_compute(v, n, &m->st[s]))
+		m->have[s] = 1;
+	else if (!m->gap[s][0])
+		snprintf(m->gap[s], FL_CMP_GAP_LEN, "no values");
+	free(vs.v);
+}
+
+/* The % row and Welch's t-test of M, once both sides have values. */
+static void metric_compare(struct fl_cmp_metric *m, double alpha)
+{
+	for (int p = 0; p < FL_PCT_NR; p++)
+		m->pct[p] = NAN;
+	m->t = m->df = m->p = NAN;
+	if (m->have[0] && m->have[1]) {
+		const struct fl_stats *a = &m->st[0], *b = &m->st[1];
+
+		m->pct[FL_PCT_MIN] = fl_pct_change(a->min, b->min);
+		m->pct[FL_PCT_MAX] = fl_pct_change(a->max, b->max);
+		m->pct[FL_PCT_MEAN] = fl_pct_change(a->mean, b->mean);
+		m->pct[FL_PCT_MEDIAN] = fl_pct_change(a->median, b->median);
+		m->pct[FL_PCT_STDDEV] = fl_pct_change(a->stddev, b->stddev);
+		m->p = fl_welch_p(a, b, &m->t, &m->df);
+		m->significant = !isnan(m->p) && m->p < alpha;
+	}
+}
+
+int fl_cmp_build(struct fl_cmp *c, const char *dir_a, const char *dir_b, double alpha,
+		 char *err, size_t errlen)
+{
+	unsigned int *thr = NULL, nthr = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->alpha = alpha;
+	if (fl_sweep_load(dir_a, &c->sw[0], err, errlen))
+		return -1;
+	if (fl_sweep_load(dir_b, &c->sw[1], err, errlen)) {
+		fl_sweep_free(&c->sw[0]);
+		return -1;
+	}
+	if (thread_counts(c, &thr, &nthr))
+		goto oom;
 	if (c->have_snapshots && read_sums(c))
 		goto oom;
 	c->m = calloc((size_t)fl_cmp_nkinds * nthr, sizeof(*c->m));
@@ -814,50 +880,9 @@ int fl_cmp_build(struct fl_cmp *c, const char *dir_a, const char *dir_b, double 
 			m->unit = kd->unit;
 			m->threads = thr[i];
 			m->higher_is_better = kd->higher_is_better;
-			for (int s = 0; s < 2; s++) {
-				const struct fl_pft_series *ser = fl_sweep_series(&c->sw[s], thr[i]);
-				struct vals vs = { 0 };
-				const double *v = NULL;
-				unsigned int n = 0;
-
-				if (!ser) {
-					m->no_run[s] = 1;
-					snprintf(m->gap[s], FL_CMP_GAP_LEN, "no %u-thread run",
-						 thr[i]);
-					continue;
-				}
-				if (!kd->from_snapshots) {
-					v = k == 0 ? ser->flt_cpu : ser->flt_wsec;
-					n = ser->n;
-				} else if (kd->section) {
-					sum_values(c, s, ser, kd, &vs, m->gap[s]);
-					v = vs.v;
-					n = vs.n;
-				} else {
-					snap_values(c, s, ser, kd->kind, &vs, m->gap[s]);
-					v = vs.v;
-					n = vs.n;
-				}
-				if (n && !fl_stats_compute(v, n, &m->st[s]))
-					m->have[s] = 1;
-				else if (!m->gap[s][0])
-					snprintf(m->gap[s], FL_CMP_GAP_LEN, "no values");
-				free(vs.v);
-			}
-			for (int p = 0; p < FL_PCT_NR; p++)
-				m->pct[p] = NAN;
-			m->t = m->df = m->p = NAN;
-			if (m->have[0] && m->have[1]) {
-				const struct fl_stats *a = &m->st[0], *b = &m->st[1];
-
-				m->pct[FL_PCT_MIN] = fl_pct_change(a->min, b->min);
-				m->pct[FL_PCT_MAX] = fl_pct_change(a->max, b->max);
-				m->pct[FL_PCT_MEAN] = fl_pct_change(a->mean, b->mean);
-				m->pct[FL_PCT_MEDIAN] = fl_pct_change(a->median, b->median);
-				m->pct[FL_PCT_STDDEV] = fl_pct_change(a->stddev, b->stddev);
-				m->p = fl_welch_p(a, b, &m->t, &m->df);
-				m->significant = !isnan(m->p) && m->p < alpha;
-			}
+			for (int s = 0; s < 2; s++)
+				metric_side(c, s, kd, k, m);
+			metric_compare(m, alpha);
 		}
 	}
 	drop_quiet_locks(c);

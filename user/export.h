@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * faultline export: snapshots grouped per CPU, LLC domain or NUMA node, and
- * the writers (json, csv, text in cmd_export.c; Prometheus in export_prom.c).
- * Formats: Documentation/formats.rst.
+ * The export model: snapshots grouped per CPU, LLC domain or NUMA node
+ * (export.c), and its writers (json, csv, text in export_fmt.c; Prometheus in
+ * export_prom.c).  cmd_export.c only parses arguments.  Formats:
+ * Documentation/formats.rst.
  */
 #ifndef FAULTLINE_EXPORT_H
 #define FAULTLINE_EXPORT_H
@@ -39,6 +40,13 @@ struct fl_export {
 
 const char *fl_export_by_name(enum fl_export_by by);
 
+/*
+ * Every figure in export order (json "figures", prom faultline_unavailable)
+ * and its key there ("latency", "mmap_lock", ...).
+ */
+extern const enum fl_figure fl_export_figs[FL_FIG_NR];
+const char *fl_figure_key(enum fl_figure fig);
+
 /* Figure a histogram / counter / lockless counter belongs to. */
 enum fl_figure fl_hist_figure(unsigned int hist_id);
 enum fl_figure fl_counter_figure(unsigned int counter_id);
@@ -49,6 +57,18 @@ int fl_counter_known(unsigned int counter_id);
 int fl_export_group(struct fl_export_snap *es, enum fl_export_by by, const char *topo_root,
 		    char *err, size_t errlen);
 
+/*
+ * Load IN into e (e->by set): a snapshot FILE (run label RUN, default its name
+ * without .snap), or every DIR/NAME.snap and DIR/snap/NAME.snap, sorted.  0; -1 with
+ * err; -2 for a usage error (RUN with a DIR).  fl_export_free() either way.
+ */
+int fl_export_load(struct fl_export *e, const char *in, const char *run, const char *topo_root,
+		   char *err, size_t errlen);
+void fl_export_free(struct fl_export *e);
+
+void fl_export_json(FILE *f, const struct fl_export *e);
+void fl_export_csv(FILE *f, const struct fl_export *e);
+void fl_export_text(FILE *f, const struct fl_export *e);
 void fl_export_prom(FILE *f, const struct fl_export *e);
 
 #endif

@@ -6,38 +6,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "export_out.h"
 #include "stats.h"
 
 int fl_out_open(struct fl_out *o, const char *path)
 {
-	int fd;
+	char err[600];
 
 	memset(o, 0, sizeof(*o));
+	o->a.fd = -1;
 	if (!path || !strcmp(path, "-")) {
 		o->f = stdout;
 		return 0;
 	}
-	o->path = strdup(path);
-	if (!o->path || asprintf(&o->tmp, "%s.tmp.XXXXXX", path) < 0) {
-		fprintf(stderr, "faultline: out of memory\n");
-		free(o->path);
-		o->path = NULL;
+	if (fl_atomic_open(&o->a, path, err, sizeof(err))) {
+		fprintf(stderr, "faultline: %s\n", err);
 		return -1;
 	}
-	fd = mkstemp(o->tmp);
-	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+	o->f = fdopen(o->a.fd, "w");
+	if (!o->f) {
 		fprintf(stderr, "faultline: %s: %s\n", path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(o->tmp);
-		}
-		free(o->tmp);
-		free(o->path);
-		memset(o, 0, sizeof(*o));
+		fl_atomic_abort(&o->a, NULL);
 		return -1;
 	}
 	return 0;
@@ -45,44 +35,28 @@ int fl_out_open(struct fl_out *o, const char *path)
 
 void fl_out_abort(struct fl_out *o)
 {
-	if (o->path) {
-		fclose(o->f);
-		unlink(o->tmp);
-		free(o->tmp);
-		free(o->path);
-	}
+	if (o->a.path)
+		fl_atomic_abort(&o->a, o->f);
 	memset(o, 0, sizeof(*o));
+	o->a.fd = -1;
 }
 
 int fl_out_commit(struct fl_out *o)
 {
+	char err[600];
 	int bad;
 
-	if (!o->path) {
+	if (!o->a.path) {
 		bad = fflush(stdout) || ferror(stdout);
 		if (bad)
 			fprintf(stderr, "faultline: writing stdout: %s\n", strerror(errno));
 		return bad ? -1 : 0;
 	}
-	mode_t um = umask(0);
-
-	umask(um);
-	bad = fflush(o->f) || ferror(o->f) || fchmod(fileno(o->f), 0644 & ~um) ||
-	      fsync(fileno(o->f));
-	if (fclose(o->f))
-		bad = 1;
-	if (!bad && !rename(o->tmp, o->path)) {
-		free(o->tmp);
-		free(o->path);
-		memset(o, 0, sizeof(*o));
-		return 0;
-	}
-	fprintf(stderr, "faultline: %s: %s\n", o->path, strerror(errno ? errno : EIO));
-	unlink(o->tmp);
-	free(o->tmp);
-	free(o->path);
-	memset(o, 0, sizeof(*o));
-	return -1;
+	bad = fl_atomic_commit(&o->a, o->f, 0, err, sizeof(err));
+	if (bad)
+		fprintf(stderr, "faultline: %s\n", err);
+	o->f = NULL;
+	return bad ? -1 : 0;
 }
 
 void fl_json_str(FILE *f, const char *s)

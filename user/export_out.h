@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Output files written atomically: a temp file beside the target, renamed over it. */
+/* Output files written atomically (atomic.h: a temp file beside the target, renamed over it). */
 #ifndef FAULTLINE_EXPORT_OUT_H
 #define FAULTLINE_EXPORT_OUT_H
 
 #include <stdio.h>
 
+#include "atomic.h"
+
 struct fl_out {
 	FILE *f;
-	char *path;	/* NULL: stdout */
-	char *tmp;
+	struct fl_atomic a;	/* a.path NULL: stdout */
 };
 
 /* path NULL or "-": stdout.  0 or -1 with a message on stderr. */

@@ -159,16 +159,6 @@ static void counter_family(FILE *f, const struct fl_export *e, const char *name,
 
 void fl_export_prom(FILE *f, const struct fl_export *e)
 {
-	static const enum fl_figure figs[] = {
-		FL_FIG_FAULTS, FL_FIG_LATENCY, FL_FIG_HMF, FL_FIG_HMF_TIME, FL_FIG_LOCKLESS,
-		FL_FIG_MMAP, FL_FIG_CONTENTION, FL_FIG_VMSTAT,
-	};
-	static const char *const fign[] = {
-		[FL_FIG_FAULTS] = "faults", [FL_FIG_LATENCY] = "latency", [FL_FIG_HMF] = "hmf",
-		[FL_FIG_HMF_TIME] = "hmf_time",
-		[FL_FIG_LOCKLESS] = "lockless", [FL_FIG_MMAP] = "mmap_lock",
-		[FL_FIG_CONTENTION] = "contention", [FL_FIG_VMSTAT] = "vmstat",
-	};
 	int header = 0;
 
 	fprintf(f, "# HELP faultline_info Snapshot metadata (value 1).\n");
@@ -198,9 +188,9 @@ void fl_export_prom(FILE *f, const struct fl_export *e)
 	for (unsigned int k = 0; k < e->nsnaps; k++) {
 		const struct fl_export_snap *es = &e->snaps[k];
 
-		for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
+		for (size_t i = 0; i < FL_FIG_NR; i++) {
 			const char *why;
-			enum fl_avail a = fl_figure_avail(&es->s, figs[i], &why);
+			enum fl_avail a = fl_figure_avail(&es->s, fl_export_figs[i], &why);
 
 			if (a == FL_AVAIL_YES)
 				continue;
@@ -210,7 +200,7 @@ void fl_export_prom(FILE *f, const struct fl_export *e)
 				fprintf(f, "# TYPE faultline_unavailable gauge\n");
 			}
 			fputs("faultline_unavailable", f);
-			labels(f, e, es, NULL, "figure", fign[figs[i]], 0);
+			labels(f, e, es, NULL, "figure", fl_figure_key(fl_export_figs[i]), 0);
 			fputs(",reason=\"", f);
 			esc(f, why);
 			fprintf(f, "\",status=\"%s\"} 1\n",

@@ -37,7 +37,26 @@ struct fl_kfeatures {
 #define FL_DEF_SPF_FLAG_DUFOUR		0x200u	/* __handle_speculative_fault kernels */
 #define FL_DEF_VM_FAULT_RETRY		0x400u
 
-/* Fill f from /sys/kernel/btf/vmlinux (or $FAULTLINE_BTF); 0 or -1 + err. */
+/*
+ * The kernel's BTF, probed once and passed to whoever asks it (kfeatures,
+ * the bpf backend, phases.c): $FAULTLINE_BTF, else /sys/kernel/btf/vmlinux.
+ * NULL + err when there is none; btf__free() it.
+ */
+struct btf;
+struct btf *fl_btf_load(char *err, size_t errlen);
+/* Questions to a loaded BTF; a NULL btf has nothing (false / -1). */
+bool fl_btf_has_func(const struct btf *btf, const char *name);
+/*
+ * Parameters of tracepoint TP's probe, the btf_trace_TP typedef: the leading
+ * void *__data included, so a TP_PROTO of N arguments gives N + 1; -1 absent.
+ */
+int fl_btf_tp_nargs(const struct btf *btf, const char *tp);
+/* Value of enumerator NAME in any enum or enum64, or -1. */
+long long fl_btf_enum_value(const struct btf *btf, const char *name);
+
+/* Fill f from btf (NULL: f->btf false, nothing found). */
+void fl_kfeatures_from_btf(struct fl_kfeatures *f, const struct btf *btf);
+/* fl_btf_load() + fl_kfeatures_from_btf(); 0 or -1 + err. */
 int fl_kfeatures_read(struct fl_kfeatures *f, char *err, size_t errlen);
 
 /* Lockless kind, flag and VM_FAULT_RETRY for the state machine. */

@@ -8,18 +8,30 @@
 
 #include "kfeatures.h"
 
-static bool has_func(const struct btf *btf, const char *name)
+struct btf *fl_btf_load(char *err, size_t errlen)
 {
-	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+	const char *path = getenv("FAULTLINE_BTF");
+	struct btf *btf = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
+
+	if (!btf)
+		snprintf(err, errlen, "no kernel BTF (%s): %s",
+			 path ? path : "/sys/kernel/btf/vmlinux", strerror(errno));
+	return btf;
 }
 
-/* Number of parameters of tracepoint TP's probe (incl. void *__data), or -1. */
-static int tp_nargs(const struct btf *btf, const char *tp)
+bool fl_btf_has_func(const struct btf *btf, const char *name)
+{
+	return btf && btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+}
+
+int fl_btf_tp_nargs(const struct btf *btf, const char *tp)
 {
 	char name[128];
 	const struct btf_type *t;
 	int id;
 
+	if (!btf)
+		return -1;
 	snprintf(name, sizeof(name), "btf_trace_%s", tp);
 	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
 	if (id <= 0)
@@ -32,9 +44,9 @@ static int tp_nargs(const struct btf *btf, const char *tp)
 	return btf_vlen(t);
 }
 
-static long long enum_value(const struct btf *btf, const char *name)
+long long fl_btf_enum_value(const struct btf *btf, const char *name)
 {
-	unsigned int n = btf__type_cnt(btf);
+	unsigned int n = btf ? btf__type_cnt(btf) : 0;
 
 	for (unsigned int id = 1; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
@@ -56,45 +68,46 @@ static long long enum_value(const struct btf *btf, const char *name)
 	return -1;
 }
 
-int fl_kfeatures_read(struct fl_kfeatures *f, char *err, size_t errlen)
+void fl_kfeatures_from_btf(struct fl_kfeatures *f, const struct btf *btf)
 {
-	const char *path = getenv("FAULTLINE_BTF");
-	struct btf *btf;
 	int start, acq, rel;
 
 	memset(f, 0, sizeof(*f));
 	f->mmap_memcg = -1;
 	f->flag_vma_lock = f->flag_speculative = f->vm_fault_retry = -1;
-	btf = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
-	if (!btf) {
-		snprintf(err, errlen, "no kernel BTF (%s): %s",
-			 path ? path : "/sys/kernel/btf/vmlinux", strerror(errno));
-		return -1;
-	}
+	if (!btf)
+		return;
 	f->btf = true;
-	f->has_hmf = has_func(btf, "handle_mm_fault");
-	f->has_do_hmf = has_func(btf, "do_handle_mm_fault");
-	f->has_spf_dufour = has_func(btf, "__handle_speculative_fault");
-	f->has_lock_vma = has_func(btf, "lock_vma_under_rcu");
-	f->tp_pf_user = tp_nargs(btf, "page_fault_user") > 0;
-	f->tp_pf_kernel = tp_nargs(btf, "page_fault_kernel") > 0;
-	f->tp_contention = tp_nargs(btf, "contention_begin") > 0 &&
-			   tp_nargs(btf, "contention_end") > 0;
-	f->tp_fork = tp_nargs(btf, "sched_process_fork") > 0;
-	start = tp_nargs(btf, "mmap_lock_start_locking");
-	acq = tp_nargs(btf, "mmap_lock_acquire_returned");
-	rel = tp_nargs(btf, "mmap_lock_released");
+	f->has_hmf = fl_btf_has_func(btf, "handle_mm_fault");
+	f->has_do_hmf = fl_btf_has_func(btf, "do_handle_mm_fault");
+	f->has_spf_dufour = fl_btf_has_func(btf, "__handle_speculative_fault");
+	f->has_lock_vma = fl_btf_has_func(btf, "lock_vma_under_rcu");
+	f->tp_pf_user = fl_btf_tp_nargs(btf, "page_fault_user") > 0;
+	f->tp_pf_kernel = fl_btf_tp_nargs(btf, "page_fault_kernel") > 0;
+	f->tp_contention = fl_btf_tp_nargs(btf, "contention_begin") > 0 &&
+			   fl_btf_tp_nargs(btf, "contention_end") > 0;
+	f->tp_fork = fl_btf_tp_nargs(btf, "sched_process_fork") > 0;
+	start = fl_btf_tp_nargs(btf, "mmap_lock_start_locking");
+	acq = fl_btf_tp_nargs(btf, "mmap_lock_acquire_returned");
+	rel = fl_btf_tp_nargs(btf, "mmap_lock_released");
 	/* __data, mm, [memcg_path,] write[, success] */
 	if (start == 4 && acq == 5 && rel == 4)
 		f->mmap_memcg = 1;
 	else if (start == 3 && acq == 4 && rel == 3)
 		f->mmap_memcg = 0;
 	f->tp_mmap_lock = f->mmap_memcg >= 0;
-	f->flag_vma_lock = enum_value(btf, "FAULT_FLAG_VMA_LOCK");
-	f->flag_speculative = enum_value(btf, "FAULT_FLAG_SPECULATIVE");
-	f->vm_fault_retry = enum_value(btf, "VM_FAULT_RETRY");
-	f->task_storage = enum_value(btf, "BPF_MAP_TYPE_TASK_STORAGE") >= 0 &&
-			  enum_value(btf, "BPF_FUNC_get_current_task_btf") >= 0;
+	f->flag_vma_lock = fl_btf_enum_value(btf, "FAULT_FLAG_VMA_LOCK");
+	f->flag_speculative = fl_btf_enum_value(btf, "FAULT_FLAG_SPECULATIVE");
+	f->vm_fault_retry = fl_btf_enum_value(btf, "VM_FAULT_RETRY");
+	f->task_storage = fl_btf_enum_value(btf, "BPF_MAP_TYPE_TASK_STORAGE") >= 0 &&
+			  fl_btf_enum_value(btf, "BPF_FUNC_get_current_task_btf") >= 0;
+}
+
+int fl_kfeatures_read(struct fl_kfeatures *f, char *err, size_t errlen)
+{
+	struct btf *btf = fl_btf_load(err, errlen);
+
+	fl_kfeatures_from_btf(f, btf);
 	btf__free(btf);
-	return 0;
+	return btf ? 0 : -1;
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "pftlog.h"
+#include "snapshot.h"
 #include "errbuf.h"
 
 #define MAX_LOG_BYTES	(64u << 20)
@@ -141,42 +142,6 @@ char *fl_read_text(const char *path, size_t max)
 	return buf;
 }
 
-const char *fl_kv_get(const char *text, const char *key, char *buf, size_t len)
-{
-	size_t klen = strlen(key);
-	const char *p = text;
-
-	while (p && *p) {
-		const char *eol = strchr(p, '\n'), *q = p, *v, *e;
-		size_t n;
-
-		if (!eol)
-			eol = p + strlen(p);
-		while (q < eol && (*q == ' ' || *q == '\t'))
-			q++;
-		if (eol - q > 7 && !strncmp(q, "export ", 7))
-			q += 7;
-		if ((size_t)(eol - q) > klen && !strncmp(q, key, klen) && q[klen] == '=') {
-			v = q + klen + 1;
-			e = eol;
-			if (e > v && e[-1] == '\r')
-				e--;
-			if (e - v >= 2 && (*v == '"' || *v == '\'') && e[-1] == *v) {
-				v++;
-				e--;
-			}
-			n = (size_t)(e - v);
-			if (n >= len)
-				n = len - 1;
-			memcpy(buf, v, n);
-			buf[n] = '\0';
-			return buf;
-		}
-		p = *eol ? eol + 1 : eol;
-	}
-	return NULL;
-}
-
 static int cmp_series(const void *a, const void *b)
 {
 	const struct fl_pft_series *x = a, *y = b;
@@ -286,33 +251,31 @@ static int cmp_snap(const void *a, const void *b)
 	return x->iter < y->iter ? -1 : x->iter > y->iter;
 }
 
+/* DIR/snap/pft-<threads>-<iteration>.snap, per series in iteration order */
 static int load_snaps(struct fl_sweep *sw, char *err, size_t errlen)
 {
-	char path[4096];
-	struct dirent *de;
-	DIR *d;
+	char path[4096], **names;
+	unsigned int nnames;
 
 	snprintf(path, sizeof(path), "%s/snap", sw->dir);
-	d = opendir(path);
-	if (!d)
-		return errno == ENOENT ? 0 : fl_fail(err, errlen, "%s: %s", path, strerror(errno));
+	if (fl_snapshot_list_dir(path, &names, &nnames, err, errlen))
+		return errno == ENOENT ? 0 : -1;
 	for (unsigned int i = 0; i < sw->nseries; i++) {
 		struct fl_pft_series *ser = &sw->series[i];
 		struct snap_ent *ents = NULL;
 		unsigned int n = 0;
 
-		rewinddir(d);
-		while ((de = readdir(d))) {
+		for (unsigned int j = 0; j < nnames; j++) {
 			unsigned int t, it;
 			struct snap_ent *ne;
 
-			if (name_num(de->d_name, "pft-", ".snap", &t, &it) || t != ser->threads)
+			if (name_num(names[j], "pft-", ".snap", &t, &it) || t != ser->threads)
 				continue;
 			ne = realloc(ents, (n + 1) * sizeof(*ents));
 			if (!ne)
 				goto oom;
 			ents = ne;
-			if (asprintf(&ents[n].path, "%s/snap/%s", sw->dir, de->d_name) < 0)
+			if (asprintf(&ents[n].path, "%s/snap/%s", sw->dir, names[j]) < 0)
 				goto oom;
 			ents[n++].iter = it;
 			continue;
@@ -320,7 +283,7 @@ oom:
 			for (unsigned int k = 0; k < n; k++)
 				free(ents[k].path);
 			free(ents);
-			closedir(d);
+			fl_snapshot_names_free(names, nnames);
 			return fl_fail(err, errlen, "out of memory");
 		}
 		if (n)	/* qsort(NULL, 0) is undefined */
@@ -330,7 +293,7 @@ oom:
 			for (unsigned int k = 0; k < n; k++)
 				free(ents[k].path);
 			free(ents);
-			closedir(d);
+			fl_snapshot_names_free(names, nnames);
 			return fl_fail(err, errlen, "out of memory");
 		}
 		for (unsigned int k = 0; k < n; k++)
@@ -338,7 +301,7 @@ oom:
 		ser->nsnaps = n;
 		free(ents);
 	}
-	closedir(d);
+	fl_snapshot_names_free(names, nnames);
 	return 0;
 }
 

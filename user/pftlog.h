@@ -56,12 +56,6 @@ int fl_sweep_load(const char *dir, struct fl_sweep *sw, char *err, size_t errlen
 void fl_sweep_free(struct fl_sweep *sw);
 const struct fl_pft_series *fl_sweep_series(const struct fl_sweep *sw, unsigned int threads);
 
-/*
- * Value of KEY in "key=value" text (tags, sweep.conf: an optional "export "
- * prefix and surrounding quotes are removed).  Copied into buf; NULL when absent.
- */
-const char *fl_kv_get(const char *text, const char *key, char *buf, size_t len);
-
 /* Whole file as a NUL-terminated string (NULL + errno on failure). */
 char *fl_read_text(const char *path, size_t max);
 

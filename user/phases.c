@@ -14,11 +14,12 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "../ebpf/phases.h"
+#include <faultline/phases_abi.h>
 #include "phases.skel.h"
 #include "phases.h"
 #include "errbuf.h"
 #include "backend_bpf.h"
+#include "kfeatures.h"
 
 #define PH_TOP_CALLERS	16
 
@@ -41,57 +42,6 @@ struct fl_phases {
 	char naming[160];
 	char desc[512];
 };
-
-/* ---- what the running kernel has (BTF) -------------------------------- */
-
-static bool btf_has_func(const struct btf *btf, const char *name)
-{
-	return btf && btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
-}
-
-/* Number of arguments of tracepoint TP (btf_trace_<tp> typedef), -1 if absent. */
-static int btf_tp_nargs(const struct btf *btf, const char *tp)
-{
-	char name[128];
-	const struct btf_type *t;
-	int id;
-
-	snprintf(name, sizeof(name), "btf_trace_%s", tp);
-	if (!btf)
-		return -1;
-	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
-	if (id <= 0)
-		return -1;
-	t = btf__type_by_id(btf, id);	/* typedef -> pointer -> func proto */
-	while (t && (btf_is_typedef(t) || btf_is_ptr(t)))
-		t = btf__type_by_id(btf, t->type);
-	if (!t || !btf_is_func_proto(t))
-		return -1;
-	return btf_vlen(t) - 1;		/* first argument is the ctx */
-}
-
-/* Value of enumerator NAME in any enum, or -1. */
-static long long btf_enum_value(const struct btf *btf, const char *name)
-{
-	unsigned int i, j, n;
-
-	if (!btf)
-		return -1;
-	n = btf__type_cnt(btf);
-	for (i = 1; i < n; i++) {
-		const struct btf_type *t = btf__type_by_id(btf, i);
-
-		if (!btf_is_enum(t))
-			continue;
-		for (j = 0; j < btf_vlen(t); j++) {
-			const struct btf_enum *e = btf_enum(t) + j;
-
-			if (!strcmp(btf__name_by_offset(btf, e->name_off), name))
-				return e->val;
-		}
-	}
-	return -1;
-}
 
 /* ---- kernel function ranges from /proc/kallsyms ---------------------- */
 
@@ -465,7 +415,8 @@ struct load_env {
 	const struct ksyms *k;
 	bool fentry;		/* try the fentry/kprobe phase hooks */
 	bool contention;	/* lock:contention_* exist */
-	int mmap_nargs;		/* mmap_lock_start_locking arguments, -1 absent */
+	int mmap_memcg;		/* mmap_lock tracepoints: 1 (mm, memcg_path, write..),
+				 * 0 (mm, write..), -1 absent (fl_kfeatures) */
 	const char *mmap_off;	/* why the mmap_lock tracepoints stay detached, or NULL */
 	bool lvur_start;	/* user faults start at lock_vma_under_rcu (no page_fault_user) */
 	long long ll_flag, retry;
@@ -484,11 +435,11 @@ static bool pair_wanted(const struct fl_phases *p, const struct load_env *e,
 		 * calls: one pair, not two
 		 */
 		if ((q->a == s->progs.ph_fe_lru || q->a == s->progs.ph_fe_lru_vma) &&
-		    btf_has_func(e->btf, "folio_batch_move_lru"))
+		    fl_btf_has_func(e->btf, "folio_batch_move_lru"))
 			return false;
-		if (q->a == s->progs.ph_fe_lru_vma && btf_has_func(e->btf, "folio_add_lru"))
+		if (q->a == s->progs.ph_fe_lru_vma && fl_btf_has_func(e->btf, "folio_add_lru"))
 			return false;
-		return e->fentry && btf_has_func(e->btf, q->hook);
+		return e->fentry && fl_btf_has_func(e->btf, q->hook);
 	case K_KPROBE:
 		return e->fentry && p->want_phases && ksyms_has(e->k, q->hook);
 	}
@@ -496,7 +447,7 @@ static bool pair_wanted(const struct fl_phases *p, const struct load_env *e,
 	if (q->a == s->progs.ph_pf_user)
 		return e->fentry && !e->lvur_start;
 	if (q->a == s->progs.ph_pf_kernel)
-		return e->fentry && btf_tp_nargs(e->btf, q->hook) >= 0;
+		return e->fentry && fl_btf_tp_nargs(e->btf, q->hook) >= 0;
 	if (q->a == s->progs.ph_fork)
 		return p->own_filter;
 	/* the per-CPU fault slots follow their tasks across switches */
@@ -505,9 +456,9 @@ static bool pair_wanted(const struct fl_phases *p, const struct load_env *e,
 	if (q->phase == PH_CONTENTION)
 		return e->contention;
 	if (q->a == s->progs.ph_mm_start_memcg)
-		return e->fentry && p->want_phases && e->mmap_nargs == 3 && !e->mmap_off;
+		return e->fentry && p->want_phases && e->mmap_memcg == 1 && !e->mmap_off;
 	if (q->a == s->progs.ph_mm_start)
-		return e->fentry && p->want_phases && e->mmap_nargs == 2;
+		return e->fentry && p->want_phases && e->mmap_memcg == 0;
 	return false;
 }
 
@@ -632,9 +583,9 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 	if (got[FL_PH_ZERO] && !zero0)
 		snprintf(p->notes, sizeof(p->notes), "zero: huge pages only; base-page zeroing "
 			 "(post_alloc_hook, not traceable on this kernel) is counted in alloc");
-	if (!btf_has_func(e->btf, "lock_vma_under_rcu"))
+	if (!fl_btf_has_func(e->btf, "lock_vma_under_rcu"))
 		note_phase(p, FL_PH_LOCKLESS, "no lockless fault path (lock_vma_under_rcu) in this kernel");
-	if (e->mmap_nargs < 2)
+	if (e->mmap_memcg < 0)
 		note_phase(p, FL_PH_MMAP_WAIT, "no mmap_lock tracepoints");
 	else if (e->mmap_off)
 		note_phase(p, FL_PH_MMAP_WAIT, e->mmap_off);
@@ -690,8 +641,8 @@ static void describe(struct fl_phases *p)
 struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size_t errlen)
 {
 	struct load_env env = {0};
+	struct fl_kfeatures kf;
 	struct fl_phases *p;
-	struct btf *btf;
 	struct ksyms k;
 	bool have_k, have_fentry;
 	int n;
@@ -716,29 +667,29 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	n = libbpf_num_possible_cpus();
 	p->nr_cpus = n > 0 ? (unsigned int)n : 0;
 
-	btf = btf__load_vmlinux_btf();
-	if (!btf) {
+	if (!o->btf) {
 		snprintf(p->phases_why, sizeof(p->phases_why), "no kernel BTF");
 		snprintf(p->locks_why, sizeof(p->locks_why), "no kernel BTF");
 		describe(p);
 		return p;
 	}
-	env.btf = btf;
-	env.contention = btf_tp_nargs(btf, "contention_begin") == 2;
-	env.mmap_nargs = btf_tp_nargs(btf, "mmap_lock_start_locking");
+	fl_kfeatures_from_btf(&kf, o->btf);
+	env.btf = o->btf;
+	env.contention = kf.tp_contention;
+	env.mmap_memcg = kf.mmap_memcg;
 	/*
 	 * Before ~6.14 an attached mmap_lock tracepoint builds a memcg path
 	 * string per event, and without a lockless fault path (6.1) every
 	 * fault takes mmap_lock: as the main backend, only on request.
 	 */
-	if (env.mmap_nargs == 3 && !btf_has_func(btf, "lock_vma_under_rcu") && !o->mmap_lock)
+	if (env.mmap_memcg == 1 && !kf.has_lock_vma && !o->mmap_lock)
 		env.mmap_off = "off by default: its tracepoints build a memcg path per event here "
 			       "(record --mmap-lock)";
-	env.ll_flag = btf_enum_value(btf, "FAULT_FLAG_VMA_LOCK");
-	env.retry = btf_enum_value(btf, "VM_FAULT_RETRY");
-	have_fentry = btf_has_func(btf, "handle_mm_fault");
+	env.ll_flag = kf.flag_vma_lock;
+	env.retry = kf.vm_fault_retry;
+	have_fentry = kf.has_hmf;
 	/* every user fault calls it first (x86 do_user_addr_fault, 6.4+) */
-	env.lvur_start = btf_has_func(btf, "lock_vma_under_rcu");
+	env.lvur_start = kf.has_lock_vma;
 	have_k = ksyms_load(&k, kerr, sizeof(kerr)) == 0;
 	env.k = have_k ? &k : NULL;
 
@@ -781,7 +732,6 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	}
 	if (have_k)
 		ksyms_free(&k);
-	btf__free(btf);
 	describe(p);
 	return p;
 }

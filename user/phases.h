@@ -40,8 +40,11 @@
 #include "snapshot.h"
 
 struct fl_phases;
+struct btf;
 
 struct fl_phases_opts {
+	const struct btf *btf;	/* the kernel's BTF (fl_btf_load(), kfeatures.h),
+				 * read, not kept; NULL: none (nothing loads) */
 	int tgids_map_fd;	/* >= 0: share this tgid filter map (the main
 				 * backend's `tgids`, u32 tgid -> u8); -1: none */
 	unsigned int tgid;	/* with tgids_map_fd < 0: trace this thread group

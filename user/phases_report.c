@@ -117,7 +117,7 @@ static void unavailable_phases(const struct fl_snapshot *s, int out[FL_PH_NR])
 	memset(out, 0, FL_PH_NR * sizeof(out[0]));
 	if (!u)
 		return;
-	snprintf(buf, sizeof(buf), "%s", u);	/* tag string is reused by the next call */
+	snprintf(buf, sizeof(buf), "%s", u);
 	for (p = 0; p < FL_PH_NR; p++) {
 		size_t n = strlen(phase_names[p]);
 		const char *q = buf;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The one snapshot reader/writer (layout: include/faultline/abi.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "snapshot.h"
 #include "errbuf.h"
 
@@ -28,6 +30,9 @@ void fl_snapshot_free(struct fl_snapshot *s)
 	for (i = 0; i < s->nr_extra; i++)
 		free(s->extra[i].data);
 	free(s->extra);
+	for (i = 0; i < s->nr_tag_vals; i++)
+		free(s->tag_vals[i]);
+	free(s->tag_vals);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -422,25 +427,77 @@ int fl_snapshot_write_file(const char *path, const struct fl_snapshot *s,
 			   char *err, size_t errlen)
 {
 	struct emitter e = { .fd = -1 };
-	char tmp[4096];
+	struct fl_atomic a;
+	char why[600];
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return fl_fail(err, errlen, "%s: path too long", path);
-	e.fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (e.fd < 0)
-		return fl_fail(err, errlen, "%s: %s", tmp, strerror(errno));
+	if (fl_atomic_open(&a, path, err, errlen))
+		return -1;
+	e.fd = a.fd;
 	emit(s, &e);
-	if (!e.err && fsync(e.fd))
-		e.err = errno;
-	if (close(e.fd) && !e.err)
-		e.err = errno;
-	if (!e.err && rename(tmp, path))
-		e.err = errno;
-	if (e.err) {
-		unlink(tmp);
-		return fl_fail(err, errlen, "%s: write failed: %s", path, strerror(e.err));
-	}
+	if (fl_atomic_commit(&a, NULL, e.err, why, sizeof(why)))
+		return fl_fail(err, errlen, "write failed: %s", why);
 	return 0;
+}
+
+void fl_snapshot_names_free(char **names, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int fl_snapshot_list_dir(const char *dir, char ***names, unsigned int *nnames,
+			 char *err, size_t errlen)
+{
+	char **v = NULL;
+	unsigned int n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+	int e;
+
+	*names = NULL;
+	*nnames = 0;
+	d = opendir(dir);
+	if (!d) {
+		e = errno;
+		fl_fail(err, errlen, "%s: %s", dir, strerror(e));
+		errno = e;
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l <= 5 || strcmp(de->d_name + l - 5, ".snap") || de->d_name[0] == '.' ||
+		    de->d_type == DT_DIR)
+			continue;
+		if (n == cap) {
+			char **nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(*nv));
+
+			if (!nv)
+				goto oom;
+			v = nv;
+		}
+		if (!(v[n] = strdup(de->d_name)))
+			goto oom;
+		n++;
+	}
+	closedir(d);
+	if (n)	/* qsort(NULL, 0) is undefined */
+		qsort(v, n, sizeof(*v), cmp_name);
+	*names = v;
+	*nnames = n;
+	return 0;
+oom:
+	closedir(d);
+	fl_snapshot_names_free(v, n);
+	fl_fail(err, errlen, "out of memory");
+	errno = ENOMEM;
+	return -1;
 }
 
 void fl_snapshot_total(const struct fl_snapshot *s, struct fl_cpu_stats *out)
@@ -452,8 +509,8 @@ void fl_snapshot_total(const struct fl_snapshot *s, struct fl_cpu_stats *out)
 
 const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key)
 {
-	static char *val;	/* grows: topology tags of big machines are long */
-	static size_t cap;
+	/* the values handed out are the snapshot's: a cache, not its contents */
+	struct fl_snapshot *own = (struct fl_snapshot *)s;
 	size_t klen = strlen(key);
 	const char *p = s->tags;
 
@@ -462,18 +519,28 @@ const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key)
 		size_t n = eol ? (size_t)(eol - p) : strlen(p);
 
 		if (n > klen && !strncmp(p, key, klen) && p[klen] == '=') {
-			n -= klen + 1;
-			if (n + 1 > cap) {
-				char *nv = realloc(val, n + 1);
+			const char *v = p + klen + 1;
+			char **nv, *e;
 
-				if (!nv)
-					return NULL;
-				val = nv;
-				cap = n + 1;
+			n -= klen + 1;
+			/* the same key=value handed out before: the same string */
+			for (unsigned int i = 0; i < s->nr_tag_vals; i++) {
+				e = s->tag_vals[i];
+				if (!strcmp(e, key) && !strncmp(e + klen + 1, v, n) && !e[klen + 1 + n])
+					return e + klen + 1;
 			}
-			memcpy(val, p + klen + 1, n);
-			val[n] = '\0';
-			return val;
+			nv = realloc(s->tag_vals, (s->nr_tag_vals + 1) * sizeof(*nv));
+			if (!nv)
+				return NULL;
+			own->tag_vals = nv;
+			e = malloc(klen + 1 + n + 1);
+			if (!e)
+				return NULL;
+			memcpy(e, key, klen + 1);
+			memcpy(e + klen + 1, v, n);
+			e[klen + 1 + n] = '\0';
+			own->tag_vals[own->nr_tag_vals++] = e;
+			return e + klen + 1;
 		}
 		p = eol ? eol + 1 : p + n;
 	}

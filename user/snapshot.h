@@ -23,6 +23,8 @@ struct fl_snapshot {
 	char *tags;			/* "key=value\n"..., NUL-terminated, or NULL */
 	struct fl_raw_section *extra;
 	unsigned int nr_extra;
+	char **tag_vals;		/* "key\0value" handed out by fl_snapshot_tag */
+	unsigned int nr_tag_vals;
 };
 
 /* All return 0 or -1 with a one-line reason in err (no trailing newline). */
@@ -38,7 +40,7 @@ int fl_snapshot_read_fd(int fd, long long size, struct fl_snapshot *s,
 			char *err, size_t errlen);
 /* Serialise; *buf is malloc'ed. */
 int fl_snapshot_serialize(const struct fl_snapshot *s, void **buf, size_t *len);
-/* Atomic: writes PATH.tmp.PID, fsyncs, renames over PATH. */
+/* Atomic (atomic.h): writes PATH.tmp.XXXXXX, fsyncs, renames over PATH. */
 int fl_snapshot_write_file(const char *path, const struct fl_snapshot *s,
 			   char *err, size_t errlen);
 void fl_snapshot_free(struct fl_snapshot *s);
@@ -48,10 +50,26 @@ int fl_snapshot_alloc_cpus(struct fl_snapshot *s, unsigned int nr_cpus);
 /* Append a section of another type (phases, locks, ...); data is copied. */
 int fl_snapshot_add_section(struct fl_snapshot *s, unsigned int type, unsigned int count,
 			    const void *data, size_t size);
+/*
+ * The snapshots in directory DIR (not below it), the one rule for every
+ * reader of "a directory of snapshots": NAME.snap with a non-empty NAME not
+ * starting with '.' (so no hidden files; the atomic writers' temp files end
+ * in .tmp.*), not a directory, sorted by strcmp (snap-NNNN order).  *names (NULL when none)
+ * is freed with fl_snapshot_names_free().  0, with *n possibly 0; -1 + err
+ * (errno kept, e.g. ENOENT) when DIR cannot be read.
+ */
+int fl_snapshot_list_dir(const char *dir, char ***names, unsigned int *n,
+			 char *err, size_t errlen);
+void fl_snapshot_names_free(char **names, unsigned int n);
 /* Sum of all CPUs (counters added, histograms merged). */
 void fl_snapshot_total(const struct fl_snapshot *s, struct fl_cpu_stats *out);
 /* fl_cpu_stats_add (dst += src for one CPU record) is in faultline/abi.h. */
-/* Value of tag KEY (any length) or NULL; valid until the next call. */
+/*
+ * Value of tag KEY (any length) or NULL (absent, or out of memory).  The
+ * string is the snapshot's, valid until fl_snapshot_free(s), whatever is
+ * looked up or set meanwhile (no shared buffer: two values can be held at
+ * once); asking again for the same value returns the same string.
+ */
 const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key);
 /* Figures a recording left out for their cost: the value says why. */
 #define FL_TAG_HMF_OFF		"hmf_not_timed"
@@ -64,6 +82,20 @@ const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key);
 int fl_snapshot_set_tag(struct fl_snapshot *s, const char *key, const char *value);
 /* vmstat delta (after - before) of NAME; -1 if the counter is absent. */
 long long fl_snapshot_vmstat_delta(const struct fl_snapshot *s, const char *name);
+
+/* ---- merging the interval snapshots of one recording (snapshot_merge.c) ---- */
+
+/*
+ * dst += src.  An empty dst (cpus == NULL) becomes a copy of src.  Refuses
+ * snapshots of a different CPU count, backend, tier or lockless kind.
+ * vmstat deltas add up; durations add up; live hooks are those live in both.
+ */
+int fl_snapshot_merge(struct fl_snapshot *dst, const struct fl_snapshot *src,
+		      char *err, size_t errlen);
+
+/* A snapshot file, or every *.snap in a directory (sorted) merged. */
+int fl_snapshot_load(const char *path, struct fl_snapshot *out, unsigned int *nfiles,
+		     char *err, size_t errlen);
 
 const char *fl_backend_name(unsigned int backend);
 const char *fl_tier_name(unsigned int tier);

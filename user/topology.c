@@ -159,9 +159,121 @@ static int cpu_llc(const char *root, unsigned int cpu, unsigned int *level, char
 	return 0;
 }
 
+/* Package, core and LLC domain of every online CPU; llc_first[k]: domain k's first CPU. */
+static int read_cpus(const char *root, struct fl_topology *t, unsigned char *mask, int *llc_first,
+		     char *buf, size_t buflen, char *err, size_t errlen)
+{
+	unsigned int n = t->nr_cpus;
+	char path[256];
+
+	for (unsigned int c = 0; c < n; c++) {
+		struct fl_cpu_topo *ct = &t->cpu[c];
+		unsigned long long size = 0;
+		unsigned int lvl = 0, first;
+
+		if (!ct->online)
+			continue;
+		t->nr_online++;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/topology/physical_package_id", c);
+		read_int(root, path, &ct->package);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/topology/core_id", c);
+		read_int(root, path, &ct->core);
+		if (cpu_llc(root, c, &lvl, buf, buflen, &size))
+			continue;
+		memset(mask, 0, n);
+		if (fl_cpulist_parse(buf, mask, n)) {
+			fl_fail(err, errlen, "cpu%u: bad shared_cpu_list '%s'", c, buf);
+			return -1;
+		}
+		for (first = 0; first < n && !mask[first]; first++)
+			;
+		if (first == n)
+			continue;
+		for (unsigned int k = 0; k < t->nr_llc; k++)
+			if (llc_first[k] == (int)first) {
+				ct->llc = k;
+				break;
+			}
+		if (ct->llc < 0) {
+			llc_first[t->nr_llc] = first;
+			ct->llc = t->nr_llc++;
+		}
+		if (lvl > t->llc_level) {
+			t->llc_level = lvl;
+			t->llc_size = size;
+		}
+	}
+	return 0;
+}
+
+/* NUMA node of every CPU (one node 0 where the kernel has no NUMA). */
+static int read_nodes(const char *root, struct fl_topology *t, unsigned char *mask,
+		      char *buf, size_t buflen, char *err, size_t errlen)
+{
+	unsigned int n = t->nr_cpus;
+	char path[256];
+
+	for (int node = 0; node < 4096; node++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
+		if (fl_read_root(root, path, buf, buflen)) {
+			if (node > 64 && t->nr_nodes)
+				break;
+			continue;
+		}
+		memset(mask, 0, n);
+		if (buf[0] && fl_cpulist_parse(buf, mask, n)) {
+			fl_fail(err, errlen, "node%d: bad cpulist '%s'", node, buf);
+			return -1;
+		}
+		t->nr_nodes++;
+		for (unsigned int c = 0; c < n; c++)
+			if (mask[c])
+				t->cpu[c].node = node;
+	}
+	if (!t->nr_nodes) {	/* no NUMA in this kernel: one node */
+		t->nr_nodes = 1;
+		for (unsigned int c = 0; c < n; c++)
+			t->cpu[c].node = 0;
+	}
+	return 0;
+}
+
+/* Physical cores, packages and LLC domains per package, from the per-CPU ids. */
+static void count_cores(struct fl_topology *t, const int *llc_first)
+{
+	unsigned int n = t->nr_cpus;
+
+	/* physical cores = distinct (package, core) among online CPUs; packages */
+	for (unsigned int c = 0; c < n; c++) {
+		const struct fl_cpu_topo *ct = &t->cpu[c];
+		unsigned int d;
+		int newpkg = 1;
+
+		if (!ct->online)
+			continue;
+		for (d = 0; d < c; d++) {
+			const struct fl_cpu_topo *o = &t->cpu[d];
+
+			if (!o->online)
+				continue;
+			if (o->package == ct->package)
+				newpkg = 0;
+			if (o->package == ct->package && o->core == ct->core && ct->core >= 0)
+				break;
+		}
+		if (d == c)
+			t->nr_cores++;
+		t->nr_packages += newpkg;
+	}
+	/* LLC domains in the first package */
+	for (unsigned int k = 0; k < t->nr_llc; k++)
+		if (t->cpu[llc_first[k]].package == t->cpu[llc_first[0]].package)
+			t->llc_per_package++;
+}
+
 int fl_topology_read(const char *root, struct fl_topology *t, char *err, size_t errlen)
 {
-	char buf[65536], path[256];
+	char buf[65536];
 	unsigned char *mask = NULL;
 	int *llc_first = NULL;	/* first CPU of each LLC domain */
 	unsigned int n;
@@ -192,92 +304,11 @@ int fl_topology_read(const char *root, struct fl_topology *t, char *err, size_t 
 		for (unsigned int c = 0; c < n; c++)
 			t->cpu[c].online = 1;
 	}
-	for (unsigned int c = 0; c < n; c++) {
-		struct fl_cpu_topo *ct = &t->cpu[c];
-		unsigned long long size = 0;
-		unsigned int lvl = 0, first;
-
-		if (!ct->online)
-			continue;
-		t->nr_online++;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/topology/physical_package_id", c);
-		read_int(root, path, &ct->package);
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/topology/core_id", c);
-		read_int(root, path, &ct->core);
-		if (cpu_llc(root, c, &lvl, buf, sizeof(buf), &size))
-			continue;
-		memset(mask, 0, n);
-		if (fl_cpulist_parse(buf, mask, n)) {
-			fl_fail(err, errlen, "cpu%u: bad shared_cpu_list '%s'", c, buf);
-			goto bad;
-		}
-		for (first = 0; first < n && !mask[first]; first++)
-			;
-		if (first == n)
-			continue;
-		for (unsigned int k = 0; k < t->nr_llc; k++)
-			if (llc_first[k] == (int)first) {
-				ct->llc = k;
-				break;
-			}
-		if (ct->llc < 0) {
-			llc_first[t->nr_llc] = first;
-			ct->llc = t->nr_llc++;
-		}
-		if (lvl > t->llc_level) {
-			t->llc_level = lvl;
-			t->llc_size = size;
-		}
-	}
-	/* NUMA nodes */
-	for (int node = 0; node < 4096; node++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
-		if (fl_read_root(root, path, buf, sizeof(buf))) {
-			if (node > 64 && t->nr_nodes)
-				break;
-			continue;
-		}
-		memset(mask, 0, n);
-		if (buf[0] && fl_cpulist_parse(buf, mask, n)) {
-			fl_fail(err, errlen, "node%d: bad cpulist '%s'", node, buf);
-			goto bad;
-		}
-		t->nr_nodes++;
-		for (unsigned int c = 0; c < n; c++)
-			if (mask[c])
-				t->cpu[c].node = node;
-	}
-	if (!t->nr_nodes) {	/* no NUMA in this kernel: one node */
-		t->nr_nodes = 1;
-		for (unsigned int c = 0; c < n; c++)
-			t->cpu[c].node = 0;
-	}
-	/* physical cores = distinct (package, core) among online CPUs; packages */
-	for (unsigned int c = 0; c < n; c++) {
-		const struct fl_cpu_topo *ct = &t->cpu[c];
-		unsigned int d;
-		int newpkg = 1;
-
-		if (!ct->online)
-			continue;
-		for (d = 0; d < c; d++) {
-			const struct fl_cpu_topo *o = &t->cpu[d];
-
-			if (!o->online)
-				continue;
-			if (o->package == ct->package)
-				newpkg = 0;
-			if (o->package == ct->package && o->core == ct->core && ct->core >= 0)
-				break;
-		}
-		if (d == c)
-			t->nr_cores++;
-		t->nr_packages += newpkg;
-	}
-	/* LLC domains in the first package */
-	for (unsigned int k = 0; k < t->nr_llc; k++)
-		if (t->cpu[llc_first[k]].package == t->cpu[llc_first[0]].package)
-			t->llc_per_package++;
+	if (read_cpus(root, t, mask, llc_first, buf, sizeof(buf), err, errlen))
+		goto bad;
+	if (read_nodes(root, t, mask, buf, sizeof(buf), err, errlen))
+		goto bad;
+	count_cores(t, llc_first);
 	free(mask);
 	free(llc_first);
 	return 0;

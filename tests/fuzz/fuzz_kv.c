@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fuzz key=value lookup (fl_kv_get: tags files, sweep.conf).  Input: KEY NUL
+ * Fuzz key=value lookup (fl_kv_get, user/kv.c: tags files, sweep.conf).  Input: KEY NUL
  * TEXT, the first byte choosing the caller's buffer size (1..64).  A value
  * found must fit the buffer, hold no newline, and appear in TEXT after
  * "KEY=" on one line (quotes and a CR stripped: a prefix of what follows).
  */
 #include "fuzzutil.h"
-#include "pftlog.h"
+#include "kv.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {

@@ -1,1 +1,1 @@
-fuzz_kv_SRCS := user/pftlog.c
+fuzz_kv_SRCS := user/kv.c

@@ -12,7 +12,6 @@
 #include "invariants.h"
 #include "phases.h"
 #include "report_common.h"
-#include "report_merge.h"
 #include "selfcost.h"
 #include "snapshot.h"
 

@@ -1,1 +1,1 @@
-fuzz_snapshot_SRCS := user/snapshot.c
+fuzz_snapshot_SRCS := user/snapshot.c user/atomic.c

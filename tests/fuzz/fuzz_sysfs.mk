@@ -1,1 +1,1 @@
-fuzz_sysfs_SRCS := user/tags.c user/topology.c user/snapshot.c
+fuzz_sysfs_SRCS := user/tags.c user/topology.c user/snapshot.c user/atomic.c

@@ -691,6 +691,59 @@ static void test_detect_no_btf(void **state)
 	assert_false(f.btf);
 }
 
+/*
+ * The one BTF probe (kfeatures_btf.c) that record, the bpf backend and
+ * phases.c share: a tracepoint's count includes the probe's void *__data
+ * (contention_begin(lock, flags) is 3), a const in the typedef chain is
+ * walked, enum64 enumerators are found, and a NULL btf has nothing.
+ */
+static void test_btf_probe_helpers(void **state)
+{
+	struct btf *b = btf__new_empty();
+	struct fl_kfeatures f;
+	int int_id, proto, ptr, cst, e;
+
+	(void)state;
+	assert_non_null(b);
+	int_id = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	add_tp(b, "contention_begin", 3, int_id);	/* __data, lock, flags */
+	add_tp(b, "contention_end", 3, int_id);		/* __data, lock, ret */
+	/* typedef btf_trace_mmap_lock_released -> const -> ptr -> proto(4) */
+	proto = btf__add_func_proto(b, int_id);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(btf__add_func_param(b, "", int_id), 0);
+	ptr = btf__add_ptr(b, proto);
+	cst = btf__add_const(b, ptr);
+	assert_true(btf__add_typedef(b, "btf_trace_mmap_lock_released", cst) > 0);
+	add_tp(b, "mmap_lock_start_locking", 4, int_id);
+	add_tp(b, "mmap_lock_acquire_returned", 5, int_id);
+	e = btf__add_enum64(b, "fault_flag", 8, false);
+	assert_true(e > 0);
+	assert_int_equal(btf__add_enum64_value(b, "FAULT_FLAG_VMA_LOCK", 1ULL << 12), 0);
+	add_func(b, "handle_mm_fault", btf__add_func_proto(b, int_id));
+
+	assert_int_equal(fl_btf_tp_nargs(b, "contention_begin"), 3);
+	assert_int_equal(fl_btf_tp_nargs(b, "mmap_lock_released"), 4);
+	assert_int_equal(fl_btf_tp_nargs(b, "no_such_tp"), -1);
+	assert_int_equal(fl_btf_enum_value(b, "FAULT_FLAG_VMA_LOCK"), 1 << 12);
+	assert_int_equal(fl_btf_enum_value(b, "NO_SUCH"), -1);
+	assert_true(fl_btf_has_func(b, "handle_mm_fault"));
+	assert_false(fl_btf_has_func(b, "lock_vma_under_rcu"));
+
+	fl_kfeatures_from_btf(&f, b);
+	assert_true(f.btf && f.has_hmf && f.tp_contention && f.tp_mmap_lock);
+	assert_int_equal(f.mmap_memcg, 1);	/* (mm, memcg_path, write) */
+	assert_int_equal(f.flag_vma_lock, 1 << 12);
+	btf__free(b);
+
+	assert_int_equal(fl_btf_tp_nargs(NULL, "contention_begin"), -1);
+	assert_int_equal(fl_btf_enum_value(NULL, "FAULT_FLAG_VMA_LOCK"), -1);
+	assert_false(fl_btf_has_func(NULL, "handle_mm_fault"));
+	fl_kfeatures_from_btf(&f, NULL);
+	assert_false(f.btf || f.has_hmf || f.tp_contention);
+	assert_int_equal(f.mmap_memcg, -1);
+}
+
 /* The spinlock-visibility caveat follows the cpuinfo "hypervisor" flag, whole word. */
 static const char *caveat_for(const char *cpuinfo)
 {
@@ -739,6 +792,7 @@ int main(void)
 		cmocka_unit_test(test_detect_spf_kernels),
 		cmocka_unit_test(test_detect_no_lockless_kernel),
 		cmocka_unit_test(test_detect_no_btf),
+		cmocka_unit_test(test_btf_probe_helpers),
 		cmocka_unit_test(test_spin_caveat),
 	};
 

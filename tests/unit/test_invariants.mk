@@ -1,1 +1,1 @@
-test_invariants_SRCS := user/invariants.c user/snapshot.c
+test_invariants_SRCS := user/invariants.c user/snapshot.c user/atomic.c

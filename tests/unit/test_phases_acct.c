@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fault-phase arithmetic of ebpf/phases.h (the same code the BPF program
+ * The fault-phase arithmetic of include/faultline/phases_abi.h (the same code the BPF program
  * runs): nested phases are charged exclusive time, so the phases of a fault
  * never add up to more than its latency, whatever events are lost.
  */
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../ebpf/phases.h"
+#include <faultline/phases_abi.h>
 
 static struct fl_phase_stats ps;
 static struct ph_acct a;

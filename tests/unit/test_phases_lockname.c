@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Naming a contended lock from its stack (ebpf/phases.h ph_scan_frame, the
+ * Naming a contended lock from its stack (include/faultline/phases_abi.h ph_scan_frame, the
  * code the BPF program runs per frame): lock internals are skipped, the
  * first real frame is the caller, the first of PH_CALLER_SCAN real frames in
  * a classified function names the class, and a PH_RANGE_DIRECT function
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../ebpf/phases.h"
+#include <faultline/phases_abi.h>
 
 /* Function ranges, sorted, as user/phases.c builds them from kallsyms. */
 static const struct ph_range r[] = {

@@ -2,7 +2,7 @@
 /*
  * report's building blocks: which figures a snapshot can show and why not
  * (user/report_common.c), merging interval snapshots and loading FILE|DIR
- * (user/report_merge.c), the bcc-style histogram rows.
+ * (user/snapshot_merge.c), the bcc-style histogram rows.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +16,6 @@
 #include <cmocka.h>
 
 #include "report_common.h"
-#include "report_merge.h"
 #include "selfcost.h"
 
 #define H(x) (1ULL << (x))

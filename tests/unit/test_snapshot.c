@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* user/snapshot.c: write/read round trip and rejection of malformed input. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -7,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "atomic.h"
 #include "snapshot.h"
 
 static void make_snap(struct fl_snapshot *s)
@@ -148,6 +151,150 @@ static void test_no_partial_file(void **state)
 	fl_snapshot_free(&a);
 }
 
+static void touch(const char *dir, const char *name)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+}
+
+/* The one lister of "a directory of snapshots" (report, export, compare, record -o DIR/). */
+static void test_list_dir(void **state)
+{
+	static const char *const junk[] = {
+		".snap", ".hidden.snap", "x.snap.tmp.123", "out.json.tmp.Ab12Cd", "notes.txt",
+		"snap", "snap-0001.snapx",
+	};
+	char dir[] = "/tmp/fl-test-snapdir-XXXXXX", path[512], err[256], **names;
+	unsigned int n = 99;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	/* empty directory: no names, not an error */
+	assert_int_equal(fl_snapshot_list_dir(dir, &names, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	assert_null(names);
+	fl_snapshot_names_free(names, n);
+	/* only NAME.snap, sorted; hidden files, temp files, others and subdirectories not */
+	for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++)
+		touch(dir, junk[i]);
+	snprintf(path, sizeof(path), "%s/sub.snap", dir);
+	assert_int_equal(mkdir(path, 0755), 0);	/* a directory named like one */
+	touch(dir, "snap-0010.snap");
+	touch(dir, "snap-0002.snap");
+	touch(dir, "a.snap");
+	assert_int_equal(fl_snapshot_list_dir(dir, &names, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(names[0], "a.snap");
+	assert_string_equal(names[1], "snap-0002.snap");
+	assert_string_equal(names[2], "snap-0010.snap");
+	fl_snapshot_names_free(names, n);
+	/* no such directory: -1, errno kept, the path in err */
+	snprintf(path, sizeof(path), "%s/nonexistent", dir);
+	assert_int_equal(fl_snapshot_list_dir(path, &names, &n, err, sizeof(err)), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(err, "nonexistent"));
+	assert_null(names);
+	assert_int_equal(n, 0);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
+/* The one atomic writer (atomic.c): snapshots and every -o go through it. */
+static void test_atomic_writer(void **state)
+{
+	char dir[] = "/tmp/fl-test-atomic-XXXXXX", path[512], err[600], buf[16], **names;
+	struct fl_atomic a;
+	unsigned int n;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.snap", dir);
+	/* an old file stays whole until the new one is complete */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("old", f);
+	fclose(f);
+	assert_int_equal(fl_atomic_open(&a, path, err, sizeof(err)), 0);
+	assert_int_equal(write(a.fd, "new", 3), 3);
+	f = fopen(path, "r");
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "old");
+	/* the temp file is not a snapshot to the lister */
+	assert_int_equal(fl_snapshot_list_dir(dir, &names, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	fl_snapshot_names_free(names, n);
+	assert_int_equal(fl_atomic_commit(&a, NULL, 0, err, sizeof(err)), 0);
+	f = fopen(path, "r");
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "new");
+	/* a write error the caller saw: PATH untouched, temp removed */
+	assert_int_equal(fl_atomic_open(&a, path, err, sizeof(err)), 0);
+	f = fdopen(a.fd, "w");
+	assert_non_null(f);
+	fputs("partial", f);
+	assert_int_equal(fl_atomic_commit(&a, f, ENOSPC, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "out.snap"));
+	f = fopen(path, "r");
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "new");
+	/* abort: nothing left behind */
+	assert_int_equal(fl_atomic_open(&a, path, err, sizeof(err)), 0);
+	fl_atomic_abort(&a, NULL);
+	snprintf(path, sizeof(path), "ls -A '%s' | grep -qv '^out.snap$'", dir);
+	assert_int_not_equal(system(path), 0);	/* only out.snap */
+	/* a directory that does not exist: -1, nothing created */
+	snprintf(path, sizeof(path), "%s/no/such.snap", dir);
+	assert_int_equal(fl_atomic_open(&a, path, err, sizeof(err)), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(err, "no/such.snap"));
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
+/* fl_snapshot_tag: no shared buffer; values live as long as the snapshot. */
+static void test_tag_values_owned(void **state)
+{
+	struct fl_snapshot s = { 0 };
+	const char *a, *b, *a2;
+	char *big;
+
+	(void)state;
+	assert_int_equal(fl_snapshot_set_tag(&s, "a", "one"), 0);
+	assert_int_equal(fl_snapshot_set_tag(&s, "b", "two"), 0);
+	assert_int_equal(fl_snapshot_set_tag(&s, "ab", "three"), 0);
+	a = fl_snapshot_tag(&s, "a");
+	b = fl_snapshot_tag(&s, "b");
+	assert_string_equal(a, "one");		/* not clobbered by the second lookup */
+	assert_string_equal(b, "two");
+	assert_string_equal(fl_snapshot_tag(&s, "ab"), "three");
+	assert_null(fl_snapshot_tag(&s, "c"));
+	assert_null(fl_snapshot_tag(&s, ""));
+	a2 = fl_snapshot_tag(&s, "a");
+	assert_ptr_equal(a, a2);		/* asked again: the same string */
+	/* a long value (topology of a big machine) and tags set afterwards */
+	big = malloc(100001);
+	assert_non_null(big);
+	memset(big, '7', 100000);
+	big[100000] = '\0';
+	assert_int_equal(fl_snapshot_set_tag(&s, "topology_llc", big), 0);
+	assert_string_equal(fl_snapshot_tag(&s, "topology_llc"), big);
+	assert_string_equal(a, "one");		/* still valid after the tags grew */
+	assert_string_equal(b, "two");
+	free(big);
+	fl_snapshot_free(&s);
+	assert_null(s.tag_vals);
+	assert_int_equal(s.nr_tag_vals, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +302,9 @@ int main(void)
 		cmocka_unit_test(test_truncated_everywhere),
 		cmocka_unit_test(test_bad_magic_version),
 		cmocka_unit_test(test_no_partial_file),
+		cmocka_unit_test(test_list_dir),
+		cmocka_unit_test(test_atomic_writer),
+		cmocka_unit_test(test_tag_values_owned),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "kv.h"
 #include "pftlog.h"
 #include "tags.h"
 #include "topology.h"
@@ -314,6 +315,25 @@ static void test_cpulist(void **state)
 	assert_int_equal(fl_cpulist_parse("3-1", m, 16), -1);
 	assert_int_equal(fl_cpulist_parse("0-16", m, 16), -1);
 	assert_int_equal(fl_cpulist_parse("a", m, 16), -1);
+	/* the one parser of sysfs cpulists: topology and the online CPUs (backend_bpf.c) */
+	memset(m, 0, sizeof(m));
+	assert_int_equal(fl_cpulist_parse("0-3,8,10-11\n", m, 16), 0);
+	for (int i = 0; i < 16; i++)
+		assert_int_equal(m[i], i <= 3 || i == 8 || i == 10 || i == 11);
+	memset(m, 0, sizeof(m));
+	assert_int_equal(fl_cpulist_parse("", m, 16), 0);	/* no CPUs (an empty node) */
+	for (int i = 0; i < 16; i++)
+		assert_int_equal(m[i], 0);
+	assert_int_equal(fl_cpulist_parse("15", m, 16), 0);
+	assert_true(m[15]);
+	assert_int_equal(fl_cpulist_parse("\n", m, 16), -1);	/* a lone newline is refused */
+	assert_int_equal(fl_cpulist_parse("0-3,", m, 16), -1);
+	assert_int_equal(fl_cpulist_parse("1,,2", m, 16), -1);
+	assert_int_equal(fl_cpulist_parse(" 1", m, 16), -1);
+	assert_int_equal(fl_cpulist_parse("1-", m, 16), -1);
+	assert_int_equal(fl_cpulist_parse("-1", m, 16), -1);
+	assert_int_equal(fl_cpulist_parse("1 2", m, 16), -1);
+	assert_int_equal(fl_cpulist_parse("99999999999999999999999", m, 16), -1);
 	assert_int_equal(fl_parse_size("32K"), 32768);
 	assert_int_equal(fl_parse_size("16M"), 16 << 20);
 	assert_int_equal(fl_parse_size("x"), 0);
@@ -333,6 +353,32 @@ static void test_cpulist(void **state)
 	}
 }
 
+/* kv.c: the one walk of key=value lines, behind fl_kv_get and compare's sweep.conf keys. */
+static void test_kv_lines(void **state)
+{
+	static const char text[] = "a=1\n  export PFT_X=\"2\"\r\n\n\tb\nlast=3";
+	static const char *const want[] = { "a=1", "PFT_X=\"2\"\r", "", "b", "last=3" };
+	const char *p = text, *start, *end;
+	char buf[8];
+	unsigned int n = 0;
+
+	(void)state;
+	while (*p) {
+		p = fl_kv_line(p, &start, &end);
+		assert_true(n < 5);
+		assert_int_equal((size_t)(end - start), strlen(want[n]));
+		assert_memory_equal(start, want[n], end - start);
+		n++;
+	}
+	assert_int_equal(n, 5);
+	assert_string_equal(fl_kv_get(text, "PFT_X", buf, sizeof(buf)), "2");	/* quotes, CR off */
+	assert_string_equal(fl_kv_get(text, "last", buf, sizeof(buf)), "3");
+	assert_string_equal(fl_kv_get(text, "a", buf, 1), "");			/* truncated to fit */
+	assert_null(fl_kv_get(text, "b", buf, sizeof(buf)));			/* no '=' */
+	assert_null(fl_kv_get(text, "PFT", buf, sizeof(buf)));
+	assert_null(fl_kv_get(NULL, "a", buf, sizeof(buf)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_offline_and_bad),
 		cmocka_unit_test(test_genus_table),
 		cmocka_unit_test(test_cpulist),
+		cmocka_unit_test(test_kv_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

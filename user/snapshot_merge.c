@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Merging snapshots (interval files of one recording) and loading FILE|DIR. */
-#include <dirent.h>
+/*
+ * Merging snapshots (interval files of one recording) and loading FILE|DIR:
+ * part of the snapshot module (snapshot.h), apart from snapshot.c because it
+ * needs selfcost.c to merge the self-cost tags.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report_merge.h"
 #include "selfcost.h"
+#include "snapshot.h"
 
 static int add_extra(struct fl_snapshot *s, const struct fl_raw_section *src)
 {
@@ -160,20 +163,13 @@ int fl_snapshot_merge(struct fl_snapshot *dst, const struct fl_snapshot *src,
 	return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int fl_snapshot_load(const char *path, struct fl_snapshot *out, unsigned int *nfiles,
 		     char *err, size_t errlen)
 {
 	struct stat st;
 	char **names = NULL, full[4096];
-	unsigned int n = 0, cap = 0;
-	struct dirent *de;
+	unsigned int n = 0;
 	int ret = -1;
-	DIR *d;
 
 	memset(out, 0, sizeof(*out));
 	*nfiles = 0;
@@ -187,34 +183,12 @@ int fl_snapshot_load(const char *path, struct fl_snapshot *out, unsigned int *nf
 		*nfiles = 1;
 		return 0;
 	}
-	d = opendir(path);
-	if (!d) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (fl_snapshot_list_dir(path, &names, &n, err, errlen))
 		return -1;
-	}
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-
-		if (l < 6 || strcmp(de->d_name + l - 5, ".snap") || de->d_name[0] == '.')
-			continue;
-		if (n == cap) {
-			char **nn = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof(*nn));
-
-			if (!nn)
-				goto oom;
-			names = nn;
-		}
-		if (!(names[n] = strdup(de->d_name)))
-			goto oom;
-		n++;
-	}
-	closedir(d);
-	d = NULL;
 	if (!n) {
 		snprintf(err, errlen, "%s: no *.snap files", path);
 		goto out;
 	}
-	qsort(names, n, sizeof(*names), cmp_str);
 	for (unsigned int i = 0; i < n; i++) {
 		struct fl_snapshot s;
 		char e2[512];
@@ -231,15 +205,8 @@ int fl_snapshot_load(const char *path, struct fl_snapshot *out, unsigned int *nf
 	}
 	*nfiles = n;
 	ret = 0;
-	goto out;
-oom:
-	snprintf(err, errlen, "out of memory");
 out:
-	if (d)
-		closedir(d);
-	for (unsigned int i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	fl_snapshot_names_free(names, n);
 	if (ret)
 		fl_snapshot_free(out);
 	return ret;

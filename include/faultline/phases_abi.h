@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Fault-phase accounting shared by ebpf/phases.bpf.c and the unit tests
- * (tests/unit/test_phases_acct.c), so the arithmetic that must keep
+ * Fault-phase accounting shared by ebpf/phases.bpf.c, user/phases.c and the
+ * unit tests (tests/unit/test_phases_acct.c), so the arithmetic that must keep
  * "sum of phases <= fault latency" is tested without a kernel.
  *
  * Phases nest (an allocation inside handle_mm_fault, zeroing inside the
@@ -14,8 +14,8 @@
  *
  * Plain C on fl_* types: compiles after vmlinux.h and in user space.
  */
-#ifndef FAULTLINE_EBPF_PHASES_H
-#define FAULTLINE_EBPF_PHASES_H
+#ifndef FAULTLINE_PHASES_ABI_H
+#define FAULTLINE_PHASES_ABI_H
 
 #include <faultline/abi.h>
 
@@ -320,4 +320,4 @@ FL_INLINE fl_u32 ph_scan_frame(struct ph_scan *s, fl_u32 cls, fl_u64 ip)
 	return PH_SCAN_MORE;
 }
 
-#endif /* FAULTLINE_EBPF_PHASES_H */
+#endif /* FAULTLINE_PHASES_ABI_H */

@@ -59,7 +59,11 @@ fl_check_ge "run time >= 1 ns per run" "$(raw $r self_cost.ns)" "$(raw $r self_c
 # the statistics were on only while record held them: a later recording's
 # programs show no run time (bpftool prints run_time_ns only when non-zero);
 # the sysctl shows only its own setting, so it cannot tell
-if [ "$stats_before" = 0 ] && command -v bpftool >/dev/null; then
+if [ "$stats_before" != 0 ]; then
+	fl_skip_check "BPF run-time statistics off after record --self-cost" "kernel.bpf_stats_enabled was already $stats_before before the run"
+elif ! command -v bpftool >/dev/null; then
+	fl_skip_check "BPF run-time statistics off after record --self-cost" "no bpftool on this machine"
+else
 	"$FL" record -q -a -d 2 -o "$OUT/after.snap" >/dev/null 2>&1 &
 	p=$!
 	sleep 1

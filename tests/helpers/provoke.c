@@ -36,6 +36,13 @@
  *                  the fault under mmap_lock.  = N aborted (seen by the
  *                  collector: the first handle_mm_fault call has no
  *                  FAULT_FLAG_VMA_LOCK), N mmap_lock write acquisitions.
+ *   uffd-stack N   stack-grow with the MAP_GROWSDOWN VMA registered with
+ *                  userfaultfd (missing pages), a thread resolving each
+ *                  fault with UFFDIO_COPY: the fault, under mmap_lock after
+ *                  the failed lookup, reaches handle_userfault, which drops
+ *                  the lock and returns VM_FAULT_RETRY; the retry finds the
+ *                  page.  = N aborted, N VM_FAULT_RETRY under mmap_lock
+ *                  (mmap_lock_retries), 2N handle_mm_fault calls.
  *   touch N FIFO   map N base pages, block until a writer opens FIFO and
  *                  writes a byte, then write one byte per page (record -p
  *                  attaches first, then releases it).  = N faults.
@@ -59,6 +66,11 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <linux/userfaultfd.h>
 
 static sigjmp_buf jb;
 static volatile unsigned long segv;
@@ -68,6 +80,36 @@ static void on_segv(int sig)
 	(void)sig;
 	segv++;
 	siglongjmp(jb, 1);
+}
+
+static int uffd;
+static unsigned long uffd_served, uffd_want;
+static char uffd_src[65536] __attribute__((aligned(4096)));
+
+static void *uffd_thread(void *arg)
+{
+	unsigned long ps = (unsigned long)arg;
+
+	while (uffd_served < uffd_want) {
+		struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+		struct uffd_msg msg;
+		struct uffdio_copy cp;
+
+		if (poll(&pfd, 1, 10000) <= 0)
+			break;
+		if (read(uffd, &msg, sizeof(msg)) != sizeof(msg))
+			continue;
+		if (msg.event != UFFD_EVENT_PAGEFAULT)
+			continue;
+		cp.dst = msg.arg.pagefault.address & ~(ps - 1);
+		cp.src = (unsigned long)uffd_src;
+		cp.len = ps;
+		cp.mode = 0;
+		cp.copy = 0;
+		if (ioctl(uffd, UFFDIO_COPY, &cp) == 0)
+			uffd_served++;
+	}
+	return NULL;
 }
 
 static long minflt(void)
@@ -98,7 +140,7 @@ int main(int argc, char **argv)
 	ps = sysconf(_SC_PAGESIZE);
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: provoke vdso-retry|unmapped|protnone|fresh-vma|stack-grow N | provoke touch N FIFO\n");
+		fprintf(stderr, "usage: provoke vdso-retry|unmapped|protnone|fresh-vma|stack-grow|uffd-stack N | provoke touch N FIFO\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -168,8 +210,10 @@ int main(int argc, char **argv)
 		for (i = 0; i < n; i++)
 			p[(2 * i + 1) * ps] = 1;
 		m1 = minflt();
-	} else if (!strcmp(mode, "stack-grow")) {
+	} else if (!strcmp(mode, "stack-grow") || !strcmp(mode, "uffd-stack")) {
 		char *top;
+		pthread_t th;
+		int uf = !strcmp(mode, "uffd-stack");
 
 		p = mmap(NULL, (n + 2) * ps, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 			 -1, 0);
@@ -182,10 +226,35 @@ int main(int argc, char **argv)
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_GROWSDOWN, -1, 0) == MAP_FAILED)
 			die("mmap(MAP_GROWSDOWN)");
 		top[0] = 1;
+		if (uf) {
+			struct uffdio_api api = { .api = UFFD_API };
+			struct uffdio_register reg;
+
+			uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+			if (uffd < 0)
+				die("userfaultfd");
+			if (ioctl(uffd, UFFDIO_API, &api))
+				die("UFFDIO_API");
+			reg.range.start = (unsigned long)top;
+			reg.range.len = ps;
+			reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+			if (ioctl(uffd, UFFDIO_REGISTER, &reg))
+				die("UFFDIO_REGISTER");
+			uffd_want = n;
+			if (pthread_create(&th, NULL, uffd_thread, (void *)ps))
+				die("pthread_create");
+		}
 		m0 = minflt();
 		for (i = 1; i <= n; i++)
 			top[-(long)(i * ps)] = 1;
 		m1 = minflt();
+		if (uf) {
+			pthread_join(th, NULL);
+			if (uffd_served != n) {
+				fprintf(stderr, "provoke: userfaultfd served %lu of %lu faults\n", uffd_served, n);
+				return 1;
+			}
+		}
 	} else if (!strcmp(mode, "touch") && argc == 4) {
 		int fd;
 		char c;

@@ -7,12 +7,16 @@
 # both runs) cancel out, so the expectations are exact, not windows.
 #
 # Expected differences per N (6.12), for each backend / tier:
-#   mode        attempted succeeded aborted retried unhandled hmf_calls faults
-#   vdso-retry      N         0        0       N        0        2N       N
-#   fresh-vma       N         N        0       0        0        N        N
-#   stack-grow      N         0        N       0        0        N        N
-#   unmapped        0 (a)     0        0 (a)   0        N        0        N
-#   protnone        0 (a)     0        0       0        N        0        N
+#   mode        attempted succeeded aborted retried mmap_retry unhandled hmf_calls faults
+#   vdso-retry      N         0        0       N        0         0        2N       N
+#   fresh-vma       N         N        0       0        0         0        N        N
+#   stack-grow      N         0        N       0        0         0        N        N
+#   uffd-stack      N         0        N       0        N         0        2N       N
+#   unmapped        0 (a)     0        0 (a)   0        0         N        0        N
+#   protnone        0 (a)     0        0       0        0         N        0        N
+# (mmap_retry = mmap_lock_retries: VM_FAULT_RETRY returned under mmap_lock;
+# uffd-stack's fault goes to mmap_lock after the failed lookup and
+# handle_userfault drops it and asks for the retry)
 # (a) what the collector reports with the lookup's outcome inferred from the
 # first handle_mm_fault call's FAULT_FLAG_VMA_LOCK (every BPF tier, and the
 # module by default: classify.h ll_infer).  The kernel itself did attempt
@@ -33,8 +37,8 @@
 . /fl/lib.sh
 export PATH=/fl:$PATH
 N=${1:-200}
-MODES="vdso-retry fresh-vma stack-grow unmapped protnone"
-KEYS="faults_user faults_unhandled handle_mm_fault_calls lockless_attempted lockless_succeeded lockless_aborted lockless_retried"
+MODES="vdso-retry fresh-vma stack-grow uffd-stack unmapped protnone"
+KEYS="faults_user faults_unhandled handle_mm_fault_calls lockless_attempted lockless_succeeded lockless_aborted lockless_retried mmap_lock_retries"
 
 [ -x /fl/provoke ] || fl_skip "tests/helpers/provoke not built"
 # the same layout in both runs (a stack or mmap base that lands differently
@@ -90,7 +94,7 @@ run_backend() {	# LABEL RECORD-OPTIONS
 	done
 	if [ "$FL_SERIES" = 6.1 ]; then
 		for m in $MODES; do
-			for k in lockless_attempted lockless_succeeded lockless_aborted lockless_retried; do
+			for k in lockless_attempted lockless_succeeded lockless_aborted lockless_retried mmap_lock_retries; do
 				v=$(raw /out/$label-$m-2.raw $k)
 				case $v in
 				absent*) fl_pass "$label $m (6.1): $k: $v" ;;
@@ -106,18 +110,23 @@ run_backend() {	# LABEL RECORD-OPTIONS
 		b=$(raw /out/$label-vdso-retry-2.raw handle_mm_fault_calls)
 		fl_check_eq "$label vdso-retry (6.1): handle_mm_fault calls (run 2N - run N; no lockless try)" \
 			"$((b - a))" $N
+		a=$(raw /out/$label-uffd-stack-1.raw handle_mm_fault_calls)
+		b=$(raw /out/$label-uffd-stack-2.raw handle_mm_fault_calls)
+		fl_check_eq "$label uffd-stack (6.1): handle_mm_fault calls (run 2N - run N; RETRY under mmap_lock)" \
+			"$((b - a))" $((2 * N))
 		return
 	fi
-	#   KEYS order: faults_user unhandled hmf_calls attempted succeeded aborted retried
-	expect $label vdso-retry  N 0 2N N 0 0 N
-	expect $label fresh-vma   N 0 N  N N 0 0
-	expect $label stack-grow  N 0 N  N 0 N 0
+	#   KEYS order: faults_user unhandled hmf_calls attempted succeeded aborted retried mmap_retry
+	expect $label vdso-retry  N 0 2N N 0 0 N 0
+	expect $label fresh-vma   N 0 N  N N 0 0 0
+	expect $label stack-grow  N 0 N  N 0 N 0 0
+	expect $label uffd-stack  N 0 2N N 0 N 0 N
 	if [ "$3" = krp ]; then
-		expect $label unmapped N N 0 N 0 N 0
-		expect $label protnone N N 0 N 0 0 0
+		expect $label unmapped N N 0 N 0 N 0 0
+		expect $label protnone N N 0 N 0 0 0 0
 	else
-		expect $label unmapped N N 0 0 0 0 0
-		expect $label protnone N N 0 0 0 0 0
+		expect $label unmapped N N 0 0 0 0 0 0
+		expect $label protnone N N 0 0 0 0 0 0
 	fi
 	check_rates "$label stack-grow 2N" /out/$label-stack-grow-2.raw /out/$label-stack-grow-2.txt
 	check_rates "$label vdso-retry 2N" /out/$label-vdso-retry-2.raw /out/$label-vdso-retry-2.txt

@@ -28,7 +28,8 @@
 #   succeeded, aborted nor retried: access_error() under the VMA lock)
 # Checked for: bpf --tier fentry, bpf --tier kprobe, -b kmod, -b kmod with
 # infer=0.  And the rates `report` prints (aborted / attempted, retried /
-# attempted) equal count / attempts, on a provoked run with aborts.
+# attempted) equal count / attempts, on a provoked run with aborts; the
+# prom and json exports (counts only, no rate) carry the same counts.
 # On 6.1 (no per-VMA locks) every lockless figure is "absent ...", never a
 # number, on every backend, and faults_unhandled still counts the SIGSEGVs.
 # kernels: 6.12 6.1
@@ -83,6 +84,16 @@ check_rates() {
 	got=$(echo "$line" | sed -n 's/.* retried under mmap_lock [0-9]* (\([^)]*\)).*/\1/p')
 	want=$(awk -v a="$re" -v t="$att" 'BEGIN { if (t > 0) printf "%.1f%%", 100 * a / t; else print "-" }')
 	fl_check_eq "$1: report's retry rate = retried / attempted ($re / $att)" "$got" "$want"
+	# the exports carry the counts (no rate): the same numbers as --raw
+	faultline export --format prom $4 >/out/$(basename $4 .snap).prom 2>&1
+	faultline export --format json -b total $4 >/out/$(basename $4 .snap).json 2>&1
+	for k in lockless_attempted lockless_aborted lockless_retried; do
+		v=$(awk -v m="faultline_${k}_total" '$1 ~ "^" m "[{ ]" || $1 == m { s += $NF; n++ } END { if (n) print s }' \
+			/out/$(basename $4 .snap).prom)
+		fl_check_eq "$1: export prom $k summed over CPUs = report --raw" "$v" "$(raw $2 $k)"
+		v=$(sed -n "s/.*\"$k\":\([0-9]*\).*/\1/p" /out/$(basename $4 .snap).json | head -1)
+		fl_check_eq "$1: export json -b total $k = report --raw" "$v" "$(raw $2 $k)"
+	done
 }
 
 run_backend() {	# LABEL RECORD-OPTIONS
@@ -128,8 +139,10 @@ run_backend() {	# LABEL RECORD-OPTIONS
 		expect $label unmapped N N 0 0 0 0 0 0
 		expect $label protnone N N 0 0 0 0 0 0
 	fi
-	check_rates "$label stack-grow 2N" /out/$label-stack-grow-2.raw /out/$label-stack-grow-2.txt
-	check_rates "$label vdso-retry 2N" /out/$label-vdso-retry-2.raw /out/$label-vdso-retry-2.txt
+	check_rates "$label stack-grow 2N" /out/$label-stack-grow-2.raw /out/$label-stack-grow-2.txt \
+		/tmp/$label-stack-grow-2.snap
+	check_rates "$label vdso-retry 2N" /out/$label-vdso-retry-2.raw /out/$label-vdso-retry-2.txt \
+		/tmp/$label-vdso-retry-2.snap
 }
 
 echo "=== bpf --tier fentry"

@@ -38,6 +38,15 @@ fi
 if [ -x /fl/faultline ]; then
 	step "faultline record -- pft -m 64m -t 2 (backend auto)"
 	faultline record -o /out/auto.snap -- pft -m 64m -t 2 && faultline report /out/auto.snap
+	if [ -x /fl/provoke ] && [ -r /sys/kernel/btf/vmlinux ]; then
+		# beside pft's ~0 % aborts: a run whose aborts and retries are known
+		# in advance (tests/helpers/provoke.c; lockless_outcomes.sh pins them)
+		step "faultline record -- provoke stack-grow 2000, then vdso-retry 2000 (aborts and retries on purpose)"
+		faultline record -q -o /out/provoke-abort.snap -- provoke stack-grow 2000 &&
+			faultline report /out/provoke-abort.snap | grep -E 'faults|lockless path|not attempted'
+		faultline record -q -o /out/provoke-retry.snap -- provoke vdso-retry 2000 &&
+			faultline report /out/provoke-retry.snap | grep -E 'faults|lockless path|not attempted'
+	fi
 	if [ -r /sys/kernel/debug/faultline/snapshot ]; then
 		step "faultline record -b kmod -- pft -m 64m -t 2"
 		faultline record -b kmod -o /out/kmod.snap -- pft -m 64m -t 2 &&

@@ -24,8 +24,10 @@ raw() { sed -n "s/^$2=//p" "$1"; }
 
 "$FL" probe >"$OUT/probe.txt" 2>&1
 fl_check_eq "probe finds a usable tier" $? 0
+before=$(vmstat_get pgfault)
 "$FL" record -o "$OUT/host.snap" -- "$PFT" -m 256m -t 2 >"$OUT/record.txt" 2>&1
 fl_check_eq "record returns pft's status" $? 0
+pgf=$(( $(vmstat_get pgfault) - before ))
 cat "$OUT/record.txt"
 "$FL" report --raw "$OUT/host.snap" >"$OUT/raw.txt"
 r=$OUT/raw.txt
@@ -33,7 +35,8 @@ tier=$(raw $r tier)
 echo "tier: $tier"
 user=$(raw $r faults_user)
 fl_check_within "user faults vs pages touched" "$user" 65536 1
-fl_check_ge "pgfault delta covers the faults" "$(raw $r vmstat.pgfault)" "$user"
+# read here around the record (system-wide), not the collector's copy
+fl_check_ge "/proc/vmstat pgfault delta covers the faults" "$pgf" "$user"
 fl_check_ge "mmap_lock read holds seen" "$(raw $r mmap_lock_hold_read.count)" 1
 fl_check_ge "mmap_lock write waits seen" "$(raw $r mmap_lock_wait_write.count)" 1
 if [ "$tier" = tracepoint ]; then
@@ -44,7 +47,7 @@ if [ "$tier" = tracepoint ]; then
 		esac
 	done
 else
-	fl_check_eq "latency samples = faults timed" "$(raw $r fault_latency.count)" "$(raw $r faults_timed)"
+	fl_invariant "latency samples = faults timed" "$(raw $r fault_latency.count)" "$(raw $r faults_timed)"
 fi
 
 stats_before=$(sysctl -n kernel.bpf_stats_enabled)
@@ -59,7 +62,11 @@ fl_check_ge "run time >= 1 ns per run" "$(raw $r self_cost.ns)" "$(raw $r self_c
 # the statistics were on only while record held them: a later recording's
 # programs show no run time (bpftool prints run_time_ns only when non-zero);
 # the sysctl shows only its own setting, so it cannot tell
-if [ "$stats_before" = 0 ] && command -v bpftool >/dev/null; then
+if [ "$stats_before" != 0 ]; then
+	fl_skip_check "BPF run-time statistics off after record --self-cost" "kernel.bpf_stats_enabled was already $stats_before before the run"
+elif ! command -v bpftool >/dev/null; then
+	fl_skip_check "BPF run-time statistics off after record --self-cost" "no bpftool on this machine"
+else
 	"$FL" record -q -a -d 2 -o "$OUT/after.snap" >/dev/null 2>&1 &
 	p=$!
 	sleep 1

@@ -2,7 +2,9 @@
 # fentry|kprobe|tracepoint) around pft -m 256m -t 2 (65536 base pages, THP off
 # by pft's default), checked through `faultline report --raw`:
 #   - faults counted for the workload = 65536 +-1% and = the kernel's own
-#     pgfault delta +-1%
+#     pgfault delta +-1% (read from /proc/vmstat here, around the record,
+#     less the same delta around an empty recording (the collector's own
+#     start-up faults); the collector's own copy is compared with it too)
 #   - fentry/kprobe: every fault ended with a latency sample; handle_mm_fault
 #     calls = pgfault delta; lockless path: per-VMA-lock kernels attempt it on
 #     ~every fault, 6.1 reports it absent (never 0)
@@ -39,8 +41,19 @@ fl_check_cmd "probe: record would use the fentry tier" \
 for tier in fentry kprobe tracepoint; do
 	echo "=== tier $tier"
 	snap=/out/rec-$tier.snap
+	# /proc/vmstat is system-wide and the collector's own start-up (libbpf,
+	# BTF) faults ~5000 times: measured with an empty recording first and
+	# taken off (seen: 70901 around the pft recording, 65579 in the snapshot)
+	before=$(vmstat_get pgfault)
+	faultline record -q --tier $tier -o /tmp/empty.snap -- true >/dev/null 2>&1
+	self=$(( $(vmstat_get pgfault) - before ))
+	[ $tier = fentry ] && self_fentry=$self
+	before=$(vmstat_get pgfault)
 	faultline record --tier $tier -o $snap -- pft -m 256m -t 2 >/out/record-$tier.txt 2>&1
 	rc=$?
+	after=$(vmstat_get pgfault)
+	pgf=$((after - before - self))
+	echo "$tier: /proc/vmstat pgfault delta $((after - before)) around record, $self around an empty recording"
 	cat /out/record-$tier.txt
 	fl_check_eq "$tier: record returns pft's exit status" "$rc" 0
 	if ! faultline report --raw $snap >/out/raw-$tier.txt 2>&1; then
@@ -53,9 +66,10 @@ for tier in fentry kprobe tracepoint; do
 	user=$(raw $r faults_user)
 	kern=$(raw $r faults_kernel)
 	faults=$((user + kern))
-	pgf=$(raw $r vmstat.pgfault)
 	fl_check_within "$tier: user faults vs pages touched" "$user" $PAGES 1
-	fl_check_within "$tier: faults vs vmstat pgfault delta" "$faults" "$pgf" 1
+	fl_check_within "$tier: faults vs /proc/vmstat pgfault delta read around record" "$faults" "$pgf" 1
+	fl_check_within "$tier: the collector's vmstat.pgfault vs the one read here" \
+		"$(raw $r vmstat.pgfault)" "$pgf" 1
 	if [ "$FL_SERIES" = 6.1 ]; then
 		# memcg_path prototype and no lockless path: off by default for its cost
 		check_prefix "$tier: mmap_lock_hold_read.count" "$(raw $r mmap_lock_hold_read.count)" \
@@ -79,10 +93,11 @@ for tier in fentry kprobe tracepoint; do
 	timed=$(raw $r faults_timed)
 	lat=$(raw $r fault_latency.count)
 	unh=$(raw $r faults_unhandled)
-	fl_check_eq "$tier: latency samples = faults timed" "$lat" "$timed"
+	# both bumped by the same fault end: bookkeeping, not a measurement
+	fl_invariant "$tier: latency samples = faults timed" "$lat" "$timed"
 	fl_check_within "$tier: faults timed vs faults" "$timed" "$faults" 0.1
 	fl_check_eq "$tier: faults never reaching handle_mm_fault" "$unh" 0
-	fl_check_within "$tier: handle_mm_fault calls vs pgfault delta" \
+	fl_check_within "$tier: handle_mm_fault calls vs /proc/vmstat pgfault delta" \
 		"$(raw $r handle_mm_fault_calls)" "$pgf" 1
 	check_num "$tier: fault latency p99" "$(raw $r fault_latency.p99_ns)"
 	fl_check_ge "$tier: fault latency min > 0" "$(raw $r fault_latency.min_ns)" 1
@@ -93,11 +108,12 @@ for tier in fentry kprobe tracepoint; do
 		fl_check_eq "$tier: lockless kind" "$(raw $r lockless_kind)" per-vma-lock
 		fl_check_within "$tier: lockless attempts vs user faults" \
 			"$(raw $r lockless_attempted)" "$user" 1
+		# aborted / retried are driven to known counts in lockless_outcomes.sh
 		check_num "$tier: lockless aborted" "$(raw $r lockless_aborted)"
 		check_num "$tier: lockless retried" "$(raw $r lockless_retried)"
 		att=$(raw $r lockless_attempted)
 		sum=$(( $(raw $r lockless_succeeded) + $(raw $r lockless_aborted) + $(raw $r lockless_retried) ))
-		fl_check_eq "$tier: succeeded + aborted + retried = attempted" "$sum" "$att"
+		fl_invariant "$tier: succeeded + aborted + retried = attempted (pft: no access errors)" "$sum" "$att"
 	fi
 done
 
@@ -106,7 +122,7 @@ faultline record -q --tier fentry --hmf --mmap-lock -o /out/hmf.snap -- pft -m 6
 fl_check_eq "--hmf --mmap-lock: exit status" $? 0
 faultline report --raw /out/hmf.snap >/out/raw-hmf.txt
 r=/out/raw-hmf.txt
-fl_check_eq "--hmf: handle_mm_fault samples = calls" "$(raw $r handle_mm_fault.count)" \
+fl_invariant "--hmf: handle_mm_fault samples = calls" "$(raw $r handle_mm_fault.count)" \
 	"$(raw $r handle_mm_fault_calls)"
 fl_check_cmd "--hmf: invariants hold (faultline check)" faultline check /out/hmf.snap
 check_num "--mmap-lock: mmap_lock_hold_read.count" "$(raw $r mmap_lock_hold_read.count)"
@@ -125,13 +141,15 @@ r=/out/raw-kp32.txt
 fl_check_eq "kprobe -t 32: no missed kretprobe" "$(raw $r events_missed)" 0
 fl_check_within "kprobe -t 32: faults timed vs faults" "$(raw $r faults_timed)" \
 	$(( $(raw $r faults_user) + $(raw $r faults_kernel) )) 0.1
+kpe=
 for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
-	if [ -f $d/kprobe_events ]; then
-		fl_check_eq "no faultline kprobe events left" \
-			"$(grep -c faultline/ $d/kprobe_events)" 0
-		break
-	fi
+	[ -f $d/kprobe_events ] && { kpe=$d/kprobe_events; break; }
 done
+if [ -n "$kpe" ]; then
+	fl_check_eq "no faultline kprobe events left" "$(grep -c faultline/ $kpe)" 0
+else
+	fl_skip_check "no faultline kprobe events left" "no kprobe_events in tracefs or debugfs"
+fi
 
 echo "=== interval snapshots"
 faultline record -i 0.5 -o /out/ivl -- pft -m 256m -t 2 >/out/record-ivl.txt 2>&1
@@ -147,16 +165,18 @@ cat /out/report-ivl.txt
 echo "=== --self-cost, fentry tier, interval windows summed by report"
 # each window holds its own runs: summed, the fault program ran once per
 # fault counted and never more often than the machine faulted
+before=$(vmstat_get pgfault)
 faultline record -q --self-cost --tier fentry -i 0.3 -o /out/sc -- pft -m 64m -t 1 -s 1 >/dev/null 2>&1
 fl_check_eq "record --self-cost -i exit status" $? 0
+pgf=$(( $(vmstat_get pgfault) - before - ${self_fentry:-0} ))
 faultline report --raw /out/sc >/out/raw-sc.txt
 r=/out/raw-sc.txt
 fl_check_ge "--self-cost: windows" "$(raw $r snapshots)" 2
 runs() { sed -n "s/^bpf_run\.$1=\([0-9]*\) [0-9]*$/\1/p" $r; }
 faults=$(( $(raw $r faults_user) + $(raw $r faults_kernel) ))
 fl_check_ge "--self-cost: tp_pf_user runs >= user faults" "$(runs tp_pf_user)" "$(raw $r faults_user)"
-fl_check_ge "--self-cost: pgfault delta +5% >= tp_pf_user runs (windows not cumulative)" \
-	"$(( $(raw $r vmstat.pgfault) * 105 / 100 ))" "$(runs tp_pf_user)"
+fl_check_ge "--self-cost: /proc/vmstat pgfault delta +5% >= tp_pf_user runs (windows not cumulative)" \
+	"$(( pgf * 105 / 100 ))" "$(runs tp_pf_user)"
 fl_check_ge "--self-cost: fexit/handle_mm_fault runs >= faults" "$(runs fx_hmf)" "$faults"
 fl_check_ge "--self-cost: run time >= 1 ns a run" "$(raw $r self_cost.ns)" "$(raw $r self_cost.runs)"
 faultline report /out/sc | grep -A3 'collector self-cost'
@@ -168,15 +188,29 @@ fl_check_eq "record -a exit status" $? 0
 faultline report --raw /out/sys.snap >/out/raw-sys.txt
 fl_check_ge "record -a: user faults system-wide" "$(raw /out/raw-sys.txt faults_user)" 16384
 fl_check_eq "record -a: no tgid filter" "$(raw /out/raw-sys.txt filter_tgid)" 0
-pft -m 64m -t 1 -s 3 >/dev/null 2>&1 &
+# -p: the target faults only after record has attached (provoke touch waits
+# for a byte on a fifo, written once record says it is tracing), so its
+# 16384 pages must all be counted
+rm -f /tmp/go; mkfifo /tmp/go
+provoke touch 16384 /tmp/go >/out/pid-provoke.txt 2>&1 &
 bg=$!
-sleep 1
-faultline record -q -p $bg -o /out/pid.snap >/dev/null 2>&1
-fl_check_eq "record -p ends when the process exits" $? 0
+faultline record -p $bg -o /out/pid.snap >/out/pid-record.txt 2>&1 &
+rp=$!
+i=0
+while ! grep -q 'tracing the process' /out/pid-record.txt && [ $i -lt 600 ] && kill -0 $rp 2>/dev/null; do
+	sleep 0.1; i=$((i + 1))
+done
+fl_check_cmd "record -p says it is tracing before the target faults" grep -q 'tracing the process' /out/pid-record.txt
+echo go >/tmp/go
 wait $bg
+fl_check_eq "record -p: the target's exit status" $? 0
+wait $rp
+fl_check_eq "record -p ends when the process exits" $? 0
+cat /out/pid-record.txt /out/pid-provoke.txt
 faultline report --raw /out/pid.snap >/out/raw-pid.txt
 fl_check_eq "record -p: filter is the process" "$(raw /out/raw-pid.txt filter_tgid)" $bg
-check_num "record -p: faults counted" "$(raw /out/raw-pid.txt faults_user)"
+fl_check_within "record -p: faults counted vs the 16384 pages touched after the attach" \
+	"$(raw /out/raw-pid.txt faults_user)" 16384 1
 
 echo "=== exit status and errors"
 faultline record -q -o /tmp/x.snap -- sh -c 'exit 7'
@@ -195,5 +229,5 @@ fi
 fl_check_fails "report of a missing file" faultline report /tmp/nope.snap
 rm -f /tmp/ran
 fl_check_fails "record into a missing directory" faultline record -o /nonexistent/x.snap -- touch /tmp/ran
-fl_check_eq "  ... and the command was not run" "$(ls /tmp/ran 2>/dev/null)" ""
+fl_check_empty "  ... and the command was not run" "$(ls /tmp/ran 2>/dev/null)"
 fl_done

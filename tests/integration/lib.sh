@@ -1,6 +1,11 @@
 # Helpers for test-box scenarios (busybox sh).  Sourced as /fl/lib.sh.
 # A scenario prints "check: PASS|FAIL <what>: expected <x>, got <y>" per
-# assertion and exits non-zero if any failed (fl_done).
+# assertion and exits non-zero if any failed (fl_done).  A check that cannot
+# be made here is never dropped silently: fl_skip_check prints
+# "skip-check: NAME (reason)", which tests/run-all counts, by name, among the
+# skipped.  "invariant:" lines (fl_invariant) are consistency checks of one
+# figure against another computed from the same data: they fail the scenario
+# when broken but are not measurements against an independent reference.
 
 FL_FAILS=0
 
@@ -10,24 +15,68 @@ vmstat_get() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 fl_pass() { echo "check: PASS $*"; }
 fl_fail() { echo "check: FAIL $*"; FL_FAILS=$((FL_FAILS + 1)); }
 
-# fl_check_ge WHAT GOT MIN
-fl_check_ge() {
-	if [ "$2" -ge "$3" ] 2>/dev/null; then fl_pass "$1: expected >= $3, got $2"
-	else fl_fail "$1: expected >= $3, got $2"; fi
+# fl_isnum X: X is a decimal number (integer or fraction, optional sign)
+fl_isnum() {
+	awk -v v="$1" 'BEGIN { exit !(v ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/) }'
 }
 
-# fl_check_eq WHAT GOT WANT
+# fl_check_ge WHAT GOT MIN   both integers, GOT >= MIN
+fl_check_ge() {
+	if fl_isnum "$2" && fl_isnum "$3" && [ "$2" -ge "$3" ] 2>/dev/null
+	then fl_pass "$1: expected >= $3, got $2"
+	else fl_fail "$1: expected >= $3, got '$2'"; fi
+}
+
+# fl_check_le WHAT GOT MAX   both integers, GOT <= MAX
+fl_check_le() {
+	if fl_isnum "$2" && fl_isnum "$3" && [ "$2" -le "$3" ] 2>/dev/null
+	then fl_pass "$1: expected <= $3, got $2"
+	else fl_fail "$1: expected <= $3, got '$2'"; fi
+}
+
+# fl_check_range WHAT GOT MIN MAX   MIN <= GOT <= MAX, numbers
+fl_check_range() {
+	if fl_isnum "$2" && fl_isnum "$3" && fl_isnum "$4" &&
+	   awk -v g="$2" -v a="$3" -v b="$4" 'BEGIN { exit !(g + 0 >= a + 0 && g + 0 <= b + 0) }'
+	then fl_pass "$1: expected $3..$4, got $2"
+	else fl_fail "$1: expected $3..$4, got '$2'"; fi
+}
+
+# fl_check_eq WHAT GOT WANT   string equality; an empty GOT or WANT fails
+# (two missing rows are not a match)
 fl_check_eq() {
-	if [ "$2" = "$3" ]; then fl_pass "$1: expected $3, got $2"
+	if [ -z "$2" ] || [ -z "$3" ]; then fl_fail "$1: expected '$3', got '$2' (empty)"
+	elif [ "$2" = "$3" ]; then fl_pass "$1: expected $3, got $2"
 	else fl_fail "$1: expected $3, got $2"; fi
 }
 
-# fl_check_within WHAT GOT WANT PCT   |GOT - WANT| <= WANT * PCT / 100
-fl_check_within() {
-	if awk -v g="$2" -v w="$3" -v p="$4" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= w * p / 100) }'
-	then fl_pass "$1: expected $3 +-$4%, got $2"
-	else fl_fail "$1: expected $3 +-$4%, got $2"; fi
+# fl_check_empty WHAT GOT   GOT must be empty (no file left, no output)
+fl_check_empty() {
+	if [ -z "$2" ]; then fl_pass "$1: expected nothing, got nothing"
+	else fl_fail "$1: expected nothing, got '$2'"; fi
 }
+
+# fl_check_within WHAT GOT WANT PCT   |GOT - WANT| <= WANT * PCT / 100; GOT,
+# WANT and PCT must all be numbers (an empty or non-numeric value fails, also
+# when WANT is 0)
+fl_check_within() {
+	if fl_isnum "$2" && fl_isnum "$3" && fl_isnum "$4" &&
+	   awk -v g="$2" -v w="$3" -v p="$4" 'BEGIN { d = g - w; if (d < 0) d = -d; m = w < 0 ? -w : w; exit !(d <= m * p / 100) }'
+	then fl_pass "$1: expected $3 +-$4%, got $2"
+	else fl_fail "$1: expected $3 +-$4%, got '$2'"; fi
+}
+
+# fl_invariant WHAT GOT WANT   a consistency check between figures derived
+# from the same data (torn reads, bookkeeping): prints "invariant: PASS|FAIL",
+# fails the scenario when broken, but is not a measurement
+fl_invariant() {
+	if [ -n "$2" ] && [ "$2" = "$3" ]; then echo "invariant: PASS $1: $2"
+	else echo "invariant: FAIL $1: expected '$3', got '$2'"; FL_FAILS=$((FL_FAILS + 1)); fi
+}
+
+# fl_skip_check NAME REASON: one check that cannot be made here; counted and
+# named among the skipped by tests/run-all, never a pass
+fl_skip_check() { n=$1; shift; echo "skip-check: $n ($*)"; }
 
 # fl_check_cmd WHAT CMD...   the command must succeed
 fl_check_cmd() {
@@ -52,5 +101,13 @@ fl_done() {
 	exit 0
 }
 
-# fl_skip REASON: this scenario cannot run here (counted as skipped, reason printed)
-fl_skip() { echo "skip: $*"; exit 77; }
+# fl_skip REASON: this scenario cannot run here (counted as skipped, reason
+# printed).  After a failed check it is a failure, never a skip.
+fl_skip() {
+	if [ "$FL_FAILS" -ne 0 ]; then
+		echo "scenario: $FL_FAILS check(s) failed before the skip ($*)"
+		exit 1
+	fi
+	echo "skip: $*"
+	exit 77
+}

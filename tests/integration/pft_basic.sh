@@ -61,7 +61,7 @@ if [ "$thp_old" = never ]; then
 fi
 thp=$(cat $THP_SYSFS 2>/dev/null)
 case $thp in
-*"[never]"*|"") echo "note: THP unavailable in this kernel ($thp): THP check skipped" ;;
+*"[never]"*|"") fl_skip_check "pft THP honesty (--thp=always --strict)" "THP unavailable in this kernel: '$thp'" ;;
 *)
 	echo "THP: $thp"
 	/fl/pft -m "$SIZE" -t 2 --thp=always --strict >/out/pft_thp.txt 2>/out/pft_thp_err.txt

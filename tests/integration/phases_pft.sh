@@ -14,7 +14,7 @@
 PAGES=${1:-4096}
 SNAP=/out/phases.snap
 
-faultline record --phases --locks -o "$SNAP" -- pft -m "${PAGES}P" -t 2 \
+faultline record --phases --locks -o "$SNAP" -- pft -m "${PAGES}P" -t 2 --latency \
 	>/out/record.txt 2>&1
 rc=$?
 cat /out/record.txt
@@ -33,7 +33,9 @@ case $(kv phases) in
 *) fl_pass "phases recorded: $(kv phases)" ;;
 esac
 faults=$(kv phases.faults)
-fl_check_ge "faults with phase accounting" "${faults:-0}" "$PAGES"
+# pft's pages, plus the start-up and exit faults of pft and of the
+# collector's child before its exec (a few dozen): both sides bounded
+fl_check_range "faults with phase accounting" "$faults" "$PAGES" $((PAGES + PAGES / 50))
 # every fault the main backend timed has phases, and no more: the phase
 # skeleton and the backend see the same faults of the same task
 timed=$(kv fault_latency.count)
@@ -44,7 +46,7 @@ esac
 fl_check_eq "faults with a handle_mm_fault phase (rest)" "$(kv phase.rest.count)" "$faults"
 fl_check_eq "faults whose phases exceed their latency (overrun)" "$(kv phases.overrun)" 0
 for ph in alloc memcg; do
-	fl_check_ge "faults with a $ph phase" "$(kv phase.$ph.count)" "$PAGES"
+	fl_check_range "faults with a $ph phase" "$(kv phase.$ph.count)" "$PAGES" "$faults"
 done
 # lru is the LRU batch flush (folio_batch_move_lru, under lru_lock): one per
 # 15 (6.1) to 31 (6.12) folios added (6.12: 132 of 4136 faults, 6.1: 273),
@@ -68,11 +70,40 @@ unattr=$(kv phases.unattributed_pct)
 if awk -v u="$unattr" 'BEGIN { exit !(u ~ /^[0-9]+\.[0-9]$/ && u + 0 < 100) }'; then
 	fl_pass "unattributed below 100%: $unattr%"
 else fl_fail "unattributed share: expected < 100%, got '$unattr'"; fi
-# the means add up: sum of phase means + unattributed = mean latency (+-1%)
+# the means add up: sum of phase means + unattributed = mean latency (+-1%).
+# Unattributed is defined as latency minus the phases, so this is
+# bookkeeping (rounding of per-phase means), an invariant, not a measurement
 sum=$(awk -F= '/^phase\.[a-z_]*\.mean_ns=/ { s += $2 } END { printf "%.0f", s }' /out/raw.txt)
 lat=$(awk -F= '/^phases\.lat_sum_ns=/ { l = $2 } /^phases\.unattributed_sum_ns=/ { u = $2 }
 	/^phases\.faults=/ { f = $2 } END { if (f) printf "%.0f %.0f", l / f, (l - u) / f }' /out/raw.txt)
-fl_check_within "sum of phase means vs attributed mean latency (ns)" "$sum" "${lat#* }" 1
+if fl_isnum "$sum" && fl_isnum "${lat#* }" &&
+   awk -v g="$sum" -v w="${lat#* }" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= w / 100) }'; then
+	echo "invariant: PASS sum of phase means $sum ns = attributed mean latency ${lat#* } ns +-1%"
+else
+	echo "invariant: FAIL sum of phase means '$sum' vs attributed mean latency '${lat#* }' ns"
+	FL_FAILS=$((FL_FAILS + 1))
+fi
+# The measurement: the collector's mean fault latency (kernel clock, from
+# the fault's entry tracepoint to handle_mm_fault's return) against pft's
+# own --latency mean per page (user space, around each touch: the same
+# faults plus exception entry and return).  The kernel span lies inside the
+# user one, but the collector's mean also holds the few dozen start-up
+# faults (exec, page cache) that pft does not time: collector mean <= 1.25 x
+# pft mean; and the fault itself is most of a touch (clearing the page
+# alone is ~4096 of ~7000 instructions): >= 1/4.  A ratio of two clocks over
+# the same faults in one run, so it does not follow the host's load; it
+# catches a wrong unit, clock or span (seen: 24691 vs 28544 ns on 6.12).
+pmean=$(sed -n 's/^# latency_ns n=[0-9]* .* mean=\([0-9]*\) .*/\1/p' /out/record.txt | head -1)
+pn=$(sed -n 's/^# latency_ns n=\([0-9]*\) .*/\1/p' /out/record.txt | head -1)
+fl_check_eq "pft --latency samples (one per page)" "$pn" "$PAGES"
+kmean=${lat%% *}
+echo "mean fault latency: collector $kmean ns (kernel), pft $pmean ns per touch (user space; emulated)"
+if fl_isnum "$pmean"; then
+	fl_check_range "collector mean fault latency within pft's per-touch mean (ns)" "$kmean" \
+		$((pmean / 4)) $((pmean * 5 / 4))
+else
+	fl_fail "pft --latency mean: got '$pmean'"
+fi
 
 case $FL_SERIES in
 6.1)	# no per-VMA locks: the lockless phase must say so, not show 0

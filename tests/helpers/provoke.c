@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * provoke MODE N [ARG]: make the x86 fault path take one known outcome N
+ * times, so that the scenarios can assert the lockless figures exactly
+ * (tests/integration/lockless_outcomes.sh, tests/integration/bpf_record.sh).
+ * Read against Debian's 6.12 (arch/x86/mm/fault.c do_user_addr_fault,
+ * mm/memory.c lock_vma_under_rcu, __vmf_anon_prepare, vmf_can_call_fault):
+ *
+ *   vdso-retry N   N times: madvise(MADV_DONTNEED) the vDSO's first page,
+ *                  then read it.  lock_vma_under_rcu returns the [vdso] VMA
+ *                  (6.12 locks any VMA type); handle_mm_fault under the VMA
+ *                  lock reaches do_read_fault -> vmf_can_call_fault, which
+ *                  returns VM_FAULT_RETRY for vm_ops without ->map_pages
+ *                  (special_mapping_vmops has none): the fault is redone
+ *                  under mmap_lock.  = N lockless attempts, N retried.
+ *   unmapped N     N reads of a page-sized hole between two mappings,
+ *                  caught by a SIGSEGV handler: lock_vma_under_rcu finds no
+ *                  VMA (NULL = aborted), lock_mm_and_find_vma neither, no
+ *                  handle_mm_fault call.  = N aborted, N unhandled faults.
+ *   protnone N     N reads of a PROT_NONE page (SIGSEGV caught): the VMA is
+ *                  found and read-locked, access_error() refuses it
+ *                  (the kernel counts VMA_LOCK_SUCCESS), no handle_mm_fault.
+ *                  = N attempts that end neither succeeded, aborted nor
+ *                  retried; N unhandled faults.
+ *   fresh-vma N    N separate one-page anonymous VMAs (PROT_NONE gaps keep
+ *                  them from merging), each written once: the first write
+ *                  fault in a VMA without anon_vma takes mmap_lock by
+ *                  trylock inside __vmf_anon_prepare (it succeeds: nothing
+ *                  else holds it) and is handled under the VMA lock.
+ *                  = N lockless successes, N mmap_lock read trylocks.
+ *   stack-grow N   N write faults, each one page below a MAP_GROWSDOWN
+ *                  mapping's start (a PROT_NONE page below the hole: no
+ *                  stack guard gap applies): lock_vma_under_rcu finds no
+ *                  VMA at the address (NULL = aborted), lock_mm_and_find_vma
+ *                  takes mmap_lock for write, expands the VMA and handles
+ *                  the fault under mmap_lock.  = N aborted (seen by the
+ *                  collector: the first handle_mm_fault call has no
+ *                  FAULT_FLAG_VMA_LOCK), N mmap_lock write acquisitions.
+ *   uffd-stack N   stack-grow with the MAP_GROWSDOWN VMA registered with
+ *                  userfaultfd (missing pages), a thread resolving each
+ *                  fault with UFFDIO_COPY: the fault, under mmap_lock after
+ *                  the failed lookup, reaches handle_userfault, which drops
+ *                  the lock and returns VM_FAULT_RETRY; the retry finds the
+ *                  page.  = N aborted, N VM_FAULT_RETRY under mmap_lock
+ *                  (mmap_lock_retries), 2N handle_mm_fault calls.
+ *   touch N FIFO   map N base pages, block until a writer opens FIFO and
+ *                  writes a byte, then write one byte per page (record -p
+ *                  attaches first, then releases it).  = N faults.
+ *
+ * Every mode ends with one write to a fresh page, so that the last SIGSEGV
+ * fault of the loop is followed by another fault (the collector counts a
+ * fault as unhandled when the task's next fault starts).  Prints one line:
+ * "provoke MODE: N done, minflt M" (M from getrusage around the loop).
+ * Exit 0, or 1 with a message when the kernel refused a step (e.g. the
+ * madvise of the vDSO): the scenario then fails, naming it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <linux/userfaultfd.h>
+
+static sigjmp_buf jb;
+static volatile unsigned long segv;
+
+static void on_segv(int sig)
+{
+	(void)sig;
+	segv++;
+	siglongjmp(jb, 1);
+}
+
+static int uffd;
+static unsigned long uffd_served, uffd_want;
+static char uffd_src[65536] __attribute__((aligned(4096)));
+
+static void *uffd_thread(void *arg)
+{
+	unsigned long ps = (unsigned long)arg;
+
+	while (uffd_served < uffd_want) {
+		struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+		struct uffd_msg msg;
+		struct uffdio_copy cp;
+
+		if (poll(&pfd, 1, 10000) <= 0)
+			break;
+		if (read(uffd, &msg, sizeof(msg)) != sizeof(msg))
+			continue;
+		if (msg.event != UFFD_EVENT_PAGEFAULT)
+			continue;
+		cp.dst = msg.arg.pagefault.address & ~(ps - 1);
+		cp.src = (unsigned long)uffd_src;
+		cp.len = ps;
+		cp.mode = 0;
+		cp.copy = 0;
+		if (ioctl(uffd, UFFDIO_COPY, &cp) == 0)
+			uffd_served++;
+	}
+	return NULL;
+}
+
+static long minflt(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "provoke: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	/* static: kept in memory across siglongjmp */
+	static unsigned long n, i, ps;
+	static const char *mode;
+	static char *p, *last;
+	static long m0, m1;
+	static volatile char sink;
+	char *end;
+	struct sigaction sa;
+
+	ps = sysconf(_SC_PAGESIZE);
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: provoke vdso-retry|unmapped|protnone|fresh-vma|stack-grow|uffd-stack N | provoke touch N FIFO\n");
+		return 2;
+	}
+	mode = argv[1];
+	errno = 0;
+	n = strtoul(argv[2], &end, 10);
+	if (errno || *end || n > (1UL << 24)) {
+		fprintf(stderr, "provoke: bad count '%s'\n", argv[2]);
+		return 2;
+	}
+	last = mmap(NULL, ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (last == MAP_FAILED)
+		die("mmap");
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_segv;
+	sa.sa_flags = SA_NODEFER;
+	sigaction(SIGSEGV, &sa, NULL);
+
+	if (!strcmp(mode, "vdso-retry")) {
+		p = (char *)getauxval(AT_SYSINFO_EHDR);
+		if (!p) {
+			errno = ENOENT;
+			die("no vDSO (AT_SYSINFO_EHDR)");
+		}
+		/* the call that can fail, once before the loop */
+		if (madvise(p, ps, MADV_DONTNEED))
+			die("madvise(vDSO, MADV_DONTNEED)");
+		sink = p[0];
+		m0 = minflt();
+		for (i = 0; i < n; i++) {
+			madvise(p, ps, MADV_DONTNEED);
+			sink = p[0];
+		}
+		m1 = minflt();
+	} else if (!strcmp(mode, "unmapped") || !strcmp(mode, "protnone")) {
+		int none = !strcmp(mode, "protnone");
+
+		p = mmap(NULL, 3 * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			die("mmap");
+		if (none ? mprotect(p + ps, ps, PROT_NONE) : munmap(p + ps, ps))
+			die(none ? "mprotect" : "munmap");
+		p[0] = 1;
+		p[2 * ps] = 1;
+		/* one SIGSEGV before the loop: the signal frame's stack pages */
+		if (!sigsetjmp(jb, 1))
+			sink = p[ps];
+		segv = 0;
+		m0 = minflt();
+		for (i = 0; i < n; i++)
+			if (!sigsetjmp(jb, 1))
+				sink = p[ps];
+		m1 = minflt();
+		if (segv != n) {
+			fprintf(stderr, "provoke: %lu SIGSEGV for %lu touches\n", segv, n);
+			return 1;
+		}
+	} else if (!strcmp(mode, "fresh-vma")) {
+		p = mmap(NULL, (2 * n + 1) * ps, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			 -1, 0);
+		if (p == MAP_FAILED)
+			die("mmap");
+		for (i = 0; i < n; i++)
+			if (mmap(p + (2 * i + 1) * ps, ps, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+				die("mmap(MAP_FIXED)");
+		m0 = minflt();
+		for (i = 0; i < n; i++)
+			p[(2 * i + 1) * ps] = 1;
+		m1 = minflt();
+	} else if (!strcmp(mode, "stack-grow") || !strcmp(mode, "uffd-stack")) {
+		char *top;
+		pthread_t th;
+		int uf = !strcmp(mode, "uffd-stack");
+
+		p = mmap(NULL, (n + 2) * ps, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			 -1, 0);
+		if (p == MAP_FAILED)
+			die("mmap");
+		top = p + (n + 1) * ps;
+		if (n && munmap(p + ps, n * ps))
+			die("munmap");
+		if (mmap(top, ps, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_GROWSDOWN, -1, 0) == MAP_FAILED)
+			die("mmap(MAP_GROWSDOWN)");
+		top[0] = 1;
+		if (uf) {
+			struct uffdio_api api = { .api = UFFD_API };
+			struct uffdio_register reg;
+
+			uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+			if (uffd < 0)
+				die("userfaultfd");
+			if (ioctl(uffd, UFFDIO_API, &api))
+				die("UFFDIO_API");
+			reg.range.start = (unsigned long)top;
+			reg.range.len = ps;
+			reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+			if (ioctl(uffd, UFFDIO_REGISTER, &reg))
+				die("UFFDIO_REGISTER");
+			uffd_want = n;
+			if (pthread_create(&th, NULL, uffd_thread, (void *)ps))
+				die("pthread_create");
+		}
+		m0 = minflt();
+		for (i = 1; i <= n; i++)
+			top[-(long)(i * ps)] = 1;
+		m1 = minflt();
+		if (uf) {
+			pthread_join(th, NULL);
+			if (uffd_served != n) {
+				fprintf(stderr, "provoke: userfaultfd served %lu of %lu faults\n", uffd_served, n);
+				return 1;
+			}
+		}
+	} else if (!strcmp(mode, "touch") && argc == 4) {
+		int fd;
+		char c;
+
+		p = mmap(NULL, n * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			die("mmap");
+		madvise(p, n * ps, MADV_NOHUGEPAGE);
+		fd = open(argv[3], O_RDONLY);
+		if (fd < 0)
+			die(argv[3]);
+		if (read(fd, &c, 1) != 1) {
+			errno = EIO;
+			die("read of the go byte");
+		}
+		close(fd);
+		m0 = minflt();
+		for (i = 0; i < n; i++)
+			p[i * ps] = 1;
+		m1 = minflt();
+	} else {
+		fprintf(stderr, "provoke: unknown mode '%s'\n", mode);
+		return 2;
+	}
+	(void)sink;
+	last[0] = 1;
+	printf("provoke %s: %lu done, minflt %ld\n", mode, n, m1 - m0);
+	return 0;
+}

@@ -73,8 +73,8 @@ int main(int argc, char **argv)
 	agree = pft_faults_agree(r->expected, r->minflt);
 	if (!agree)
 		fprintf(stderr, "pft: warning: %llu minor faults measured, %llu expected for "
-			"%llu pages (%s) (%+.2f%%, more than 1%% off: THP, pre-faulted memory, "
-			"KSM, fault-around?)\n", r->minflt, r->expected, r->pages,
+			"%llu pages (%s) (%+.2f%%, more than 1%% off: THP, large page-cache folios "
+			"mapped whole, pre-faulted memory, KSM?)\n", r->minflt, r->expected, r->pages,
 			pft_shape_name(o.shape),
 			100.0 * ((double)r->minflt - (double)r->expected) / (double)r->expected);
 	if (r->majflt)

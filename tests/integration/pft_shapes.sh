@@ -16,13 +16,15 @@
 #     mm/memory.c says so); what succeeded / fell back is written per shape
 #     to /out/lockless-shapes.txt
 #   - 6.1: no lockless path: lockless figures "absent", never 0
+# Last, a small pft-sweep per PFT_SHAPE and `faultline compare` of two of
+# them, which names the shape (sweep.conf's PFT_SHAPE).
 # kernels: 6.12 6.1
 # smp: 2
 # mem: 1024
 # ext4: 384
 # timeout: 900
 . /fl/lib.sh
-export PATH=/fl:$PATH
+export PATH="/fl:$PATH"
 
 W=64m; WPAGES=16384	# write shapes: 16384 faults
 R=256m			# read: 65536 pages, 4096 faults with 64 KiB fault-around
@@ -71,7 +73,7 @@ pft_vm() {
 }
 
 for b in $BACKINGS; do
-	bo=$(backing_opt $b)
+	bo=$(backing_opt "$b")
 	for shape in private-write shared-write read; do
 		SHAPE_NAME=$shape
 		if [ $shape = read ]; then
@@ -99,7 +101,7 @@ pft_vm "anon" $W
 # The lockless path per shape under the fentry tier.
 : >/out/lockless-shapes.txt
 for b in $BACKINGS; do
-	bo=$(backing_opt $b)
+	bo=$(backing_opt "$b")
 	for shape in anon private-write shared-write read; do
 		label="$b $shape"
 		if [ $shape = anon ]; then
@@ -162,5 +164,27 @@ for b in $BACKINGS; do
 	done
 done
 cat /out/lockless-shapes.txt
-rm -f "$FL_EXT4/pft.dat"
+
+# A small sweep per shape (pft-sweep's PFT_SHAPE; 1 and 2 clients, one
+# iteration each, on ext4 where it is mounted), and compare naming the shape.
+for shape in anon private-write shared-write read; do
+	d=/out/sweep-$shape
+	file=
+	[ $shape != anon ] && [ -n "$FL_EXT4" ] && file=$FL_EXT4/sweep.dat
+	PFT_SHAPE=$shape PFT_FILE=$file PFT_ITERATIONS=1 PFT_MAPPING_SIZE=16m \
+		PFT_MAX_CLIENTS=2 pft-sweep -o $d >/dev/null 2>/out/sweep-$shape.err
+	fl_check_eq "sweep PFT_SHAPE=$shape exit status" "$?" 0
+	fl_check_cmd "sweep $shape: sweep.conf PFT_SHAPE" grep -qx "PFT_SHAPE=$shape" $d/sweep.conf
+	fl_check_eq "sweep $shape: classic lines" "$(cat $d/pft-1.log $d/pft-2.log | awk 'NF == 8' | wc -l)" 2
+	# pft's own stderr goes to RESULTS/sweep.err (absent when empty)
+	if cat /out/sweep-$shape.err $d/sweep.err 2>/dev/null | grep -q "minor faults measured"; then
+		fl_fail "sweep $shape: pft's honesty check warned: $(grep -h "minor faults" $d/sweep.err | head -1)"
+	else
+		fl_pass "sweep $shape: no honesty warning"
+	fi
+done
+faultline compare /out/sweep-anon /out/sweep-read >/out/compare-anon-read.txt 2>&1
+fl_check_eq "compare anon vs read sweeps" "$?" 0
+fl_check_cmd "compare names the shapes (PFT_SHAPE anon:read)" grep -q "anon:read" /out/compare-anon-read.txt
+rm -f "$FL_EXT4/pft.dat" "$FL_EXT4/sweep.dat"
 fl_done

@@ -46,7 +46,7 @@ fl_check_cmd "tags machine_total_logical_cores" grep -q '^machine_total_logical_
 fl_check_eq "existing results dir refused" "$?" 1
 for bad in PFT_ITERATIONS=0 PFT_ITERATIONS=x PFT_MAPPING_SIZE=1q PFT_MIN_CLIENTS=0 \
 	PFT_MAX_CLIENTS=0 PFT_USE_PROCESSES=maybe PFT_PAGESIZES=huge PFT_MAX_CLIENTS=2000 \
-	PFT_MAPPING_SIZE=4096; do
+	PFT_MAPPING_SIZE=4096 PFT_SHAPE=cow PFT_FILE=/tmp/x; do
 	err=$(
 		env PFT_MAX_CLIENTS=2 "$bad" "$SWEEP" -o "$OUT/bad" 2>&1 >/dev/null)
 	rc=$?
@@ -54,6 +54,15 @@ for bad in PFT_ITERATIONS=0 PFT_ITERATIONS=x PFT_MAPPING_SIZE=1q PFT_MIN_CLIENTS
 	fl_check_eq "$bad error lines" "$(printf '%s\n' "$err" | wc -l)" 1
 	fl_check_cmd "$bad wrote nothing" test ! -e "$OUT/bad"
 done
+
+# a file shape (issue 17): PFT_SHAPE on a memfd, recorded in sweep.conf
+R=$OUT/rshape
+PFT_SHAPE=read PFT_ITERATIONS=1 PFT_MAPPING_SIZE=4m PFT_MAX_CLIENTS=1 "$SWEEP" -o "$R" >/dev/null 2>&1
+fl_check_eq "PFT_SHAPE=read sweep" "$?" 0
+fl_check_cmd "sweep.conf PFT_SHAPE=read" grep -qx PFT_SHAPE=read "$R/sweep.conf"
+fl_check_cmd "sweep.conf pft args carry the shape" grep -qx \
+	'SWEEP_PFT_ARGS=-m,4m,-t,N,--thp=never,--tmpfs,--read' "$R/sweep.conf"
+fl_check_eq "PFT_SHAPE=read: one classic line" "$(awk 'NF == 8' "$R/pft-1.log" | wc -l)" 1
 
 # a stub collector: records its arguments, writes the snapshot, runs pft
 cat >"$OUT/stubrec" <<'STUB'

@@ -13,7 +13,8 @@
 #define PFT_MAX_SLEEP_S		86400
 #define PFT_MAX_BYTES		(1ULL << 52)	/* 4 PiB: keeps page arithmetic exact */
 
-enum { OPT_THP = 0x100, OPT_LATENCY, OPT_JSON, OPT_STRICT, OPT_CHECK };
+enum { OPT_THP = 0x100, OPT_LATENCY, OPT_JSON, OPT_STRICT, OPT_CHECK, OPT_FILE, OPT_TMPFS,
+       OPT_PRIVATE_WRITE, OPT_SHARED_WRITE, OPT_READ };
 
 static const struct option long_opts[] = {
 	{ "thp",     required_argument, NULL, OPT_THP },
@@ -21,6 +22,11 @@ static const struct option long_opts[] = {
 	{ "json",    no_argument,       NULL, OPT_JSON },
 	{ "strict",  no_argument,       NULL, OPT_STRICT },
 	{ "check",   no_argument,       NULL, OPT_CHECK },
+	{ "file",    required_argument, NULL, OPT_FILE },
+	{ "tmpfs",   no_argument,       NULL, OPT_TMPFS },
+	{ "private-write", no_argument, NULL, OPT_PRIVATE_WRITE },
+	{ "shared-write", no_argument,  NULL, OPT_SHARED_WRITE },
+	{ "read",    no_argument,       NULL, OPT_READ },
 	{ "help",    no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -30,6 +36,7 @@ void pft_usage(FILE *f)
 	fprintf(f,
 "usage: pft [-m SIZE[KMGP]] [-t N | -n N] [-c N] [-z] [-a] [-s SEC] [-T] [-M] [-v]\n"
 "           [--thp=never|always|default] [--latency] [--json] [--strict] [--check]\n"
+"           [--file PATH | --tmpfs] [--private-write | --shared-write | --read]\n"
 "       pft --series MIN MAX [NCPUS]\n"
 "  -m SIZE   total memory to fault (bytes; K, M, G = KiB, MiB, GiB; P = pages;\n"
 "            default 64M), split evenly over the workers\n"
@@ -46,7 +53,15 @@ void pft_usage(FILE *f)
 "            default: no madvise, the system's THP setting applies\n"
 "  --latency per-page latency histogram (p50/p90/p99/p99.9/max)\n"
 "  --json    one JSON object instead of the classic line\n"
-"  --strict  exit %d when the measured minor faults differ from pages by > 1%%\n"
+"  --strict  exit %d when the measured minor faults differ from the expected\n"
+"            count (pages; fault-around windows with --read) by > 1%%\n"
+"  --file PATH  fault a file (created or truncated, written, fsynced and read\n"
+"            back first, so the faults are minor; removed after if pft created it)\n"
+"  --tmpfs   the same on a memfd (tmpfs/shmem)\n"
+"  --private-write  MAP_PRIVATE, write: COW of a page-cache page (file default)\n"
+"  --shared-write   MAP_SHARED, write: one fault per page\n"
+"  --read   MAP_PRIVATE, read: one fault per fault-around window\n"
+"            (/sys/kernel/debug/fault_around_bytes, default 64 KiB)\n"
 "  --check   validate the options and exit (0, or 2 with the reason)\n"
 "  --series  print mmtests' large-stride client series from MIN to MAX\n"
 "            (NCPUS: default the online CPUs)\n",
@@ -127,6 +142,25 @@ const char *pft_thp_name(enum pft_thp t)
 	}
 }
 
+const char *pft_shape_name(enum pft_shape s)
+{
+	switch (s) {
+	case PFT_SHAPE_PRIVATE_WRITE: return "private-write";
+	case PFT_SHAPE_SHARED_WRITE: return "shared-write";
+	case PFT_SHAPE_READ: return "read";
+	default: return "anon";
+	}
+}
+
+const char *pft_backing_name(enum pft_backing b)
+{
+	switch (b) {
+	case PFT_BACK_FILE: return "file";
+	case PFT_BACK_TMPFS: return "tmpfs";
+	default: return "anon";
+	}
+}
+
 static int parse_series(int argc, char **argv, struct pft_opts *o,
 			char *err, size_t errlen)
 {
@@ -151,7 +185,7 @@ static int parse_series(int argc, char **argv, struct pft_opts *o,
 int pft_parse_args(int argc, char **argv, struct pft_opts *o,
 		   size_t page_size, size_t line_size, char *err, size_t errlen)
 {
-	bool have_t = false, have_n = false;
+	bool have_t = false, have_n = false, have_shape = false;
 	unsigned long v;
 	int c;
 
@@ -243,6 +277,26 @@ int pft_parse_args(int argc, char **argv, struct pft_opts *o,
 		case OPT_CHECK:
 			o->check = true;
 			break;
+		case OPT_FILE:
+		case OPT_TMPFS:
+			if (o->backing != PFT_BACK_ANON)
+				return fail(err, errlen, "--file and --tmpfs: give one of them once");
+			if (c == OPT_FILE && !optarg[0])
+				return fail(err, errlen, "--file needs a path");
+			o->backing = c == OPT_FILE ? PFT_BACK_FILE : PFT_BACK_TMPFS;
+			o->path = c == OPT_FILE ? optarg : NULL;
+			break;
+		case OPT_PRIVATE_WRITE:
+		case OPT_SHARED_WRITE:
+		case OPT_READ:
+			if (have_shape)
+				return fail(err, errlen, "--private-write, --shared-write and --read "
+					    "are mutually exclusive");
+			have_shape = true;
+			o->shape = c == OPT_READ ? PFT_SHAPE_READ :
+				   c == OPT_SHARED_WRITE ? PFT_SHAPE_SHARED_WRITE :
+				   PFT_SHAPE_PRIVATE_WRITE;
+			break;
 		case ':':
 			if (optopt > 0 && optopt < 0x100)
 				return fail(err, errlen, "option -%c needs an argument", optopt);
@@ -258,6 +312,14 @@ int pft_parse_args(int argc, char **argv, struct pft_opts *o,
 		return fail(err, errlen, "unexpected argument '%s'", argv[optind]);
 	if (have_t && have_n)
 		return fail(err, errlen, "-t and -n are mutually exclusive");
+	if (have_shape && o->backing == PFT_BACK_ANON)
+		return fail(err, errlen, "--%s needs --file PATH or --tmpfs",
+			    o->shape == PFT_SHAPE_READ ? "read" :
+			    o->shape == PFT_SHAPE_SHARED_WRITE ? "shared-write" : "private-write");
+	if (o->backing != PFT_BACK_ANON && !have_shape)
+		o->shape = PFT_SHAPE_PRIVATE_WRITE;
+	if (o->shape == PFT_SHAPE_READ && o->bzero)
+		return fail(err, errlen, "--read reads the pages; it cannot -z");
 	if (o->latency && o->bzero)
 		return fail(err, errlen, "--latency times each page's touch; it cannot time -z");
 	if (o->bzero && o->clines != 1)

@@ -66,12 +66,27 @@ int pft_format_latency(char *buf, size_t len, const struct pft_result *r)
 	return k < 0 ? k : (int)(n + (size_t)k);
 }
 
-bool pft_faults_agree(unsigned long long pages, unsigned long long minflt)
+bool pft_faults_agree(unsigned long long expected, unsigned long long minflt)
 {
-	unsigned long long d = pages > minflt ? pages - minflt : minflt - pages;
+	unsigned long long d = expected > minflt ? expected - minflt : minflt - expected;
 
-	/* |pages - minflt| <= 1% of pages, in integers */
-	return d * 100 <= pages;
+	/* |expected - minflt| <= 1% of expected, in integers */
+	return d * 100 <= expected;
+}
+
+unsigned long long pft_expected_faults(enum pft_shape s, unsigned long long first_vpn,
+				       unsigned long long npages, unsigned int fault_around)
+{
+	if (!npages)
+		return 0;
+	if (s != PFT_SHAPE_READ || fault_around <= 1)
+		return npages;
+	/*
+	 * A sequential read faults at the first page of each window it enters
+	 * and maps the rest of that window (clamped to the VMA, which only
+	 * shortens the first window): the count is the windows intersected.
+	 */
+	return (first_vpn + npages - 1) / fault_around - first_vpn / fault_around + 1;
 }
 
 bool pft_cpu_agree(double rusage_s, double cpu_s)
@@ -97,17 +112,21 @@ void pft_print_json(FILE *f, const struct pft_opts *o, const struct pft_result *
 	fprintf(f, "{\"tool\":\"pft\",\"gb\":%llu,\"bytes\":%llu,\"pages\":%llu,"
 		"\"page_size\":%zu,\"pages_per_worker\":%llu,\"workers\":%u,"
 		"\"mode\":\"%s\",\"mapping\":\"%s\",\"touch\":\"%s\",\"clines\":%u,"
-		"\"thp\":\"%s\",\"affinity\":%s,",
+		"\"thp\":\"%s\",\"affinity\":%s,\"shape\":\"%s\",\"backing\":\"%s\",",
 		pft_gbytes(r), r->pages * r->page_size, r->pages, r->page_size,
 		r->pages_per_worker, r->workers, o->processes ? "processes" : "threads",
 		o->multimap ? "per-worker" : "shared", o->bzero ? "bzero" : "write",
-		r->clines, pft_thp_name(o->thp), o->affinity ? "true" : "false");
+		r->clines, pft_thp_name(o->thp), o->affinity ? "true" : "false",
+		pft_shape_name(o->shape), pft_backing_name(o->backing));
+	if (r->fault_around)
+		fprintf(f, "\"fault_around_pages\":%u,\"fault_around_source\":\"%s\",",
+			r->fault_around, r->fault_around_assumed ? "kernel-default" : "debugfs");
 	fprintf(f, "\"user_s\":%.6f,\"sys_s\":%.6f,\"wall_s\":%.6f,\"cpu_s\":%.6f,",
 		r->user_s, r->sys_s, r->wall_s, r->cpu_s);
 	json_rate(f, "flt_per_cpu_s", r->pages, r->user_s + r->sys_s);
 	json_rate(f, "fault_per_wsec", r->pages, r->wall_s);
-	fprintf(f, "\"minflt\":%llu,\"majflt\":%llu,\"rusage\":\"%s\",\"faults_agree\":%s",
-		r->minflt, r->majflt, r->rusage_thread ? "thread" : "self",
+	fprintf(f, "\"expected_faults\":%llu,\"minflt\":%llu,\"majflt\":%llu,"
+		"\"rusage\":\"%s\",\"faults_agree\":%s", r->expected, r->minflt, r->majflt, r->rusage_thread ? "thread" : "self",
 		honest ? "true" : "false");
 	if (r->latency) {
 		fprintf(f, ",\"latency\":{\"unit\":\"ns\",\"clock\":\"%s\",", r->clock);

@@ -70,12 +70,13 @@ int main(int argc, char **argv)
 	if (ret != PFT_EXIT_OK)
 		goto out;
 
-	agree = pft_faults_agree(r->pages, r->minflt);
+	agree = pft_faults_agree(r->expected, r->minflt);
 	if (!agree)
-		fprintf(stderr, "pft: warning: %llu minor faults measured for %llu pages "
-			"(%+.2f%%, more than 1%% off: THP, pre-faulted memory or KSM?)\n",
-			r->minflt, r->pages,
-			100.0 * ((double)r->minflt - (double)r->pages) / (double)r->pages);
+		fprintf(stderr, "pft: warning: %llu minor faults measured, %llu expected for "
+			"%llu pages (%s) (%+.2f%%, more than 1%% off: THP, large page-cache folios "
+			"mapped whole, pre-faulted memory, KSM?)\n", r->minflt, r->expected, r->pages,
+			pft_shape_name(o.shape),
+			100.0 * ((double)r->minflt - (double)r->expected) / (double)r->expected);
 	if (r->majflt)
 		fprintf(stderr, "pft: warning: %llu major faults during the run\n", r->majflt);
 	if (r->user_s + r->sys_s <= 0)
@@ -87,8 +88,8 @@ int main(int argc, char **argv)
 			"are too short for flt/cpu/s (use a larger -m)\n",
 			r->user_s + r->sys_s, r->cpu_s);
 	if (o.verbose)
-		fprintf(stderr, "pft: pages=%llu minflt=%llu majflt=%llu cpu=%.6fs\n", r->pages,
-			r->minflt, r->majflt, r->cpu_s);
+		fprintf(stderr, "pft: pages=%llu expected=%llu minflt=%llu majflt=%llu cpu=%.6fs\n",
+			r->pages, r->expected, r->minflt, r->majflt, r->cpu_s);
 
 	if (o.json) {
 		pft_print_json(stdout, &o, r, agree);

@@ -24,6 +24,18 @@
 
 enum pft_thp { PFT_THP_NEVER, PFT_THP_ALWAYS, PFT_THP_DEFAULT };
 
+/* What backs the mapping, and how it is touched (will-it-scale's page_fault1..3 + read). */
+enum pft_backing { PFT_BACK_ANON, PFT_BACK_FILE, PFT_BACK_TMPFS };
+enum pft_shape {
+	PFT_SHAPE_ANON,			/* private anonymous write (the classic) */
+	PFT_SHAPE_PRIVATE_WRITE,	/* MAP_PRIVATE file, write: COW of a page-cache page */
+	PFT_SHAPE_SHARED_WRITE,		/* MAP_SHARED file, write: page-cache page made writable */
+	PFT_SHAPE_READ,			/* MAP_PRIVATE file, read: page-cache page mapped (fault-around) */
+};
+
+/* Kernel default fault_around_bytes (mm/memory.c), used when debugfs is unreadable. */
+#define PFT_FAULT_AROUND_DEFAULT	65536
+
 struct pft_opts {
 	unsigned long long bytes;	/* -m, as given (before rounding) */
 	unsigned int workers;		/* -t or -n */
@@ -34,6 +46,9 @@ struct pft_opts {
 	unsigned int sleep_s;		/* -s */
 	bool title;			/* -T */
 	bool multimap;			/* -M */
+	enum pft_backing backing;	/* --file / --tmpfs (default anonymous) */
+	const char *path;		/* --file PATH */
+	enum pft_shape shape;		/* --private-write (file default), --shared-write, --read */
 	unsigned int verbose;		/* -v (repeatable) */
 	enum pft_thp thp;		/* --thp */
 	bool latency;			/* --latency */
@@ -56,6 +71,8 @@ int pft_parse_size(const char *s, size_t page_size, unsigned long long *out);
 int pft_parse_uint(const char *s, unsigned long min, unsigned long max,
 		   unsigned long *out);
 const char *pft_thp_name(enum pft_thp t);
+const char *pft_shape_name(enum pft_shape s);
+const char *pft_backing_name(enum pft_backing b);
 void pft_usage(FILE *f);
 
 /* series.c: mmtests' large-stride client series.  Returns the count. */
@@ -72,6 +89,9 @@ struct pft_result {
 	double user_s, sys_s, wall_s;
 	double cpu_s;			/* CLOCK_THREAD_CPUTIME_ID, summed: exact */
 	unsigned long long minflt, majflt;
+	unsigned long long expected;	/* minor faults this shape should take */
+	unsigned int fault_around;	/* pages per read fault (--read), else 0 */
+	bool fault_around_assumed;	/* debugfs unreadable: the kernel default */
 	bool rusage_thread;		/* per-thread rusage used */
 	bool latency;
 	const char *clock;		/* latency clock: "tsc" or "clock_gettime" */
@@ -86,8 +106,17 @@ int pft_format_classic(char *buf, size_t len, const struct pft_result *r);
 int pft_format_latency(char *buf, size_t len, const struct pft_result *r);
 void pft_print_json(FILE *f, const struct pft_opts *o, const struct pft_result *r,
 		    bool honest);
-/* Honesty check: does minflt agree with pages within 1%? */
-bool pft_faults_agree(unsigned long long pages, unsigned long long minflt);
+/* Honesty check: does minflt agree with the expected count within 1%? */
+bool pft_faults_agree(unsigned long long expected, unsigned long long minflt);
+/*
+ * Expected minor faults of one sequential pass over the pages [first_vpn,
+ * first_vpn + npages) of one mapping (vpn: virtual address / page size) for
+ * a shape: one per page for the write shapes and anonymous memory; for
+ * --read one per fault-around window (fault_around pages, aligned by
+ * virtual address: do_fault_around() in mm/memory.c).
+ */
+unsigned long long pft_expected_faults(enum pft_shape s, unsigned long long first_vpn,
+				       unsigned long long npages, unsigned int fault_around);
 /* Does rusage's user+sys agree with the exact CPU time within 5%? */
 bool pft_cpu_agree(double rusage_s, double cpu_s);
 

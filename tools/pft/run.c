@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
@@ -20,6 +21,7 @@
 #include <sys/mman.h>
 #include <linux/futex.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -55,6 +57,7 @@ struct ctl {
 	const struct pft_opts *o;
 	struct pft_clock clock;
 	size_t page_size, line_size;
+	int fd;				/* --file / --tmpfs, else -1 */
 	int rusage_who;
 	bool sleep_wait;		/* more workers than CPUs: futex, not spin */
 	struct worker w[];
@@ -85,15 +88,34 @@ static __attribute__((noinline)) void touchn(char *p, char *end, size_t ps,
 			*(volatile char *)(p + c * ls) = 'r';
 }
 
-static inline void touch_page(char *p, unsigned int n, size_t ls)
+/* --read: the same loops with loads (file pages mapped, not written). */
+static __attribute__((noinline)) void read1(char *p, char *end, size_t ps)
 {
-	for (unsigned int c = 0; c < n; c++)
-		*(volatile char *)(p + c * ls) = 'r';
+	for (; p < end; p += ps)
+		(void)*(volatile char *)p;
+}
+
+static __attribute__((noinline)) void readn(char *p, char *end, size_t ps,
+					    unsigned int n, size_t ls)
+{
+	for (; p < end; p += ps)
+		for (unsigned int c = 0; c < n; c++)
+			(void)*(volatile char *)(p + c * ls);
+}
+
+static inline void touch_page(char *p, unsigned int n, size_t ls, bool rd)
+{
+	for (unsigned int c = 0; c < n; c++) {
+		if (rd)
+			(void)*(volatile char *)(p + c * ls);
+		else
+			*(volatile char *)(p + c * ls) = 'r';
+	}
 }
 
 #if defined(__x86_64__) || defined(__i386__)
 static __attribute__((noinline)) void touch_lat_tsc(char *p, char *end, size_t ps,
-						    unsigned int n, size_t ls,
+						    unsigned int n, size_t ls, bool rd,
 						    struct fl_hist *h,
 						    const struct pft_clock *c)
 {
@@ -104,7 +126,7 @@ static __attribute__((noinline)) void touch_lat_tsc(char *p, char *end, size_t p
 
 		_mm_lfence();
 		t0 = __rdtsc();
-		touch_page(p, n, ls);
+		touch_page(p, n, ls, rd);
 		t1 = __rdtscp(&aux);
 		fl_hist_add(h, pft_cyc2ns(t1 - t0, c->mult, c->shift));
 	}
@@ -112,14 +134,14 @@ static __attribute__((noinline)) void touch_lat_tsc(char *p, char *end, size_t p
 #endif
 
 static __attribute__((noinline)) void touch_lat_clock(char *p, char *end, size_t ps,
-						      unsigned int n, size_t ls,
+						      unsigned int n, size_t ls, bool rd,
 						      struct fl_hist *h)
 {
 	for (; p < end; p += ps) {
 		struct timespec a, b;
 
 		clock_gettime(CLOCK_MONOTONIC, &a);
-		touch_page(p, n, ls);
+		touch_page(p, n, ls, rd);
 		clock_gettime(CLOCK_MONOTONIC, &b);
 		fl_hist_add(h, (fl_u64)((b.tv_sec - a.tv_sec) * 1000000000LL +
 					(b.tv_nsec - a.tv_nsec)));
@@ -141,22 +163,123 @@ static void *map_anon(size_t len, bool shared)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/* The shapes' file mapping: private (COW or read) or shared, at offset off. */
+static void *map_file(const struct pft_opts *o, int fd, size_t len, off_t off)
+{
+	int prot = o->shape == PFT_SHAPE_READ ? PROT_READ : PROT_READ | PROT_WRITE;
+	int flags = o->shape == PFT_SHAPE_SHARED_WRITE ? MAP_SHARED : MAP_PRIVATE;
+	void *p = mmap(NULL, len, prot, flags, fd, off);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void *map_mem(const struct pft_opts *o, size_t len, off_t off)
+{
+	if (o->backing == PFT_BACK_ANON)
+		return map_anon(len, false);
+	return map_file(o, ctl->fd, len, off);
+}
+
+/*
+ * Prepare the file so that every measured fault is minor: size it, write
+ * every byte (page cache populated and dirty), fsync it (written back: no
+ * writeback starts during the run), then read it all back (uptodate pages,
+ * nothing left for readahead).  --file creates or truncates PATH; *created
+ * says whether it did not exist before (then it is removed after the run).
+ */
+static int prepare_file(const struct pft_opts *o, unsigned long long len, bool *created)
+{
+	static char buf[1 << 16];
+	unsigned long long done;
+	struct stat st;
+	int fd;
+
+	*created = false;
+	if (o->backing == PFT_BACK_TMPFS) {
+		fd = (int)syscall(SYS_memfd_create, "pft", 0x0001U /* MFD_CLOEXEC */);
+		if (fd < 0) {
+			fprintf(stderr, "pft: memfd_create: %s\n", strerror(errno));
+			return -1;
+		}
+	} else {
+		*created = stat(o->path, &st) != 0;
+		fd = open(o->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			fprintf(stderr, "pft: open %s: %s\n", o->path, strerror(errno));
+			*created = false;
+			return -1;
+		}
+	}
+	memset(buf, 'f', sizeof(buf));
+	for (done = 0; done < len;) {
+		size_t n = len - done < sizeof(buf) ? (size_t)(len - done) : sizeof(buf);
+		ssize_t k = pwrite(fd, buf, n, (off_t)done);
+
+		if (k <= 0) {
+			fprintf(stderr, "pft: writing the file: %s\n",
+				k < 0 ? strerror(errno) : "short write");
+			goto fail;
+		}
+		done += (unsigned long long)k;
+	}
+	if (fsync(fd)) {
+		fprintf(stderr, "pft: fsync of the file: %s\n", strerror(errno));
+		goto fail;
+	}
+	for (done = 0; done < len;) {
+		ssize_t k = pread(fd, buf, sizeof(buf), (off_t)done);
+
+		if (k <= 0) {
+			fprintf(stderr, "pft: reading the file back: %s\n",
+				k < 0 ? strerror(errno) : "short read");
+			goto fail;
+		}
+		done += (unsigned long long)k;
+	}
+	return fd;
+fail:
+	close(fd);
+	if (*created)
+		unlink(o->path);
+	*created = false;
+	return -1;
+}
+
+/* Pages one --read fault maps: debugfs fault_around_bytes, else the kernel default. */
+static unsigned int fault_around_pages(size_t ps, bool *assumed)
+{
+	FILE *f = fopen("/sys/kernel/debug/fault_around_bytes", "r");
+	unsigned long long v = 0;
+
+	*assumed = !f || fscanf(f, "%llu", &v) != 1 || v < ps;
+	if (f)
+		fclose(f);
+	if (*assumed)
+		v = PFT_FAULT_AROUND_DEFAULT;
+	return (unsigned int)(v / ps ? v / ps : 1);
+}
+
 static void run_loop(struct worker *w)
 {
 	const struct pft_opts *o = ctl->o;
 	char *p = w->mem, *end = w->mem + w->len;
 	size_t ps = ctl->page_size, ls = ctl->line_size;
+	bool rd = o->shape == PFT_SHAPE_READ;
 
 	if (o->bzero)
 		memset(p, 0, w->len);
 	else if (o->latency) {
 #if defined(__x86_64__) || defined(__i386__)
 		if (ctl->clock.tsc)
-			touch_lat_tsc(p, end, ps, o->clines, ls, &w->hist, &ctl->clock);
+			touch_lat_tsc(p, end, ps, o->clines, ls, rd, &w->hist, &ctl->clock);
 		else
 #endif
-			touch_lat_clock(p, end, ps, o->clines, ls, &w->hist);
-	} else if (o->clines == 1)
+			touch_lat_clock(p, end, ps, o->clines, ls, rd, &w->hist);
+	} else if (rd && o->clines == 1)
+		read1(p, end, ps);
+	else if (rd)
+		readn(p, end, ps, o->clines, ls);
+	else if (o->clines == 1)
 		touch1(p, end, ps);
 	else
 		touchn(p, end, ps, o->clines, ls);
@@ -185,7 +308,7 @@ static void *worker_main(void *arg)
 		}
 	}
 	if (!w.err && o->multimap) {
-		w.mem = map_anon(w.len, false);
+		w.mem = map_mem(o, w.len, (off_t)(w.idx * w.len));
 		if (!w.mem) {
 			w.err = errno;
 			w.what = "mmap";
@@ -322,6 +445,7 @@ int pft_run(const struct pft_opts *o, struct pft_result *r)
 	char *mem = NULL;
 	int *cpus = NULL, ncpus = 0, ret = PFT_EXIT_ERROR;
 	struct timespec first, last;
+	bool created = false;
 
 	memset(r, 0, sizeof(*r));
 	pages = (o->bytes + ps - 1) / ps;
@@ -335,6 +459,7 @@ int pft_run(const struct pft_opts *o, struct pft_result *r)
 		return PFT_EXIT_ERROR;
 	}
 	memset(ctl, 0, ctl_len);
+	ctl->fd = -1;
 	ctl->o = o;
 	ctl->page_size = ps;
 	ctl->line_size = pft_line_size();
@@ -345,9 +470,21 @@ int pft_run(const struct pft_opts *o, struct pft_result *r)
 	if (o->latency)
 		pft_clock_init(&ctl->clock, o->verbose);
 	thp_note(o);
+	if (o->backing != PFT_BACK_ANON) {
+		ctl->fd = prepare_file(o, pages * ps, &created);
+		if (ctl->fd < 0)
+			goto out;
+		if (o->shape == PFT_SHAPE_READ)
+			r->fault_around = fault_around_pages(ps, &r->fault_around_assumed);
+		if (o->verbose)
+			fprintf(stderr, "pft: %s %s prepared: %llu bytes written, fsynced, read "
+				"back; shape %s%s\n", pft_backing_name(o->backing),
+				o->path ? o->path : "(memfd)", pages * ps, pft_shape_name(o->shape),
+				r->fault_around ? ", fault-around pages counted" : "");
+	}
 
 	if (!o->multimap) {
-		mem = map_anon(pages * ps, false);
+		mem = map_mem(o, pages * ps, 0);
 		if (!mem) {
 			fprintf(stderr, "pft: mmap of %llu bytes: %s\n", pages * ps,
 				strerror(errno));
@@ -486,9 +623,21 @@ join:
 		r->majflt = self1.ru_majflt - self0.ru_majflt;
 	}
 	r->wall_s = ts_s(first, last);
+	/* One sequential pass per mapping (threads on one mapping: one pass in pieces). */
+	if (!o->multimap && !o->processes)
+		r->expected = pft_expected_faults(o->shape, (unsigned long long)
+						  ((unsigned long)mem / ps), pages, r->fault_around);
+	else
+		for (unsigned int i = 0; i < n; i++)
+			r->expected += pft_expected_faults(o->shape, (unsigned long long)
+				((unsigned long)ctl->w[i].mem / ps), ppw, r->fault_around);
 out:
 	if (mem)
 		munmap(mem, pages * ps);
+	if (ctl->fd >= 0)
+		close(ctl->fd);
+	if (created)
+		unlink(o->path);
 	munmap(ctl, ctl_len);
 	ctl = NULL;
 	free(cpus);

@@ -31,9 +31,8 @@
 #include <faultline/classify.h>
 #include <faultline/mmaplock.h>
 
-/* The tgid filter: one bit per tgid up to PID_MAX_LIMIT (4M on 64-bit): 512 KiB */
-#define FL_TGID_LIMIT	(4u << 20)
-#define FL_TGID_WORDS	(FL_TGID_LIMIT / 64)
+/* The tgid filter: one bit per tgid below pid_max (user space sizes it; at most 4M: 512 KiB) */
+#define FL_TGID_WORDS	((4u << 20) / 64)
 #define FL_USER_ADDR_END 0x8000000000000000ULL	/* canonical lower half (x86_64, arm64) */
 
 /*
@@ -86,6 +85,21 @@ struct {
 	__type(value, struct fl_pcpu);
 } pcpu SEC(".maps");
 
+/*
+ * Traced thread groups, a bit per tgid: set by user space (through the
+ * mmapped array, atomically) and at fork, never cleared while recording.
+ * A test is an inlined array lookup and one load: no hash, no cache.  Its
+ * size follows pid_max at load (a tgid past it, after pid_max is raised, is
+ * not traced), so a 256-CPU machine pays 32 KiB, not 512.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, FL_TGID_WORDS);
+	__type(key, __u32);
+	__type(value, __u64);
+} tgid_bits SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -119,12 +133,6 @@ const volatile bool task_btf = true;
 
 /* Which per-CPU slot is live; flipped by user space for -i snapshots. */
 volatile __u32 slot = 0;
-/*
- * Traced thread groups, a bit per tgid: set by user space (through the
- * mmapped .bss, atomically) and at fork, never cleared while recording.
- * A test is one load from a fixed address: no map lookup, no cache.
- */
-volatile __u64 tgid_bits[FL_TGID_WORDS] = {};
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -197,18 +205,12 @@ static __always_inline struct fl_task *tstore_task(struct task_struct *t, bool c
 	return tstore_hash(t->pid, create);
 }
 
-/*
- * The word of TGID's bit, or NULL past the limit.  The asm keeps clang from
- * folding the bound into the shift, where the verifier no longer sees it.
- */
+/* The word of TGID's bit, or NULL past the array. */
 static __always_inline volatile __u64 *tgid_word(__u32 tgid)
 {
 	__u32 w = tgid >> 6;
 
-	asm volatile("" : "+r"(w));
-	if (w >= FL_TGID_WORDS)
-		return NULL;
-	return &tgid_bits[w];
+	return bpf_map_lookup_elem(&tgid_bits, &w);
 }
 
 static __always_inline bool tgid_set(__u32 tgid)

@@ -47,6 +47,8 @@ struct fl_bpf {
 	unsigned int nkevents;
 	const char *tracefs;
 	struct fl_prog_runs runs[FL_MAX_PROGS];	/* fl_bpf_tag_own_runs: last totals */
+	__u64 *tgid_bits;	/* the tgid_bits array, mmapped after load */
+	size_t tgid_words;
 };
 
 /* ---- libbpf logging --------------------------------------------------- */
@@ -441,8 +443,25 @@ static int tier_possible(unsigned int tier, const struct fl_kfeatures *kf,
 	return 0;
 }
 
+/* Words of the tgid bitmap: one bit per pid below pid_max (4M at most). */
+static size_t tgid_words(void)
+{
+	unsigned long pid_max = 4194304;
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "re");
+
+	if (f) {
+		if (fscanf(f, "%lu", &pid_max) != 1 || pid_max < 1 || pid_max > 4194304)
+			pid_max = 4194304;
+		fclose(f);
+	}
+	return (pid_max + 63) / 64;
+}
+
 static void destroy_skel(struct fl_bpf *b)
 {
+	if (b->tgid_bits)
+		munmap(b->tgid_bits, b->tgid_words * sizeof(__u64));
+	b->tgid_bits = NULL;
 	faultline_bpf__destroy(b->skel);
 	b->skel = NULL;
 	remove_kevents(b);	/* after the perf events are closed */
@@ -487,6 +506,12 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	skel->rodata->kvals.ll_flag = b->kv.ll_flag;
 	skel->rodata->kvals.vm_fault_retry = b->kv.vm_fault_retry;
 	skel->rodata->fault_state = tier != FL_TIER_TRACEPOINT;
+	b->tgid_words = tgid_words();
+	if (bpf_map__set_max_entries(skel->maps.tgid_bits, b->tgid_words)) {
+		snprintf(why, len, "cannot size the tgid filter");
+		destroy_skel(b);
+		return -1;
+	}
 
 	bpf_object__for_each_program(p, skel->obj)
 		bpf_program__set_autoload(p, false);
@@ -505,6 +530,14 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	}
 	skel->bss->slot = 0;
 	b->slot = 0;
+	b->tgid_bits = mmap(NULL, b->tgid_words * sizeof(__u64), PROT_READ | PROT_WRITE,
+			    MAP_SHARED, bpf_map__fd(skel->maps.tgid_bits), 0);
+	if (b->tgid_bits == MAP_FAILED) {
+		b->tgid_bits = NULL;
+		snprintf(why, len, "mapping the tgid filter: %s", strerror(errno));
+		destroy_skel(b);
+		return -1;
+	}
 	if (b->tgid && fl_bpf_add_tgid(b, b->tgid)) {
 		snprintf(why, len, "adding tgid %u to the filter: %s", b->tgid, strerror(errno));
 		destroy_skel(b);
@@ -638,17 +671,14 @@ const char *fl_bpf_notes(const struct fl_bpf *b)
 	return b->notes;
 }
 
-/* After load: the .bss is mmapped, and the programs' fork hook sets bits too. */
+/* After load (the array mapped by load_tier); the programs' fork hook sets bits too. */
 int fl_bpf_add_tgid(struct fl_bpf *b, unsigned int tgid)
 {
-	size_t nw = sizeof(b->skel->bss->tgid_bits) / sizeof(b->skel->bss->tgid_bits[0]);
-
-	if (!b->skel || tgid / 64 >= nw) {
+	if (!b->skel || !b->tgid_bits || tgid / 64 >= b->tgid_words) {
 		errno = ERANGE;
 		return -1;
 	}
-	__atomic_fetch_or(&b->skel->bss->tgid_bits[tgid / 64], 1ULL << (tgid % 64),
-			  __ATOMIC_SEQ_CST);
+	__atomic_fetch_or(&b->tgid_bits[tgid / 64], 1ULL << (tgid % 64), __ATOMIC_SEQ_CST);
 	return 0;
 }
 

@@ -65,4 +65,15 @@ int fl_serve_render(struct fl_serve_model *m, char *err, size_t errlen);
  */
 size_t fl_serve_scrape_tail(struct fl_serve_model *m, char *buf, size_t len);
 
+/*
+ * The same exposition as OpenMetrics 1.0.0 text (for a scraper whose Accept
+ * asks for application/openmetrics-text): counter families named without
+ * their _total suffix in HELP/TYPE (samples keep it), "# EOF" at the end.
+ * out must hold len + FL_SERVE_OM_EXTRA bytes; returns the length written.
+ */
+#define FL_SERVE_OM_EXTRA 8
+size_t fl_serve_openmetrics(const char *in, size_t len, char *out);
+/* Does an Accept header ask for OpenMetrics (before or over text/plain)? */
+bool fl_serve_wants_openmetrics(const char *accept);
+
 #endif

@@ -24,6 +24,7 @@
 #define FL_HTTP_TIMEOUT_S	10
 #define FL_HTTP_TAIL		1024
 #define PROM_CT			"text/plain; version=0.0.4; charset=utf-8"
+#define OM_CT			"application/openmetrics-text; version=1.0.0; charset=utf-8"
 
 struct fl_http {
 	struct MHD_Daemon *d;
@@ -112,6 +113,8 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 		"faultline serve: Prometheus metrics at /metrics\n";
 	char *body;
 	size_t len;
+	bool om = fl_serve_wants_openmetrics(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+									 MHD_HTTP_HEADER_ACCEPT));
 
 	(void)version;
 	(void)upload;
@@ -143,11 +146,19 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 		len += fl_serve_scrape_tail(h->m, body + len, FL_HTTP_TAIL);
 	}
 	pthread_mutex_unlock(h->mu);
+	if (body && om) {
+		char *o = malloc(len + FL_SERVE_OM_EXTRA);
+
+		if (o)
+			len = fl_serve_openmetrics(body, len, o);
+		free(body);
+		body = o;
+	}
 	if (!body)
 		return reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain",
 			     (void *)"out of memory\n", 14, MHD_RESPMEM_PERSISTENT);
 	atomic_fetch_add(&h->scrapes, 1);
-	return reply(c, MHD_HTTP_OK, PROM_CT, body, len, MHD_RESPMEM_MUST_FREE);
+	return reply(c, MHD_HTTP_OK, om ? OM_CT : PROM_CT, body, len, MHD_RESPMEM_MUST_FREE);
 }
 
 struct fl_http *fl_http_start(const char *listen, struct fl_serve_model *m,

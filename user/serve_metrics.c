@@ -301,3 +301,45 @@ size_t fl_serve_scrape_tail(struct fl_serve_model *m, char *buf, size_t len)
 	m->peak_ns = 0;
 	return (size_t)pos;
 }
+
+size_t fl_serve_openmetrics(const char *in, size_t len, char *out)
+{
+	size_t o = 0, i = 0;
+
+	while (i < len) {
+		const char *nl = memchr(in + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - (in + i)) + 1 : len - i;
+		const char *l = in + i;
+
+		if (n > 7 && (!strncmp(l, "# HELP ", 7) || !strncmp(l, "# TYPE ", 7))) {
+			const char *name = l + 7, *sp = memchr(name, ' ', n - 7);
+			size_t nn = sp ? (size_t)(sp - name) : 0;
+
+			if (nn > 6 && !memcmp(name + nn - 6, "_total", 6)) {
+				/* "# HELP " + name less _total + the rest */
+				memcpy(out + o, l, 7 + nn - 6);
+				o += 7 + nn - 6;
+				memcpy(out + o, sp, n - 7 - nn);
+				o += n - 7 - nn;
+				i += n;
+				continue;
+			}
+		}
+		memcpy(out + o, l, n);
+		o += n;
+		i += n;
+	}
+	memcpy(out + o, "# EOF\n", 6);
+	return o + 6;
+}
+
+bool fl_serve_wants_openmetrics(const char *accept)
+{
+	const char *om, *tp;
+
+	if (!accept || !(om = strstr(accept, "application/openmetrics-text")))
+		return false;
+	/* a q= below text/plain's is not handled: the first one listed wins */
+	tp = strstr(accept, "text/plain");
+	return !tp || om < tp;
+}

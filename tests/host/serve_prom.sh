@@ -149,6 +149,33 @@ fl_check_eq "--textfile DIR/faultline.prom written and clean" $? 0
 ls "$OUT/textfile" | grep -v '^faultline.prom$' >"$OUT/textfile-extra.txt"
 fl_check_eq "no temp files left in the textfile directory" "$(wc -l <"$OUT/textfile-extra.txt")" 0
 
+# OpenMetrics when asked (as Prometheus asks by default): parsed by
+# python3-prometheus-client's strict OpenMetrics parser
+lasterr=$(python3 - "$PURL" <<'EOF'
+import json, sys, urllib.request
+t = json.load(urllib.request.urlopen(sys.argv[1] + "/api/v1/targets", timeout=10))
+print([x["lastError"] for x in t["data"]["activeTargets"]])
+EOF
+)
+fl_check_eq "Prometheus's scrape of serve has no error" "$lasterr" "['']"
+/usr/bin/python3 - "$SURL" >"$OUT/om.txt" 2>&1 <<'EOF'
+import sys, urllib.request
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
+acc = "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
+r = urllib.request.urlopen(urllib.request.Request(sys.argv[1], headers={"Accept": acc}), timeout=10)
+ct = r.headers["Content-Type"]
+fams = list(text_string_to_metric_families(r.read().decode()))
+print("%s: %d families" % (ct, len(fams)))
+sys.exit(0 if ct.startswith("application/openmetrics-text; version=1.0.0") and fams else 1)
+EOF
+rc=$?
+cat "$OUT/om.txt"
+if grep -q "No module named" "$OUT/om.txt"; then
+	echo "skip: OpenMetrics parse (no python3-prometheus-client)"
+else
+	fl_check_eq "OpenMetrics when asked: parsed by prometheus_client's OpenMetrics parser" $rc 0
+fi
+
 # bounded scrape loop: RSS flat
 rss() { awk '/^VmRSS:/ { print $2 }' /proc/$SERVE/status; }
 python3 - "$SPORT" 200 <<'EOF'

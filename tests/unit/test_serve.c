@@ -293,6 +293,37 @@ static void test_buffer_and_promtool(void **state)
 	fl_serve_model_free(&m);
 }
 
+/* OpenMetrics: counter families without _total in HELP/TYPE, # EOF; Accept */
+static void test_openmetrics(void **state)
+{
+	static const char in[] =
+		"# HELP faultline_faults_user_total faultline counter faults_user.\n"
+		"# TYPE faultline_faults_user_total counter\n"
+		"faultline_faults_user_total{run=\"serve\"} 5\n"
+		"# HELP faultline_info Snapshot metadata.\n"
+		"# TYPE faultline_info gauge\n"
+		"faultline_info{run=\"serve\"} 1\n";
+	static const char want[] =
+		"# HELP faultline_faults_user faultline counter faults_user.\n"
+		"# TYPE faultline_faults_user counter\n"
+		"faultline_faults_user_total{run=\"serve\"} 5\n"
+		"# HELP faultline_info Snapshot metadata.\n"
+		"# TYPE faultline_info gauge\n"
+		"faultline_info{run=\"serve\"} 1\n"
+		"# EOF\n";
+	char out[sizeof(in) + FL_SERVE_OM_EXTRA];
+	size_t n = fl_serve_openmetrics(in, sizeof(in) - 1, out);
+
+	(void)state;
+	assert_int_equal(n, sizeof(want) - 1);
+	assert_memory_equal(out, want, n);
+	assert_true(fl_serve_wants_openmetrics("application/openmetrics-text;version=1.0.0,"
+					       "text/plain;version=0.0.4;q=0.5,*/*;q=0.1"));
+	assert_false(fl_serve_wants_openmetrics("text/plain;version=0.0.4"));
+	assert_false(fl_serve_wants_openmetrics(NULL));
+	assert_false(fl_serve_wants_openmetrics("*/*"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_per_cpu_and_peak),
 		cmocka_unit_test(test_unavailable),
 		cmocka_unit_test(test_buffer_and_promtool),
+		cmocka_unit_test(test_openmetrics),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -275,7 +275,22 @@ static void test_buffer_and_promtool(void **state)
 	for (int i = 0; i < 50; i++)
 		assert_int_equal(fl_serve_render(&m, err, sizeof(err)), 0);
 	assert_int_equal(m.cap, cap);
-	printf("256 CPUs, --per-cpu: %zu bytes, %zu buffer\n", m.len, m.cap);
+	{
+		size_t series = 0;
+
+		for (size_t i = 0; i < m.len; i++)
+			series += m.buf[i] == '\n' && i + 1 < m.len && m.buf[i + 1] != '#';
+		printf("256 CPUs, fentry tier, --per-cpu: %zu series, %zu bytes, %zu buffer\n",
+		       series + (m.buf[0] != '#'), m.len, m.cap);
+		m.by = FL_EXP_BY_TOTAL;
+		assert_int_equal(fl_serve_render(&m, err, sizeof(err)), 0);
+		series = 0;
+		for (size_t i = 0; i < m.len; i++)
+			series += m.buf[i] == '\n' && i + 1 < m.len && m.buf[i + 1] != '#';
+		printf("256 CPUs, fentry tier, totals: %zu series, %zu bytes\n", series, m.len);
+		m.by = FL_EXP_BY_CPU;
+		assert_int_equal(fl_serve_render(&m, err, sizeof(err)), 0);
+	}
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	f = fdopen(fd, "w");

@@ -31,20 +31,6 @@
 #include "snapshot.h"
 #include "vmstat.h"
 
-#define FL_SERVE_DEFAULT_LISTEN "127.0.0.1:9477"
-
-struct fl_serve_args {
-	const char *listen;
-	int backend_req;		/* FL_REC_B_* */
-	unsigned int tier_req;
-	unsigned int pid;		/* 0: system-wide */
-	bool per_cpu;
-	int by;				/* enum fl_export_by */
-	double interval, duration;
-	const char *textfile;		/* directory, or NULL */
-	const char *run;
-	bool self_cost, time_hmf, mmap_lock, quiet;
-};
 
 struct srv {
 	struct fl_serve_args a;
@@ -99,7 +85,6 @@ static int parse_secs(const char *s, double *out)
 	return 0;
 }
 
-int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, size_t errlen);
 int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, size_t errlen)
 {
 	enum { O_PERCPU = 256, O_BY, O_TIER, O_TEXTFILE, O_RUN, O_SELF, O_HMF, O_MMAP };
@@ -236,6 +221,9 @@ int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, 
 		a->by = FL_EXP_BY_CPU;
 	if (a->backend_req == FL_REC_B_KMOD && a->tier_req)
 		return fl_args_bad(err, errlen, "--tier is for the bpf backend");
+	if (a->time_hmf && a->tier_req == FL_TIER_TRACEPOINT)
+		return fl_args_bad(err, errlen, "--hmf needs a handle_mm_fault hook: not with "
+				   "--tier tracepoint");
 	if (a->backend_req == FL_REC_B_KMOD && a->self_cost)
 		return fl_args_bad(err, errlen, "--self-cost times BPF programs: not with -b kmod");
 	return FL_ARGS_RUN;

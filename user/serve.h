@@ -65,6 +65,22 @@ int fl_serve_render(struct fl_serve_model *m, char *err, size_t errlen);
  */
 size_t fl_serve_scrape_tail(struct fl_serve_model *m, char *buf, size_t len);
 
+/* faultline serve's options (user/cmd_serve.c; parser as in commands.h) */
+#define FL_SERVE_DEFAULT_LISTEN "127.0.0.1:9477"
+struct fl_serve_args {
+	const char *listen;
+	int backend_req;		/* FL_REC_B_* */
+	unsigned int tier_req;
+	unsigned int pid;		/* 0: system-wide */
+	bool per_cpu;
+	int by;				/* enum fl_export_by */
+	double interval, duration;
+	const char *textfile;		/* directory, or NULL */
+	const char *run;
+	bool self_cost, time_hmf, mmap_lock, quiet;
+};
+int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, size_t errlen);
+
 /*
  * The same exposition as OpenMetrics 1.0.0 text (for a scraper whose Accept
  * asks for application/openmetrics-text): counter families named without

@@ -15,6 +15,11 @@
 
 enum fl_export_by { FL_EXP_BY_CPU, FL_EXP_BY_LLC, FL_EXP_BY_NODE, FL_EXP_BY_TOTAL };
 
+/* Prometheus writer pieces (export_prom.c) for other families (serve): a label
+ * value escaped; nanoseconds as exact decimal seconds. */
+void fl_prom_esc(FILE *f, const char *s);
+void fl_prom_seconds(FILE *f, unsigned long long ns);
+
 struct fl_export_group {
 	int id;				/* CPU, LLC domain or node; -1 = unknown */
 	unsigned int ncpus;
@@ -50,9 +55,5 @@ int fl_export_group(struct fl_export_snap *es, enum fl_export_by by, const char 
 		    char *err, size_t errlen);
 
 void fl_export_prom(FILE *f, const struct fl_export *e);
-/* Pieces of that writer for other families (serve): a label value escaped,
- * nanoseconds as exact decimal seconds. */
-void fl_prom_esc(FILE *f, const char *s);
-void fl_prom_seconds(FILE *f, unsigned long long ns);
 
 #endif

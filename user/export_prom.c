@@ -14,7 +14,7 @@
 
 #include "export.h"
 
-void fl_prom_esc(FILE *f, const char *s)
+static void esc(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		if (*s == '\\' || *s == '"')
@@ -41,13 +41,13 @@ static void labels(FILE *f, const struct fl_export *e, const struct fl_export_sn
 		fputs("\",", f);
 	}
 	fputs("kernel=\"", f);
-	fl_prom_esc(f, es->s.hdr.kernel_release);
+	esc(f, es->s.hdr.kernel_release);
 	fputs("\",run=\"", f);
-	fl_prom_esc(f, es->run);
+	esc(f, es->run);
 	fputc('"', f);
 	if (extra_k) {
 		fprintf(f, ",%s=\"", extra_k);
-		fl_prom_esc(f, extra_v);
+		esc(f, extra_v);
 		fputc('"', f);
 	}
 	if (close)
@@ -73,7 +73,7 @@ static int avail(const struct fl_export_snap *es, enum fl_figure fig)
 	return fl_figure_avail(&es->s, fig, &why) == FL_AVAIL_YES;
 }
 
-void fl_prom_seconds(FILE *f, unsigned long long ns)
+static void print_le(FILE *f, unsigned long long ns)
 {
 	/* ns as exact decimal seconds, trailing zeros trimmed */
 	char b[48];
@@ -114,7 +114,7 @@ static void hist_family(FILE *f, const struct fl_export *e, unsigned int id)
 				fprintf(f, "faultline_%s_seconds_bucket", fl_hist_name(id));
 				labels(f, e, es, group(e, es, gi), NULL, NULL, 0);
 				fputs(",le=\"", f);
-				fl_prom_seconds(f, (1ULL << p) - 1);
+				print_le(f, (1ULL << p) - 1);
 				fprintf(f, "\"} %llu\n", cum);
 			}
 			fprintf(f, "faultline_%s_seconds_bucket", fl_hist_name(id));
@@ -123,7 +123,7 @@ static void hist_family(FILE *f, const struct fl_export *e, unsigned int id)
 			fprintf(f, "faultline_%s_seconds_sum", fl_hist_name(id));
 			labels(f, e, es, group(e, es, gi), NULL, NULL, 1);
 			fputc(' ', f);
-			fl_prom_seconds(f, h->sum);
+			print_le(f, h->sum);
 			fputc('\n', f);
 			fprintf(f, "faultline_%s_seconds_count", fl_hist_name(id));
 			labels(f, e, es, group(e, es, gi), NULL, NULL, 1);
@@ -181,9 +181,9 @@ void fl_export_prom(FILE *f, const struct fl_export *e)
 		fputs("faultline_info", f);
 		labels(f, e, es, NULL, "tier", extra, 0);
 		fputs(",backend=\"", f);
-		fl_prom_esc(f, fl_backend_name(es->s.hdr.backend));
+		esc(f, fl_backend_name(es->s.hdr.backend));
 		fputs("\",lockless_kind=\"", f);
-		fl_prom_esc(f, fl_ll_kind_name(es->s.hdr.lockless_kind));
+		esc(f, fl_ll_kind_name(es->s.hdr.lockless_kind));
 		fputs("\"} 1\n", f);
 	}
 	fprintf(f, "# HELP faultline_window_seconds Length of the recorded window.\n");
@@ -192,7 +192,7 @@ void fl_export_prom(FILE *f, const struct fl_export *e)
 		fputs("faultline_window_seconds", f);
 		labels(f, e, &e->snaps[k], NULL, NULL, NULL, 1);
 		fputc(' ', f);
-		fl_prom_seconds(f, e->snaps[k].s.hdr.duration_ns);
+		print_le(f, e->snaps[k].s.hdr.duration_ns);
 		fputc('\n', f);
 	}
 	for (unsigned int k = 0; k < e->nsnaps; k++) {
@@ -212,7 +212,7 @@ void fl_export_prom(FILE *f, const struct fl_export *e)
 			fputs("faultline_unavailable", f);
 			labels(f, e, es, NULL, "figure", fign[figs[i]], 0);
 			fputs(",reason=\"", f);
-			fl_prom_esc(f, why);
+			esc(f, why);
 			fprintf(f, "\",status=\"%s\"} 1\n",
 				a == FL_AVAIL_ABSENT ? "absent" : "unavailable");
 		}
@@ -244,4 +244,15 @@ void fl_export_prom(FILE *f, const struct fl_export *e)
 				(long long)(es->s.vmstat[v].after - es->s.vmstat[v].before));
 		}
 	}
+}
+
+/* The pieces above for the families of other writers (serve_metrics.c). */
+void fl_prom_esc(FILE *f, const char *s)
+{
+	esc(f, s);
+}
+
+void fl_prom_seconds(FILE *f, unsigned long long ns)
+{
+	print_le(f, ns);
 }

@@ -1,1 +1,4 @@
-test_serve_SRCS := user/serve_metrics.c user/selfcost.c user/cmd_export.c user/export_prom.c user/export_out.c user/report_common.c user/snapshot.c user/topology.c user/pftlog.c user/stats.c
+# serve's model and the export writers it renders with: link the collector
+# but main.c (wherever the export model lives).
+test_serve_SRCS := $(filter-out user/main.c,$(patsubst $(TOP)/%,%,$(sort $(wildcard $(TOP)/user/*.c))))
+test_serve_LIBS := -lbpf -lelf -lz -lmicrohttpd -lpthread

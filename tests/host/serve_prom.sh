@@ -16,7 +16,8 @@
 #  - 20 parallel slow clients (one byte read per 0.2 s), one that never reads
 #    and one that never sends: collection does not stall (reads_total advances);
 #  - SIGTERM: exit 0, and every BPF program and link serve held is gone;
-#    SIGHUP: the backend is reopened, counters stay monotonic;
+#    SIGHUP: the backend is reopened, counters stay monotonic; SIGKILL
+#    mid-scrape leaves no program or link, and a restart on the same port works;
 #  - without privileges: refused with one line.
 #   tests/host/serve_prom.sh [OUTDIR]
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -270,6 +271,44 @@ done >"$OUT/left.txt"
 fl_check_eq "no BPF program or link of serve's left (bpftool)" "$(wc -l <"$OUT/left.txt")" 0
 cat "$OUT/left.txt"
 tail -1 "$OUT/serve.txt"
+
+# SIGKILL mid-scrape, then a restart on the same port: nothing left behind
+held_ids() { for f in /proc/$1/fdinfo/*; do sed -n 's/^\(prog_id\|link_id\):[[:space:]]*/\1 /p' "$f" 2>/dev/null; done | sort -u; }
+gone() {  # ids on stdin: print those bpftool still shows
+	while read kind id; do
+		[ -n "$id" ] || continue
+		case $kind in prog_id) o=prog ;; link_id) o=link ;; esac
+		bpftool $o show id "$id" >/dev/null 2>&1 && echo "$o $id"
+	done
+}
+"$FL" serve -q --listen 127.0.0.1:$SPORT >"$OUT/serve-kill.txt" 2>&1 &
+SERVE=$!
+for i in $(seq 50); do get "$SURL" >/dev/null 2>&1 && break; sleep 0.1; done
+ids=$(held_ids $SERVE)
+python3 - "$SPORT" <<'EOF' &
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+s.recv(1)
+time.sleep(3)
+EOF
+cl=$!
+sleep 0.5
+kill -KILL $SERVE
+wait $SERVE 2>/dev/null
+SERVE=
+sleep 0.5
+echo "$ids" | gone >"$OUT/left-kill.txt"
+fl_check_eq "SIGKILL mid-scrape: no BPF program or link left" "$(wc -l <"$OUT/left-kill.txt")" 0
+"$FL" serve -q --listen 127.0.0.1:$SPORT -d 2 >"$OUT/serve-restart.txt" 2>&1 &
+p=$!
+ok=1
+for i in $(seq 50); do get "$SURL" >/dev/null 2>&1 && { ok=0; break; }; sleep 0.1; done
+fl_check_eq "restart on the same port after SIGKILL answers" $ok 0
+wait $p
+fl_check_eq "the restarted serve exits 0" $? 0
+wait $cl 2>/dev/null
 
 # --per-cpu exposition: promtool clean, a cpu label
 "$FL" serve -q --per-cpu --listen 127.0.0.1:$SPORT2 -d 3 >"$OUT/serve-percpu.txt" 2>&1 &

@@ -29,6 +29,7 @@
 #include "serve.h"
 #include "serve_http.h"
 #include "snapshot.h"
+#include "tags.h"
 #include "vmstat.h"
 
 
@@ -404,6 +405,9 @@ static int collect(struct srv *s)
 			s->m.run = s->a.run;
 			s->m.start_real_ns = now_ns(CLOCK_REALTIME);
 			s->m.start_mono_ns = now_ns(CLOCK_MONOTONIC);
+			/* machine tags once: faultline_machine_info (left out if refused) */
+			if (fl_tags_collect(&s->m.machine))
+				fl_snapshot_free(&s->m.machine);
 		}
 	}
 	if (!ret) {

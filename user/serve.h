@@ -26,6 +26,7 @@ struct fl_serve_model {
 	struct fl_cpu_stats *base;	/* counts of earlier backend sessions (SIGHUP) */
 	struct fl_cpu_stats *sess;	/* counts of this session, cumulative */
 	struct fl_snapshot last;	/* header, tags, vmstat of the latest read (cpus NULL) */
+	struct fl_snapshot machine;	/* tags only: this machine's (user/tags.c), or none */
 	bool have_read;
 	unsigned long long start_real_ns, start_mono_ns, now_mono_ns;
 	/* largest fault latency since the previous scrape (ns), and whether

@@ -36,6 +36,7 @@ void fl_serve_model_free(struct fl_serve_model *m)
 	free(m->base);
 	free(m->sess);
 	fl_snapshot_free(&m->last);
+	fl_snapshot_free(&m->machine);
 	free(m->buf);
 	memset(m, 0, sizeof(*m));
 }
@@ -154,6 +155,31 @@ static void serve_families(FILE *f, const struct fl_serve_model *m)
 			fl_prom_esc(f, extra_v); fputc('"', f); }	\
 		fputc('}', f);						\
 	} while (0)
+	if (m->machine.tags) {
+		static const char *const keys[] = {
+			"cpu_vendor", "cpu_family", "cpu_model", "cpu_model_name",
+			"machine_platform_genus", "machine_platform_arch",
+			"machine_total_logical_cores", "machine_sockets", "machine_numa_nodes",
+			"machine_llc_domains", "machine_total_ram_gib", "thp_enabled",
+		};
+
+		fputs("# HELP faultline_machine_info This machine's tags (faultline tags), value 1.\n"
+		      "# TYPE faultline_machine_info gauge\nfaultline_machine_info{kernel=\"", f);
+		fl_prom_esc(f, kernel);
+		fputs("\",run=\"", f);
+		fl_prom_esc(f, m->run);
+		fputc('"', f);
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			const char *v = fl_snapshot_tag(&m->machine, keys[i]);
+
+			if (!v)
+				continue;
+			fprintf(f, ",%s=\"", keys[i]);
+			fl_prom_esc(f, v);
+			fputc('"', f);
+		}
+		fputs("} 1\n", f);
+	}
 	if (m->ncost) {
 		fputs("# HELP faultline_self_cost_runs_total Runs of faultline's own BPF programs "
 		      "(kernel BPF run-time statistics, --self-cost).\n"

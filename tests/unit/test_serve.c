@@ -249,6 +249,15 @@ static void test_unavailable(void **state)
 				  "lockless_kind=\""));
 	assert_int_equal(fl_serve_scrape_tail(&m, tail, sizeof(tail)), 0);
 	free(t);
+	/* machine tags as one info series, label values escaped */
+	assert_int_equal(fl_snapshot_set_tag(&m.machine, "cpu_model_name", "Xeon \"x\" \\ 9"), 0);
+	assert_int_equal(fl_snapshot_set_tag(&m.machine, "cpu_vendor", "GenuineIntel"), 0);
+	assert_int_equal(fl_snapshot_set_tag(&m.machine, "note", "zzz-not-a-label"), 0);
+	t = render(&m);
+	assert_non_null(strstr(t, "faultline_machine_info{" LBL ",cpu_vendor=\"GenuineIntel\","
+				  "cpu_model_name=\"Xeon \\\"x\\\" \\\\ 9\"} 1\n"));
+	assert_null(strstr(t, "zzz-not-a-label"));
+	free(t);
 	fl_serve_model_free(&m);
 }
 

@@ -122,8 +122,10 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 		*ctx = h;
 		return MHD_YES;
 	}
-	if (*upload_len)		/* a GET has no body; drop what comes */
+	if (*upload_len) {		/* a GET has no body: drop what comes, answer after it */
 		*upload_len = 0;
+		return MHD_YES;
+	}
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain",
 			     (void *)"GET only\n", 9, MHD_RESPMEM_PERSISTENT);

@@ -96,7 +96,7 @@ EOF
 	--web.listen-address=127.0.0.1:$PPORT >"$OUT/prometheus.log" 2>&1 &
 PROM=$!
 # serve answering, record attached (its tier line), Prometheus ready and scraping
-for i in $(seq 100); do
+for i in $(seq 300); do
 	get "$SURL" >/dev/null 2>&1 && [ "$(pq 'up{job="faultline"}' 2>/dev/null)" = 1 ] && break
 	sleep 0.2
 done
@@ -112,11 +112,17 @@ vm1=$(pgfault)
 wait $REC
 fl_check_eq "record -p of the same process exits 0" $? 0
 REC=
-sleep 3	# serve reads every second, Prometheus scrapes every second
 cat "$OUT/pft.txt"
-
-get "$SURL" >"$OUT/scrape.prom"
-served=$(metric faultline_faults_user_total "$OUT/scrape.prom")
+# serve reads every second, Prometheus scrapes every second: wait until
+# serve's counter is still and Prometheus has its value (a busy host lags)
+prev=
+for i in $(seq 60); do
+	sleep 0.5
+	get "$SURL" >"$OUT/scrape.prom"
+	served=$(metric faultline_faults_user_total "$OUT/scrape.prom")
+	[ "$served" = "$prev" ] && [ "$(pq 'faultline_faults_user_total')" = "$served" ] && break
+	prev=$served
+done
 ts=$(pq 'timestamp(faultline_faults_user_total)')
 inc=$(pq 'increase(faultline_faults_user_total[10m])' "$ts")
 last=$(pq 'faultline_faults_user_total' "$ts")

@@ -50,7 +50,8 @@ struct srv {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: faultline serve [--listen ADDR:PORT] [-a | -p PID] [--per-cpu | --by llc|node]\n"
+"usage: faultline serve [--listen ADDR:PORT] [-a | -p PID | --cgroup PATH]\n"
+"                       [--per-cpu | --by llc|node]\n"
 "                       [-b auto|bpf|kmod] [--tier fentry|kprobe|tracepoint] [-i SEC]\n"
 "                       [--textfile DIR] [--run NAME] [--self-cost] [--hmf] [--mmap-lock]\n"
 "                       [-d SEC] [-q]\n"
@@ -58,6 +59,8 @@ static void usage(FILE *f)
 "; [V6]:PORT for IPv6)\n"
 "  -a, --all              trace every task (the default)\n"
 "  -p, --pid PID          trace this process (its thread group and children)\n"
+"      --cgroup PATH      trace the processes in cgroup PATH (v1 or v2 directory) and\n"
+"                         their children; rescanned every interval (bpf backend)\n"
 "      --per-cpu          one series per CPU (a cpu label); default: machine totals\n"
 "      --by llc|node      one series per LLC domain or NUMA node\n"
 "  -b, --backend B        as record: auto (default), bpf or kmod\n"
@@ -88,11 +91,12 @@ static int parse_secs(const char *s, double *out)
 
 int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, size_t errlen)
 {
-	enum { O_PERCPU = 256, O_BY, O_TIER, O_TEXTFILE, O_RUN, O_SELF, O_HMF, O_MMAP };
+	enum { O_PERCPU = 256, O_BY, O_TIER, O_TEXTFILE, O_RUN, O_SELF, O_HMF, O_MMAP, O_CGROUP };
 	static const struct option lo[] = {
 		{ "listen", required_argument, NULL, 'l' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "cgroup", required_argument, NULL, O_CGROUP },
 		{ "per-cpu", no_argument, NULL, O_PERCPU },
 		{ "by", required_argument, NULL, O_BY },
 		{ "backend", required_argument, NULL, 'b' },
@@ -138,6 +142,11 @@ int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, 
 			a->pid = v;
 			break;
 		}
+		case O_CGROUP:
+			if (!optarg[0])
+				return fl_args_bad(err, errlen, "--cgroup: empty path");
+			a->cgroup = optarg;
+			break;
 		case O_PERCPU:
 			a->per_cpu = true;
 			break;
@@ -216,6 +225,11 @@ int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, 
 		return fl_args_bad(err, errlen, "unexpected argument '%s'", argv[optind]);
 	if (all && a->pid)
 		return fl_args_bad(err, errlen, "-a and -p exclude each other");
+	if (a->cgroup && (all || a->pid))
+		return fl_args_bad(err, errlen, "--cgroup excludes -a and -p");
+	if (a->cgroup && a->backend_req == FL_REC_B_KMOD)
+		return fl_args_bad(err, errlen, "--cgroup needs the bpf backend (the module "
+				   "filters one thread group)");
 	if (a->per_cpu && by_set && a->by != FL_EXP_BY_CPU)
 		return fl_args_bad(err, errlen, "--per-cpu and --by exclude each other");
 	if (a->per_cpu)
@@ -277,7 +291,7 @@ static int start_bpf(struct srv *s, unsigned int first, bool exact, char *err, s
 	struct fl_bpf_opts o = {
 		.tier = first,
 		.exact = exact,
-		.system_wide = s->tgid == 0,
+		.system_wide = s->tgid == 0 && !s->a.cgroup,
 		.tgid = s->tgid,
 		.follow_fork = true,
 		.time_hmf = s->a.time_hmf,
@@ -323,7 +337,7 @@ static int start_backend(struct srv *s)
 			return -1;
 		}
 	} else if (start_bpf(s, FL_TIER_FENTRY, true, fentry_err, sizeof(fentry_err))) {
-		if (kmod_loaded() && !start_kmod(s, kerr, sizeof(kerr))) {
+		if (!s->a.cgroup && kmod_loaded() && !start_kmod(s, kerr, sizeof(kerr))) {
 			note(s, fentry_err);
 			note(s, "using the kmod backend: faultline.ko is loaded and the bpf fentry "
 			     "tier is not allowed");
@@ -359,6 +373,31 @@ static void stop_backend(struct srv *s)
 	s->backend = FL_BACKEND_NONE;
 }
 
+/*
+ * --cgroup: add every process listed in PATH/cgroup.procs to the traced set
+ * (a bit each; their children follow by fork).  Processes that join later
+ * are traced from the next scan; ones that leave stay traced.  0 or -1.
+ */
+static int cgroup_scan(struct srv *s)
+{
+	char path[4096];
+	unsigned int pid;
+	FILE *f;
+
+	if (!s->a.cgroup || s->backend != FL_BACKEND_BPF)
+		return 0;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", s->a.cgroup);
+	f = fopen(path, "re");
+	if (!f) {
+		fprintf(stderr, "faultline serve: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fscanf(f, "%u", &pid) == 1)
+		fl_bpf_add_tgid(s->bpf, pid);
+	fclose(f);
+	return 0;
+}
+
 /* One backend read folded into the model and rendered. */
 static int collect(struct srv *s)
 {
@@ -366,6 +405,7 @@ static int collect(struct srv *s)
 	char err[512];
 	int ret;
 
+	cgroup_scan(s);
 	if (s->vm_ok && fl_vmstat_read(&s->vm, NULL, true, err, sizeof(err)))
 		s->vm_ok = false;
 	if (s->backend == FL_BACKEND_BPF)
@@ -504,7 +544,7 @@ int cmd_serve(int argc, char **argv)
 	s.vm_ok = !fl_vmstat_read(&s.vm, NULL, false, err, sizeof(err));
 	if (!s.vm_ok)
 		fprintf(stderr, "faultline serve: %s (vmstat not exported)\n", err);
-	if (start_backend(&s)) {
+	if (start_backend(&s) || cgroup_scan(&s)) {
 		ret = 1;
 		goto out;
 	}
@@ -560,6 +600,7 @@ int cmd_serve(int argc, char **argv)
 				ret = 1;
 				break;
 			}
+			cgroup_scan(&s);
 			note(&s, "SIGHUP: backend reopened");
 			continue;
 		}

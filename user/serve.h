@@ -72,7 +72,8 @@ struct fl_serve_args {
 	const char *listen;
 	int backend_req;		/* FL_REC_B_* */
 	unsigned int tier_req;
-	unsigned int pid;		/* 0: system-wide */
+	unsigned int pid;		/* 0: system-wide (or --cgroup) */
+	const char *cgroup;		/* --cgroup PATH: the tasks in PATH/cgroup.procs */
 	bool per_cpu;
 	int by;				/* enum fl_export_by */
 	double interval, duration;

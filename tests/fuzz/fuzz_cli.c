@@ -128,6 +128,7 @@ static void check_accepted(unsigned int cmd, int argc, char **argv, const union 
 		FZ_ASSERT(isfinite(v->interval) && v->interval >= 0.01 && v->interval <= 1e7);
 		FZ_ASSERT(v->duration == 0 || (isfinite(v->duration) && v->duration >= 0.01));
 		FZ_ASSERT(!v->textfile || in_argv(argv, argc, v->textfile));
+		FZ_ASSERT(!v->cgroup || (!v->pid && v->backend_req != FL_REC_B_KMOD));
 		break;
 	}
 	}

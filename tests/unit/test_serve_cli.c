@@ -80,6 +80,10 @@ static void test_refused(void **state)
 		  "--hmf needs a handle_mm_fault hook: not with --tier tracepoint" },
 		{ 4, ARGV("serve", "-b", "kmod", "--self-cost"),
 		  "--self-cost times BPF programs: not with -b kmod" },
+		{ 4, ARGV("serve", "--cgroup", "/sys/fs/cgroup/x", "-a"), "--cgroup excludes -a and -p" },
+		{ 5, ARGV("serve", "--cgroup", "/x", "-b", "kmod"),
+		  "--cgroup needs the bpf backend (the module filters one thread group)" },
+		{ 3, ARGV("serve", "--cgroup", ""), "--cgroup: empty path" },
 		{ 2, ARGV("serve", "extra"), "unexpected argument 'extra'" },
 		{ 2, ARGV("serve", "--bogus"), "unknown or incomplete option '--bogus'" },
 	};

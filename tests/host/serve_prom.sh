@@ -12,7 +12,8 @@
 #  - promtool check metrics is clean on a scraped exposition (and on a
 #    --per-cpu one); the latency figures are absent and listed in
 #    faultline_unavailable on this tier; --textfile writes an exposition;
-#  - SCRAPES (default 10000) scrapes in a bounded loop: serve's RSS flat within 1 MiB;
+#  - SCRAPES (default 10000) scrapes in a bounded loop: serve's RSS flat within 1 MiB,
+#    promtool clean on 20 expositions sampled from the loop;
 #  - 20 parallel slow clients (one byte read per 0.2 s), one that never reads
 #    and one that never sends: collection does not stall (reads_total advances);
 #  - SIGTERM: exit 0, and every BPF program and link serve held is gone;
@@ -193,7 +194,8 @@ for i in range(int(sys.argv[2])):
     c.request("GET", "/metrics"); c.getresponse().read()
 EOF
 r0=$(rss)
-python3 - "$SPORT" "$SCRAPES" >"$OUT/scrapes.txt" 2>&1 <<'EOF'
+mkdir -p "$OUT/sample"
+python3 - "$SPORT" "$SCRAPES" "$OUT/sample" >"$OUT/scrapes.txt" 2>&1 <<'EOF'
 import http.client, sys, time
 port, n, bad = int(sys.argv[1]), int(sys.argv[2]), 0
 t = time.time()
@@ -203,12 +205,20 @@ for i in range(n):
         c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     c.request("GET", "/metrics")
     r = c.getresponse()
-    if r.status != 200 or not r.read().startswith(b"# HELP faultline_info"):
+    body = r.read()
+    if r.status != 200 or not body.startswith(b"# HELP faultline_info"):
         bad += 1
+    if i % (n // 20 or 1) == 0:	# a sample for promtool
+        open("%s/%06d.prom" % (sys.argv[3], i), "wb").write(body)
 print("%d scrapes in %.1fs, %d bad" % (n, time.time() - t, bad))
 sys.exit(bad != 0)
 EOF
 fl_check_eq "$SCRAPES scrapes answered" $? 0
+bad=0
+for f in "$OUT"/sample/*.prom; do
+	"$PROMBIN/promtool" check metrics <"$f" >/dev/null 2>&1 || { bad=$((bad + 1)); echo "promtool: $f"; }
+done
+fl_check_eq "promtool check metrics on $(ls "$OUT/sample" | wc -l) expositions sampled from the loop" $bad 0
 r1=$(rss)
 cat "$OUT/scrapes.txt"
 echo "serve RSS: $r0 KiB after warm-up, $r1 KiB after $SCRAPES scrapes"

@@ -71,6 +71,9 @@ install: user tools
 	install -m 0755 user/faultline $(DESTDIR)$(PREFIX)/bin/faultline
 	install -m 0755 tools/pft/pft $(DESTDIR)$(PREFIX)/bin/pft
 	install -m 0755 tools/pft-sweep $(DESTDIR)$(PREFIX)/bin/pft-sweep
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system
+	sed 's|@BINDIR@|$(PREFIX)/bin|' tools/faultline-serve.service \
+		>$(DESTDIR)$(PREFIX)/lib/systemd/system/faultline-serve.service
 	@if [ -f module/faultline.ko ]; then \
 		install -m 0644 module/faultline.ko $(DESTDIR)$(PREFIX)/share/faultline/; fi
 

@@ -19,6 +19,7 @@ int cmd_compare(int argc, char **argv);	/* cmd_compare.c */
 int cmd_plot(int argc, char **argv);	/* cmd_plot.c */
 int cmd_tags(int argc, char **argv);	/* cmd_tags.c */
 int cmd_check(int argc, char **argv);	/* cmd_check.c */
+int cmd_serve(int argc, char **argv);	/* cmd_serve.c */
 
 /*
  * Each command's options are read by parse_X_args() into struct

@@ -16,6 +16,11 @@
 
 enum fl_export_by { FL_EXP_BY_CPU, FL_EXP_BY_LLC, FL_EXP_BY_NODE, FL_EXP_BY_TOTAL };
 
+/* Prometheus writer pieces (export_prom.c) for other families (serve): a label
+ * value escaped; nanoseconds as exact decimal seconds. */
+void fl_prom_esc(FILE *f, const char *s);
+void fl_prom_seconds(FILE *f, unsigned long long ns);
+
 struct fl_export_group {
 	int id;				/* CPU, LLC domain or node; -1 = unknown */
 	unsigned int ncpus;

@@ -235,3 +235,14 @@ void fl_export_prom(FILE *f, const struct fl_export *e)
 		}
 	}
 }
+
+/* The pieces above for the families of other writers (serve_metrics.c). */
+void fl_prom_esc(FILE *f, const char *s)
+{
+	esc(f, s);
+}
+
+void fl_prom_seconds(FILE *f, unsigned long long ns)
+{
+	print_le(f, ns);
+}

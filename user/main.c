@@ -20,6 +20,7 @@ static const struct {
 	{ "plot",    cmd_plot,    "gnuplot pictures of sweeps and histograms" },
 	{ "tags",    cmd_tags,    "print this machine's tags and topology" },
 	{ "check",   cmd_check,   "verify a snapshot's accounting invariants" },
+	{ "serve",   cmd_serve,   "long-running collector: Prometheus /metrics, --textfile" },
 };
 
 static void usage(FILE *f)

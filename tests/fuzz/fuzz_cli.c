@@ -14,13 +14,14 @@
 #include "fuzzutil.h"
 #include "commands.h"
 #include "export.h"
+#include "serve.h"
 
 #define MAX_ARGS 64
 
 bool fl_verbose;	/* main.c's, not linked here */
 
 static const char *const names[] = {
-	"record", "report", "probe", "export", "compare", "plot", "tags", "check",
+	"record", "report", "probe", "export", "compare", "plot", "tags", "check", "serve",
 };
 #define NCMD (sizeof(names) / sizeof(names[0]))
 
@@ -32,6 +33,7 @@ union args {
 	struct fl_plot_args plot;
 	struct fl_tags_args tags;
 	struct fl_check_args check;
+	struct fl_serve_args serve;
 };
 
 static int parse(unsigned int cmd, int argc, char **argv, union args *a, char *err, size_t len)
@@ -44,7 +46,8 @@ static int parse(unsigned int cmd, int argc, char **argv, union args *a, char *e
 	case 4: return parse_compare_args(argc, argv, &a->cmp, err, len);
 	case 5: return parse_plot_args(argc, argv, &a->plot, err, len);
 	case 6: return parse_tags_args(argc, argv, &a->tags, err, len);
-	default: return parse_check_args(argc, argv, &a->check, err, len);
+	case 7: return parse_check_args(argc, argv, &a->check, err, len);
+	default: return parse_serve_args(argc, argv, &a->serve, err, len);
 	}
 }
 
@@ -108,10 +111,26 @@ static void check_accepted(unsigned int cmd, int argc, char **argv, const union 
 	case 6:
 		FZ_ASSERT(a->tags.root);
 		break;
-	default:
+	case 7:
 		FZ_ASSERT(a->check.files && a->check.files[0]);
 		FZ_ASSERT(a->check.files > argv && a->check.files < argv + argc);
 		break;
+	default: {
+		const struct fl_serve_args *v = &a->serve;
+
+		FZ_ASSERT(v->listen && v->run);
+		FZ_ASSERT(v->backend_req >= FL_REC_B_AUTO && v->backend_req <= FL_REC_B_KMOD);
+		FZ_ASSERT(v->tier_req <= FL_TIER_TRACEPOINT);
+		FZ_ASSERT(!(v->tier_req && v->backend_req == FL_REC_B_KMOD));
+		FZ_ASSERT(v->by >= FL_EXP_BY_CPU && v->by <= FL_EXP_BY_TOTAL);
+		FZ_ASSERT(!v->per_cpu || v->by == FL_EXP_BY_CPU);
+		FZ_ASSERT(v->pid <= 0x7fffffff);
+		FZ_ASSERT(isfinite(v->interval) && v->interval >= 0.01 && v->interval <= 1e7);
+		FZ_ASSERT(v->duration == 0 || (isfinite(v->duration) && v->duration >= 0.01));
+		FZ_ASSERT(!v->textfile || in_argv(argv, argc, v->textfile));
+		FZ_ASSERT(!v->cgroup || (!v->pid && v->backend_req != FL_REC_B_KMOD));
+		break;
+	}
 	}
 }
 

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * faultline serve's model and exposition (user/serve_metrics.c over
+ * export_prom.c), no backend and no HTTP: windows (bpf) and cumulative reads
+ * (kmod) folded in; counters monotonic across reads and sessions; every
+ * `le` bucket of every histogram holds exactly the samples <= le (a sample
+ * on a bucket's lower bound 2^k ns is NOT in le = 2^k - 1: the off-by-one
+ * other exporters have); +Inf = _count; per-CPU series only with --per-cpu;
+ * the latency peak since the previous scrape; a figure the tier cannot
+ * measure absent and listed in faultline_unavailable; one render buffer
+ * reused; promtool check metrics when it is installed.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "serve.h"
+
+bool fl_verbose;
+
+static void hdr_fentry(struct fl_snapshot *s)
+{
+	s->hdr.backend = FL_BACKEND_BPF;
+	s->hdr.tier = FL_TIER_FENTRY;
+	s->hdr.lockless_kind = FL_LL_KIND_VMA_LOCK;
+	s->hdr.hooks_live = (1ULL << FL_HOOK_PF_USER) | (1ULL << FL_HOOK_HMF) |
+			    (1ULL << FL_HOOK_LOCK_VMA) | (1ULL << FL_HOOK_MMAP_START) |
+			    (1ULL << FL_HOOK_MMAP_ACQUIRED) | (1ULL << FL_HOOK_MMAP_RELEASED);
+	s->hdr.hooks_absent = (1ULL << FL_HOOK_CONTENTION_BEGIN) | (1ULL << FL_HOOK_CONTENTION_END);
+	strcpy(s->hdr.kernel_release, "6.12.95+deb12-amd64");
+}
+
+static void window(struct fl_snapshot *s, unsigned int ncpu, int tier_tp)
+{
+	memset(s, 0, sizeof(*s));
+	assert_int_equal(fl_snapshot_alloc_cpus(s, ncpu), 0);
+	hdr_fentry(s);
+	if (tier_tp) {
+		s->hdr.tier = FL_TIER_TRACEPOINT;
+		s->hdr.hooks_live = (1ULL << FL_HOOK_PF_USER) | (1ULL << FL_HOOK_MMAP_START) |
+				    (1ULL << FL_HOOK_MMAP_ACQUIRED) | (1ULL << FL_HOOK_MMAP_RELEASED);
+	}
+	for (unsigned int c = 0; c < ncpu; c++)
+		s->cpu_online[c] = 1;
+}
+
+/* value of the first line starting with PREFIX (a whole series name + labels) */
+static double val(const char *text, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, prefix, n) && p[n] == ' ')
+			return strtod(p + n + 1, NULL);
+	fail_msg("no series '%s'", prefix);
+	return -1;
+}
+
+static char *render(struct fl_serve_model *m)
+{
+	char err[256], *t;
+
+	assert_int_equal(fl_serve_render(m, err, sizeof(err)), 0);
+	t = malloc(m->len + 1);
+	assert_non_null(t);
+	memcpy(t, m->buf, m->len);
+	t[m->len] = '\0';
+	return t;
+}
+
+#define LBL "kernel=\"6.12.95+deb12-amd64\",run=\"serve\""
+
+/* every le bound of the latency histogram counts exactly the samples <= le */
+static void test_le_exact(void **state)
+{
+	static const unsigned long long on_bounds[] = {
+		0, 1, 15, 16, 17, 31, 32, 63, 64, 127, 128, 1023, 1024, 1025,
+		(1ULL << 20) - 1, 1ULL << 20, (1ULL << 35), (1ULL << 36) - 1, 1ULL << 36,
+		100000000000ULL,	/* 100 s: clamped into the last bucket */
+	};
+	struct fl_serve_model m;
+	struct fl_snapshot s;
+	unsigned long long vals[4000];
+	unsigned int nv = 0;
+	char *t, err[128];
+	unsigned long long seed = 42;
+
+	(void)state;
+	window(&s, 1, 0);
+	for (unsigned int i = 0; i < sizeof(on_bounds) / sizeof(on_bounds[0]); i++)
+		vals[nv++] = on_bounds[i];
+	while (nv < 4000) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		vals[nv++] = (seed >> 20) >> (seed % 40);
+	}
+	for (unsigned int i = 0; i < nv; i++)
+		fl_hist_add(&s.cpus[0].hist[FL_H_FAULT_LAT], vals[i]);
+	s.cpus[0].cnt[FL_C_FAULTS_USER] = nv;
+	assert_int_equal(fl_serve_model_init(&m, 1), 0);
+	assert_int_equal(fl_serve_model_add(&m, &s, true, err, sizeof(err)), 0);
+	t = render(&m);
+	/* the off-by-one case, spelt out: 15 ns is in le=15ns, 16 ns is not */
+	assert_int_equal(val(t, "faultline_fault_latency_seconds_bucket{" LBL ",le=\"0.000000015\"}"),
+			 (double)({ unsigned int k = 0; for (unsigned int i = 0; i < nv; i++) k += vals[i] <= 15; k; }));
+	for (unsigned int p = 4; p <= FL_HIST_MAX_LOG2 + 1; p++) {
+		unsigned long long le = (1ULL << p) - 1, want = 0;
+		char key[256], secs[48];
+		int n = snprintf(secs, sizeof(secs), "%llu.%09llu", le / 1000000000ULL,
+				 le % 1000000000ULL);
+
+		while (secs[n - 1] == '0')
+			secs[--n] = '\0';
+		if (secs[n - 1] == '.')
+			secs[--n] = '\0';
+		for (unsigned int i = 0; i < nv; i++)
+			want += (vals[i] > FL_HIST_VMAX ? FL_HIST_VMAX : vals[i]) <= le;
+		snprintf(key, sizeof(key), "faultline_fault_latency_seconds_bucket{" LBL ",le=\"%s\"}",
+			 secs);
+		assert_int_equal((unsigned long long)val(t, key), want);
+	}
+	assert_int_equal(val(t, "faultline_fault_latency_seconds_bucket{" LBL ",le=\"+Inf\"}"), nv);
+	assert_int_equal(val(t, "faultline_fault_latency_seconds_count{" LBL "}"), nv);
+	free(t);
+	fl_serve_model_free(&m);
+}
+
+/* windows add up; cumulative (kmod) reads replace; a new session keeps its base */
+static void test_monotonic(void **state)
+{
+	struct fl_serve_model m;
+	struct fl_snapshot s;
+	char *t, err[128];
+
+	(void)state;
+	assert_int_equal(fl_serve_model_init(&m, 2), 0);
+	for (int i = 0; i < 3; i++) {
+		window(&s, 2, 0);
+		s.cpus[0].cnt[FL_C_FAULTS_USER] = 100;
+		s.cpus[1].cnt[FL_C_FAULTS_USER] = 10;
+		fl_hist_add(&s.cpus[1].hist[FL_H_MMAP_WAIT_R], 1000);
+		assert_int_equal(fl_serve_model_add(&m, &s, true, err, sizeof(err)), 0);
+		fl_snapshot_free(&s);
+	}
+	t = render(&m);
+	assert_int_equal(val(t, "faultline_faults_user_total{" LBL "}"), 330);
+	assert_int_equal(val(t, "faultline_mmap_lock_wait_read_seconds_count{" LBL "}"), 3);
+	free(t);
+	/* SIGHUP; then a cumulative read of the new session */
+	fl_serve_model_new_session(&m);
+	for (int i = 1; i <= 2; i++) {
+		window(&s, 2, 0);
+		s.cpus[0].cnt[FL_C_FAULTS_USER] = 7 * i;
+		assert_int_equal(fl_serve_model_add(&m, &s, false, err, sizeof(err)), 0);
+		fl_snapshot_free(&s);
+	}
+	t = render(&m);
+	assert_int_equal(val(t, "faultline_faults_user_total{" LBL "}"), 330 + 14);
+	assert_int_equal(val(t, "faultline_serve_sessions_total{" LBL "}"), 2);
+	assert_int_equal(val(t, "faultline_serve_reads_total{" LBL "}"), 5);
+	free(t);
+	fl_serve_model_free(&m);
+}
+
+static void test_per_cpu_and_peak(void **state)
+{
+	struct fl_serve_model m;
+	struct fl_snapshot s;
+	char *t, err[128], tail[1024];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(fl_serve_model_init(&m, 4), 0);
+	window(&s, 4, 0);
+	for (unsigned int c = 0; c < 4; c++) {
+		s.cpus[c].cnt[FL_C_FAULTS_USER] = c + 1;
+		fl_hist_add(&s.cpus[c].hist[FL_H_FAULT_LAT], 1000 * (c + 1));
+	}
+	assert_int_equal(fl_serve_model_add(&m, &s, true, err, sizeof(err)), 0);
+	t = render(&m);
+	assert_null(strstr(t, "cpu=\""));
+	assert_int_equal(val(t, "faultline_faults_user_total{" LBL "}"), 10);
+	free(t);
+	m.by = FL_EXP_BY_CPU;
+	t = render(&m);
+	assert_int_equal(val(t, "faultline_faults_user_total{cpu=\"2\"," LBL "}"), 3);
+	free(t);
+	/* the peak: exact window maximum, then reset by the scrape */
+	n = fl_serve_scrape_tail(&m, tail, sizeof(tail));
+	assert_true(n > 0);
+	tail[n] = '\0';
+	assert_non_null(strstr(tail, "faultline_fault_latency_max_seconds{" LBL "} 0.000004\n"));
+	n = fl_serve_scrape_tail(&m, tail, sizeof(tail));
+	tail[n] = '\0';
+	assert_non_null(strstr(tail, "faultline_fault_latency_max_seconds{" LBL "} 0\n"));
+	/* a cumulative read (kmod) whose maximum did not grow: its bucket's bound */
+	fl_serve_model_new_session(&m);
+	window(&s, 4, 0);
+	fl_hist_add(&s.cpus[0].hist[FL_H_FAULT_LAT], 9000);
+	assert_int_equal(fl_serve_model_add(&m, &s, false, err, sizeof(err)), 0);
+	window(&s, 4, 0);
+	fl_hist_add(&s.cpus[0].hist[FL_H_FAULT_LAT], 9000);
+	fl_hist_add(&s.cpus[0].hist[FL_H_FAULT_LAT], 3000);
+	assert_int_equal(fl_serve_model_add(&m, &s, false, err, sizeof(err)), 0);
+	n = fl_serve_scrape_tail(&m, tail, sizeof(tail));
+	tail[n] = '\0';
+	/* 9000 from the first read (a new maximum: exact); the 3000 of the second is below it */
+	assert_non_null(strstr(tail, "} 0.000009\n"));
+	window(&s, 4, 0);
+	fl_hist_add(&s.cpus[0].hist[FL_H_FAULT_LAT], 9000);
+	fl_hist_add(&s.cpus[0].hist[FL_H_FAULT_LAT], 3000);
+	fl_hist_add(&s.cpus[0].hist[FL_H_FAULT_LAT], 3000);
+	assert_int_equal(fl_serve_model_add(&m, &s, false, err, sizeof(err)), 0);
+	n = fl_serve_scrape_tail(&m, tail, sizeof(tail));
+	tail[n] = '\0';
+	{
+		unsigned int b = fl_hist_bucket(3000);
+		char want[64];
+
+		snprintf(want, sizeof(want), "} 0.%09llu\n", fl_hist_upper(b) - 1);
+		assert_non_null(strstr(tail, want));
+	}
+	fl_serve_model_free(&m);
+	fl_snapshot_free(&s);
+}
+
+/* tracepoint tier: latency absent (no series, no peak gauge, listed unavailable), never 0 */
+static void test_unavailable(void **state)
+{
+	struct fl_serve_model m;
+	struct fl_snapshot s;
+	char *t, err[128], tail[1024];
+
+	(void)state;
+	assert_int_equal(fl_serve_model_init(&m, 1), 0);
+	window(&s, 1, 1);
+	s.cpus[0].cnt[FL_C_FAULTS_USER] = 5;
+	assert_int_equal(fl_serve_model_add(&m, &s, true, err, sizeof(err)), 0);
+	t = render(&m);
+	assert_null(strstr(t, "faultline_fault_latency_seconds"));
+	assert_null(strstr(t, "faultline_lockless_aborted_total"));
+	assert_non_null(strstr(t, "faultline_unavailable{" LBL ",figure=\"latency\",reason=\""));
+	assert_non_null(strstr(t, "faultline_info{" LBL ",tier=\"tracepoint\",backend=\"bpf\","
+				  "lockless_kind=\""));
+	assert_int_equal(fl_serve_scrape_tail(&m, tail, sizeof(tail)), 0);
+	free(t);
+	/* machine tags as one info series, label values escaped */
+	assert_int_equal(fl_snapshot_set_tag(&m.machine, "cpu_model_name", "Xeon \"x\" \\ 9"), 0);
+	assert_int_equal(fl_snapshot_set_tag(&m.machine, "cpu_vendor", "GenuineIntel"), 0);
+	assert_int_equal(fl_snapshot_set_tag(&m.machine, "note", "zzz-not-a-label"), 0);
+	t = render(&m);
+	assert_non_null(strstr(t, "faultline_machine_info{" LBL ",cpu_vendor=\"GenuineIntel\","
+				  "cpu_model_name=\"Xeon \\\"x\\\" \\\\ 9\"} 1\n"));
+	assert_null(strstr(t, "zzz-not-a-label"));
+	free(t);
+	fl_serve_model_free(&m);
+}
+
+/* one buffer, grown once to what the model needs, then reused; promtool */
+static void test_buffer_and_promtool(void **state)
+{
+	struct fl_serve_model m;
+	struct fl_snapshot s;
+	char err[128], path[] = "/tmp/fl-test-serve-XXXXXX";
+	size_t cap;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	assert_int_equal(fl_serve_model_init(&m, 256), 0);
+	m.by = FL_EXP_BY_CPU;
+	window(&s, 256, 0);
+	for (unsigned int c = 0; c < 256; c++)
+		fl_hist_add(&s.cpus[c].hist[FL_H_FAULT_LAT], 100 + c);
+	assert_int_equal(fl_serve_model_add(&m, &s, true, err, sizeof(err)), 0);
+	assert_int_equal(fl_serve_render(&m, err, sizeof(err)), 0);
+	cap = m.cap;
+	assert_true(m.len > (1 << 16));		/* grew past the first 64 KiB */
+	for (int i = 0; i < 50; i++)
+		assert_int_equal(fl_serve_render(&m, err, sizeof(err)), 0);
+	assert_int_equal(m.cap, cap);
+	{
+		size_t series = 0;
+
+		for (size_t i = 0; i < m.len; i++)
+			series += m.buf[i] == '\n' && i + 1 < m.len && m.buf[i + 1] != '#';
+		printf("256 CPUs, fentry tier, --per-cpu: %zu series, %zu bytes, %zu buffer\n",
+		       series + (m.buf[0] != '#'), m.len, m.cap);
+		m.by = FL_EXP_BY_TOTAL;
+		assert_int_equal(fl_serve_render(&m, err, sizeof(err)), 0);
+		series = 0;
+		for (size_t i = 0; i < m.len; i++)
+			series += m.buf[i] == '\n' && i + 1 < m.len && m.buf[i + 1] != '#';
+		printf("256 CPUs, fentry tier, totals: %zu series, %zu bytes\n", series, m.len);
+		m.by = FL_EXP_BY_CPU;
+		assert_int_equal(fl_serve_render(&m, err, sizeof(err)), 0);
+	}
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fwrite(m.buf, 1, m.len, f);
+	fclose(f);
+	if (!system("command -v ${PROMTOOL:-promtool} >/dev/null 2>&1")) {
+		char cmd[256];
+
+		snprintf(cmd, sizeof(cmd), "${PROMTOOL:-promtool} check metrics < %s", path);
+		assert_int_equal(system(cmd), 0);
+	} else {
+		printf("promtool not found: not checked by promtool\n");
+	}
+	unlink(path);
+	fl_serve_model_free(&m);
+}
+
+/* OpenMetrics: counter families without _total in HELP/TYPE, # EOF; Accept */
+static void test_openmetrics(void **state)
+{
+	static const char in[] =
+		"# HELP faultline_faults_user_total faultline counter faults_user.\n"
+		"# TYPE faultline_faults_user_total counter\n"
+		"faultline_faults_user_total{run=\"serve\"} 5\n"
+		"# HELP faultline_info Snapshot metadata.\n"
+		"# TYPE faultline_info gauge\n"
+		"faultline_info{run=\"serve\"} 1\n";
+	static const char want[] =
+		"# HELP faultline_faults_user faultline counter faults_user.\n"
+		"# TYPE faultline_faults_user counter\n"
+		"faultline_faults_user_total{run=\"serve\"} 5\n"
+		"# HELP faultline_info Snapshot metadata.\n"
+		"# TYPE faultline_info gauge\n"
+		"faultline_info{run=\"serve\"} 1\n"
+		"# EOF\n";
+	char out[sizeof(in) + FL_SERVE_OM_EXTRA];
+	size_t n = fl_serve_openmetrics(in, sizeof(in) - 1, out);
+
+	(void)state;
+	assert_int_equal(n, sizeof(want) - 1);
+	assert_memory_equal(out, want, n);
+	assert_true(fl_serve_wants_openmetrics("application/openmetrics-text;version=1.0.0,"
+					       "text/plain;version=0.0.4;q=0.5,*/*;q=0.1"));
+	assert_false(fl_serve_wants_openmetrics("text/plain;version=0.0.4"));
+	assert_false(fl_serve_wants_openmetrics(NULL));
+	assert_false(fl_serve_wants_openmetrics("*/*"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_le_exact),
+		cmocka_unit_test(test_monotonic),
+		cmocka_unit_test(test_per_cpu_and_peak),
+		cmocka_unit_test(test_unavailable),
+		cmocka_unit_test(test_buffer_and_promtool),
+		cmocka_unit_test(test_openmetrics),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * faultline serve: a long-running collector.  The backend is chosen as
+ * `record` chooses it (bpf fentry, else faultline.ko if loaded, else bpf
+ * kprobe, else bpf tracepoint; -b / --tier to insist) and read every
+ * interval into a cumulative model (user/serve_metrics.c), which the HTTP
+ * thread serves at /metrics (user/serve_http.c) and --textfile writes for
+ * node_exporter.  SIGTERM / SIGINT: detach everything, exit 0.  SIGHUP:
+ * detach and attach the backend again (counts carry on).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend_bpf.h"
+#include "backend_kmod.h"
+#include "commands.h"
+#include "export.h"
+#include "export_out.h"
+#include "serve.h"
+#include "serve_http.h"
+#include "snapshot.h"
+#include "tags.h"
+#include "vmstat.h"
+
+
+struct srv {
+	struct fl_serve_args a;
+	int backend;
+	struct fl_bpf *bpf;
+	unsigned int tgid;
+	int stats_fd;
+	struct fl_vmstat vm;
+	bool vm_ok;
+	struct fl_serve_model m;
+	bool model_ok;
+	pthread_mutex_t mu;
+	struct fl_http *http;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: faultline serve [--listen ADDR:PORT] [-a | -p PID | --cgroup PATH]\n"
+"                       [--per-cpu | --by llc|node]\n"
+"                       [-b auto|bpf|kmod] [--tier fentry|kprobe|tracepoint] [-i SEC]\n"
+"                       [--textfile DIR] [--run NAME] [--self-cost] [--hmf] [--mmap-lock]\n"
+"                       [-d SEC] [-q]\n"
+"  -l, --listen ADDR:PORT serve /metrics there (default " FL_SERVE_DEFAULT_LISTEN
+"; [V6]:PORT for IPv6)\n"
+"  -a, --all              trace every task (the default)\n"
+"  -p, --pid PID          trace this process (its thread group and children)\n"
+"      --cgroup PATH      trace the processes in cgroup PATH (v1 or v2 directory) and\n"
+"                         their children; rescanned every interval (bpf backend)\n"
+"      --per-cpu          one series per CPU (a cpu label); default: machine totals\n"
+"      --by llc|node      one series per LLC domain or NUMA node\n"
+"  -b, --backend B        as record: auto (default), bpf or kmod\n"
+"      --tier T           use only this bpf tier\n"
+"  -i, --interval SEC     read the backend every SEC seconds (default 1)\n"
+"      --textfile DIR     also write DIR/faultline.prom every interval (atomic rename),\n"
+"                         for node_exporter's textfile collector\n"
+"      --run NAME         the run label (default 'serve')\n"
+"      --self-cost        also export the BPF programs' own runs and run time\n"
+"      --hmf, --mmap-lock as record\n"
+"  -d, --duration SEC     exit (status 0) after SEC seconds\n"
+"  -q, --quiet            no notes on stderr\n"
+"SIGTERM/SIGINT: detach and exit 0; SIGHUP: detach and attach the backend again.\n");
+}
+
+static int parse_secs(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < 0.01 || v > 1e7)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, size_t errlen)
+{
+	enum { O_PERCPU = 256, O_BY, O_TIER, O_TEXTFILE, O_RUN, O_SELF, O_HMF, O_MMAP, O_CGROUP };
+	static const struct option lo[] = {
+		{ "listen", required_argument, NULL, 'l' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "cgroup", required_argument, NULL, O_CGROUP },
+		{ "per-cpu", no_argument, NULL, O_PERCPU },
+		{ "by", required_argument, NULL, O_BY },
+		{ "backend", required_argument, NULL, 'b' },
+		{ "tier", required_argument, NULL, O_TIER },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "textfile", required_argument, NULL, O_TEXTFILE },
+		{ "run", required_argument, NULL, O_RUN },
+		{ "self-cost", no_argument, NULL, O_SELF },
+		{ "hmf", no_argument, NULL, O_HMF },
+		{ "mmap-lock", no_argument, NULL, O_MMAP },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	bool all = false, by_set = false;
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->listen = FL_SERVE_DEFAULT_LISTEN;
+	a->by = FL_EXP_BY_TOTAL;
+	a->interval = 1;
+	a->run = "serve";
+	err[0] = '\0';
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+l:ap:b:i:d:qh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			a->listen = optarg;
+			break;
+		case 'a':
+			all = true;
+			break;
+		case 'p': {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (optarg[0] < '0' || optarg[0] > '9' || errno || *end || !v || v > 0x7fffffff)
+				return fl_args_bad(err, errlen, "-p: expected a process id, got '%s'", optarg);
+			a->pid = v;
+			break;
+		}
+		case O_CGROUP:
+			if (!optarg[0])
+				return fl_args_bad(err, errlen, "--cgroup: empty path");
+			a->cgroup = optarg;
+			break;
+		case O_PERCPU:
+			a->per_cpu = true;
+			break;
+		case O_BY:
+			if (!strcmp(optarg, "llc"))
+				a->by = FL_EXP_BY_LLC;
+			else if (!strcmp(optarg, "node"))
+				a->by = FL_EXP_BY_NODE;
+			else if (!strcmp(optarg, "cpu"))
+				a->by = FL_EXP_BY_CPU;
+			else if (!strcmp(optarg, "total"))
+				a->by = FL_EXP_BY_TOTAL;
+			else
+				return fl_args_bad(err, errlen, "--by: expected llc, node, cpu or total, "
+						   "got '%s'", optarg);
+			by_set = true;
+			break;
+		case 'b':
+			if (!strcmp(optarg, "auto"))
+				a->backend_req = FL_REC_B_AUTO;
+			else if (!strcmp(optarg, "bpf"))
+				a->backend_req = FL_REC_B_BPF;
+			else if (!strcmp(optarg, "kmod"))
+				a->backend_req = FL_REC_B_KMOD;
+			else
+				return fl_args_bad(err, errlen, "-b: expected auto, bpf or kmod, got '%s'",
+						   optarg);
+			break;
+		case O_TIER:
+			if (!strcmp(optarg, "fentry"))
+				a->tier_req = FL_TIER_FENTRY;
+			else if (!strcmp(optarg, "kprobe"))
+				a->tier_req = FL_TIER_KPROBE;
+			else if (!strcmp(optarg, "tracepoint"))
+				a->tier_req = FL_TIER_TRACEPOINT;
+			else
+				return fl_args_bad(err, errlen, "--tier: expected fentry, kprobe or "
+						   "tracepoint, got '%s'", optarg);
+			break;
+		case 'i':
+			if (parse_secs(optarg, &a->interval))
+				return fl_args_bad(err, errlen, "-i: expected seconds >= 0.01, got '%s'",
+						   optarg);
+			break;
+		case 'd':
+			if (parse_secs(optarg, &a->duration))
+				return fl_args_bad(err, errlen, "-d: expected seconds >= 0.01, got '%s'",
+						   optarg);
+			break;
+		case O_TEXTFILE:
+			a->textfile = optarg;
+			break;
+		case O_RUN:
+			a->run = optarg;
+			break;
+		case O_SELF:
+			a->self_cost = true;
+			break;
+		case O_HMF:
+			a->time_hmf = true;
+			break;
+		case O_MMAP:
+			a->mmap_lock = true;
+			break;
+		case 'q':
+			a->quiet = true;
+			break;
+		case 'h':
+			return FL_ARGS_HELP;
+		default:
+			return fl_args_bad(err, errlen, "unknown or incomplete option '%s'",
+					   argv[optind - 1 > 0 ? optind - 1 : 0]);
+		}
+	}
+	if (optind < argc)
+		return fl_args_bad(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (all && a->pid)
+		return fl_args_bad(err, errlen, "-a and -p exclude each other");
+	if (a->cgroup && (all || a->pid))
+		return fl_args_bad(err, errlen, "--cgroup excludes -a and -p");
+	if (a->cgroup && a->backend_req == FL_REC_B_KMOD)
+		return fl_args_bad(err, errlen, "--cgroup needs the bpf backend (the module "
+				   "filters one thread group)");
+	if (a->per_cpu && by_set && a->by != FL_EXP_BY_CPU)
+		return fl_args_bad(err, errlen, "--per-cpu and --by exclude each other");
+	if (a->per_cpu)
+		a->by = FL_EXP_BY_CPU;
+	if (a->backend_req == FL_REC_B_KMOD && a->tier_req)
+		return fl_args_bad(err, errlen, "--tier is for the bpf backend");
+	if (a->time_hmf && a->tier_req == FL_TIER_TRACEPOINT)
+		return fl_args_bad(err, errlen, "--hmf needs a handle_mm_fault hook: not with "
+				   "--tier tracepoint");
+	if (a->backend_req == FL_REC_B_KMOD && a->self_cost)
+		return fl_args_bad(err, errlen, "--self-cost times BPF programs: not with -b kmod");
+	return FL_ARGS_RUN;
+}
+
+static unsigned long long now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* root, or CAP_BPF + CAP_PERFMON, or CAP_SYS_ADMIN in the effective set */
+static bool privileged(void)
+{
+	char line[256];
+	unsigned long long eff = 0;
+	FILE *f;
+
+	if (geteuid() == 0)
+		return true;
+	f = fopen("/proc/self/status", "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	return (eff & (1ULL << 21)) || ((eff & (1ULL << 38)) && (eff & (1ULL << 39)));
+}
+
+static void note(const struct srv *s, const char *text)
+{
+	const char *p = text;
+
+	if (s->a.quiet)
+		return;
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+
+		fprintf(stderr, "faultline serve: %.*s\n", n, p);
+		p = nl ? nl + 1 : p + n;
+	}
+}
+
+static int start_bpf(struct srv *s, unsigned int first, bool exact, char *err, size_t errlen)
+{
+	struct fl_bpf_opts o = {
+		.tier = first,
+		.exact = exact,
+		.system_wide = s->tgid == 0 && !s->a.cgroup,
+		.tgid = s->tgid,
+		.follow_fork = true,
+		.time_hmf = s->a.time_hmf,
+		.mmap_lock = s->a.mmap_lock,
+	};
+
+	s->bpf = fl_bpf_start(&o, err, errlen);
+	if (!s->bpf)
+		return -1;
+	s->backend = FL_BACKEND_BPF;
+	return 0;
+}
+
+static int start_kmod(struct srv *s, char *err, size_t len)
+{
+	if (kmod_mmap_lock(s->a.mmap_lock, err, len) || kmod_time_hmf(s->a.time_hmf, err, len) ||
+	    kmod_start(s->tgid, err, len))
+		return -1;
+	s->backend = FL_BACKEND_KMOD;
+	return 0;
+}
+
+/* record's order: -b kmod; -b bpf / --tier; else fentry, the module, kprobe, tracepoint. */
+static int start_backend(struct srv *s)
+{
+	char err[2048], fentry_err[2048] = "", kerr[512];
+
+	if (s->a.backend_req == FL_REC_B_KMOD) {
+		if (!kmod_loaded()) {
+			fprintf(stderr, "faultline serve: faultline.ko is not loaded (insmod module/faultline.ko)\n");
+			return -1;
+		}
+		if (start_kmod(s, kerr, sizeof(kerr))) {
+			fprintf(stderr, "faultline serve: kmod backend: %s\n", kerr);
+			return -1;
+		}
+		note(s, "kmod backend (faultline.ko, kprobe tier)");
+		return 0;
+	}
+	if (s->a.backend_req == FL_REC_B_BPF || s->a.tier_req) {
+		if (start_bpf(s, s->a.tier_req, s->a.tier_req != 0, err, sizeof(err))) {
+			fprintf(stderr, "faultline serve: bpf backend unavailable:\n%s\n", err);
+			return -1;
+		}
+	} else if (start_bpf(s, FL_TIER_FENTRY, true, fentry_err, sizeof(fentry_err))) {
+		if (!s->a.cgroup && kmod_loaded() && !start_kmod(s, kerr, sizeof(kerr))) {
+			note(s, fentry_err);
+			note(s, "using the kmod backend: faultline.ko is loaded and the bpf fentry "
+			     "tier is not allowed");
+			return 0;
+		}
+		if (start_bpf(s, FL_TIER_KPROBE, false, err, sizeof(err))) {
+			fprintf(stderr, "faultline serve: nothing can be measured here:\n%s\n%s\n",
+				fentry_err, err);
+			return -1;
+		}
+		note(s, fentry_err);
+	}
+	note(s, fl_bpf_notes(s->bpf));
+	if (!s->a.quiet) {
+		unsigned int t = fl_bpf_tier(s->bpf);
+
+		fprintf(stderr, "faultline serve: bpf backend, tier %s\n", fl_tier_describe(t));
+		if (t == FL_TIER_TRACEPOINT)
+			note(s, "tracepoint tier: fault counts, mmap_lock wait/hold and contention; "
+			     "fault latency, handle_mm_fault and lockless-path figures are "
+			     "unavailable (listed in faultline_unavailable)");
+	}
+	return 0;
+}
+
+static void stop_backend(struct srv *s)
+{
+	if (s->backend == FL_BACKEND_BPF)
+		fl_bpf_stop(s->bpf);
+	else if (s->backend == FL_BACKEND_KMOD)
+		kmod_stop();
+	s->bpf = NULL;
+	s->backend = FL_BACKEND_NONE;
+}
+
+/*
+ * --cgroup: add every process listed in PATH/cgroup.procs to the traced set
+ * (a bit each; their children follow by fork).  Processes that join later
+ * are traced from the next scan; ones that leave stay traced.  0 or -1.
+ */
+static int cgroup_scan(struct srv *s)
+{
+	char path[4096];
+	unsigned int pid;
+	FILE *f;
+
+	if (!s->a.cgroup || s->backend != FL_BACKEND_BPF)
+		return 0;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", s->a.cgroup);
+	f = fopen(path, "re");
+	if (!f) {
+		fprintf(stderr, "faultline serve: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fscanf(f, "%u", &pid) == 1)
+		fl_bpf_add_tgid(s->bpf, pid);
+	fclose(f);
+	return 0;
+}
+
+/* One backend read folded into the model and rendered. */
+static int collect(struct srv *s)
+{
+	struct fl_snapshot snap = { 0 };
+	char err[512];
+	int ret;
+
+	cgroup_scan(s);
+	if (s->vm_ok && fl_vmstat_read(&s->vm, NULL, true, err, sizeof(err)))
+		s->vm_ok = false;
+	if (s->backend == FL_BACKEND_BPF)
+		ret = fl_bpf_read(s->bpf, &snap, true, err, sizeof(err));
+	else
+		ret = kmod_read(&snap, err, sizeof(err));
+	if (!ret && s->backend == FL_BACKEND_KMOD) {
+		unsigned long long mm = 1ULL << FL_HOOK_MMAP_START;
+
+		snap.hdr.filter_tgid = s->tgid;
+		if ((!s->a.mmap_lock && !(snap.hdr.hooks_live & mm) && !(snap.hdr.hooks_absent & mm) &&
+		     snap.hdr.lockless_kind == FL_LL_KIND_NONE &&
+		     fl_snapshot_set_tag(&snap, FL_TAG_MMAP_LOCK_OFF, FL_MMAP_LOCK_OFF_WHY)) ||
+		    (!s->a.time_hmf &&
+		     fl_snapshot_set_tag(&snap, FL_TAG_HMF_OFF, "not timed by default: a clock "
+					 "read more on every call (serve --hmf times it)"))) {
+			snprintf(err, sizeof(err), "snapshot tag refused (no memory)");
+			ret = -1;
+		}
+	}
+	if (!ret && s->stats_fd >= 0 && s->bpf && fl_bpf_tag_own_runs(s->bpf, &snap)) {
+		snprintf(err, sizeof(err), "reading the programs' run statistics");
+		ret = -1;
+	}
+	if (!ret && s->vm_ok && fl_vmstat_to_snapshot(&s->vm, &snap.vmstat, &snap.nr_vmstat)) {
+		snprintf(err, sizeof(err), "out of memory");
+		ret = -1;
+	}
+	pthread_mutex_lock(&s->mu);
+	if (!ret && !s->model_ok) {
+		if (fl_serve_model_init(&s->m, snap.hdr.nr_cpus)) {
+			snprintf(err, sizeof(err), "out of memory");
+			ret = -1;
+		} else {
+			s->model_ok = true;
+			s->m.by = s->a.by;
+			s->m.run = s->a.run;
+			s->m.start_real_ns = now_ns(CLOCK_REALTIME);
+			s->m.start_mono_ns = now_ns(CLOCK_MONOTONIC);
+			/* machine tags once: faultline_machine_info (left out if refused) */
+			if (fl_tags_collect(&s->m.machine))
+				fl_snapshot_free(&s->m.machine);
+		}
+	}
+	if (!ret) {
+		s->m.now_mono_ns = now_ns(CLOCK_MONOTONIC);
+		ret = fl_serve_model_add(&s->m, &snap, s->backend == FL_BACKEND_BPF, err, sizeof(err));
+	}
+	if (!ret)
+		ret = fl_serve_render(&s->m, err, sizeof(err));
+	else if (s->model_ok)
+		s->m.read_errors++;
+	pthread_mutex_unlock(&s->mu);
+	fl_snapshot_free(&snap);
+	if (ret)
+		fprintf(stderr, "faultline serve: reading the statistics: %s\n", err);
+	return ret;
+}
+
+static void write_textfile(struct srv *s)
+{
+	char path[4096];
+	struct fl_out o;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/faultline.prom", s->a.textfile);
+	if (fl_out_open(&o, path))
+		return;
+	fchmod(fileno(o.f), 0644);	/* node_exporter reads it as another user */
+	pthread_mutex_lock(&s->mu);
+	n = fwrite(s->m.buf, 1, s->m.len, o.f);
+	pthread_mutex_unlock(&s->mu);
+	if (n != s->m.len) {
+		fprintf(stderr, "faultline serve: %s: short write\n", path);
+		fl_out_abort(&o);
+		return;
+	}
+	fl_out_commit(&o);
+}
+
+static int textfile_ok(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK)) {
+		fprintf(stderr, "faultline serve: --textfile %s: not a writable directory\n", dir);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	struct srv s = { .stats_fd = -1 };
+	char err[512];
+	sigset_t set, orig;
+	unsigned long long t_end = 0, next;
+	int ret = fl_args_exit(parse_serve_args(argc, argv, &s.a, err, sizeof(err)), "serve",
+			       err, usage);
+
+	if (ret >= 0)
+		return ret;
+	if (!privileged()) {
+		fprintf(stderr, "faultline serve: needs root (or CAP_BPF + CAP_PERFMON) to attach "
+			"its probes; not starting\n");
+		return 1;
+	}
+	if (s.a.textfile && textfile_ok(s.a.textfile))
+		return 1;
+	if (s.a.pid) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%u", s.a.pid);
+		if (access(path, F_OK)) {
+			fprintf(stderr, "faultline serve: -p %u: no such process\n", s.a.pid);
+			return 1;
+		}
+		s.tgid = s.a.pid;
+	}
+	pthread_mutex_init(&s.mu, NULL);
+	/* the HTTP threads inherit this mask: the signals come to sigtimedwait here */
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, &orig);
+	signal(SIGPIPE, SIG_IGN);
+	fl_bpf_setup_libbpf();
+	if (s.a.self_cost) {
+		s.stats_fd = fl_bpf_stats_enable(err, sizeof(err));
+		if (s.stats_fd < 0) {
+			fprintf(stderr, "faultline serve: --self-cost: %s\n", err);
+			return 1;
+		}
+	}
+	s.vm_ok = !fl_vmstat_read(&s.vm, NULL, false, err, sizeof(err));
+	if (!s.vm_ok)
+		fprintf(stderr, "faultline serve: %s (vmstat not exported)\n", err);
+	if (start_backend(&s) || cgroup_scan(&s)) {
+		ret = 1;
+		goto out;
+	}
+	if (collect(&s)) {
+		ret = 1;
+		goto out;
+	}
+	s.http = fl_http_start(s.a.listen, &s.m, &s.mu, err, sizeof(err));
+	if (!s.http) {
+		fprintf(stderr, "faultline serve: %s\n", err);
+		ret = 1;
+		goto out;
+	}
+	if (!s.a.quiet)
+		fprintf(stderr, "faultline serve: http://%s/metrics, reading every %gs%s%s\n",
+			s.a.listen, s.a.interval, s.a.textfile ? ", textfile in " : "",
+			s.a.textfile ? s.a.textfile : "");
+	if (s.a.textfile)
+		write_textfile(&s);
+	next = now_ns(CLOCK_MONOTONIC) + (unsigned long long)(s.a.interval * 1e9);
+	if (s.a.duration)
+		t_end = now_ns(CLOCK_MONOTONIC) + (unsigned long long)(s.a.duration * 1e9);
+	ret = 0;
+	for (;;) {
+		unsigned long long now = now_ns(CLOCK_MONOTONIC), until = next;
+		struct timespec ts;
+		int sig;
+
+		if (t_end && t_end < until)
+			until = t_end;
+		if (until > now) {
+			ts.tv_sec = (until - now) / 1000000000ULL;
+			ts.tv_nsec = (until - now) % 1000000000ULL;
+			sig = sigtimedwait(&set, NULL, &ts);
+		} else {
+			sig = -1;
+			errno = EAGAIN;
+		}
+		if (sig == SIGTERM || sig == SIGINT)
+			break;
+		if (sig == SIGHUP) {
+			/* what the old session counted since the last read is folded in first */
+			collect(&s);
+			stop_backend(&s);
+			pthread_mutex_lock(&s.mu);
+			fl_serve_model_new_session(&s.m);
+			pthread_mutex_unlock(&s.mu);
+			if (s.a.textfile)
+				textfile_ok(s.a.textfile);
+			if (start_backend(&s)) {
+				fprintf(stderr, "faultline serve: SIGHUP: the backend did not come back; "
+					"exiting\n");
+				ret = 1;
+				break;
+			}
+			cgroup_scan(&s);
+			note(&s, "SIGHUP: backend reopened");
+			continue;
+		}
+		if (sig < 0 && errno == EINTR)
+			continue;
+		now = now_ns(CLOCK_MONOTONIC);
+		if (now >= next) {
+			collect(&s);
+			if (s.a.textfile)
+				write_textfile(&s);
+			next += (unsigned long long)(s.a.interval * 1e9);
+			if (next <= now)	/* fell behind: skip, do not burst */
+				next = now + (unsigned long long)(s.a.interval * 1e9);
+		}
+		if (t_end && now >= t_end)
+			break;
+	}
+out:
+	fl_http_stop(s.http);
+	stop_backend(&s);
+	if (s.stats_fd >= 0)
+		close(s.stats_fd);
+	fl_vmstat_free(&s.vm);
+	if (s.model_ok)
+		fl_serve_model_free(&s.m);
+	pthread_mutex_destroy(&s.mu);
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	if (!ret && !s.a.quiet)
+		fprintf(stderr, "faultline serve: detached, exiting\n");
+	return ret;
+}

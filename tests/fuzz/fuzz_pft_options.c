@@ -15,16 +15,21 @@
 static int parse(char **field, unsigned int n, size_t page, size_t line, struct pft_opts *o,
 		 char *err, size_t errlen)
 {
-	char *argv[MAX_ARGS + 2];
+	char *argv[MAX_ARGS + 2], *orig[MAX_ARGS + 2];
 	int r;
 
 	argv[0] = strdup("pft");
 	for (unsigned int i = 0; i < n; i++)
 		argv[i + 1] = strdup(field[i]);
 	argv[n + 1] = NULL;
+	memcpy(orig, argv, sizeof(orig));	/* getopt permutes argv */
 	r = pft_parse_args((int)n + 1, argv, o, page, line, err, errlen);
+	/* --file PATH points into argv, freed below: point it at the caller's copy */
+	for (unsigned int i = 1; i <= n && !r && o->path; i++)
+		if (o->path >= orig[i] && o->path <= orig[i] + strlen(orig[i]))
+			o->path = field[i - 1] + (o->path - orig[i]);
 	for (unsigned int i = 0; i <= n; i++)
-		free(argv[i]);
+		free(orig[i]);
 	return r;
 }
 

@@ -116,19 +116,6 @@ static void usage(FILE *f)
 "With CMD: CMD and its children are traced, its exit status is returned.\n");
 }
 
-static int parse_secs(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 1e7)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_uint(const char *s, unsigned int *out)
 {
 	char *end;
@@ -712,11 +699,11 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 				return fl_args_bad(err, errlen, "invalid PID '%s'", optarg);
 			break;
 		case 'i':
-			if (parse_secs(optarg, &a->interval))
+			if (fl_parse_secs(optarg, 0, &a->interval))
 				return fl_args_bad(err, errlen, "invalid interval '%s' (seconds > 0)", optarg);
 			break;
 		case 'd':
-			if (parse_secs(optarg, &a->duration))
+			if (fl_parse_secs(optarg, 0, &a->duration))
 				return fl_args_bad(err, errlen, "invalid duration '%s' (seconds > 0)", optarg);
 			break;
 		case 'q':

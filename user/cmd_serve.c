@@ -76,19 +76,6 @@ static void usage(FILE *f)
 "SIGTERM/SIGINT: detach and exit 0; SIGHUP: detach and attach the backend again.\n");
 }
 
-static int parse_secs(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < 0.01 || v > 1e7)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, size_t errlen)
 {
 	enum { O_PERCPU = 256, O_BY, O_TIER, O_TEXTFILE, O_RUN, O_SELF, O_HMF, O_MMAP, O_CGROUP };
@@ -187,12 +174,12 @@ int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, 
 						   "tracepoint, got '%s'", optarg);
 			break;
 		case 'i':
-			if (parse_secs(optarg, &a->interval))
+			if (fl_parse_secs(optarg, 0.01, &a->interval))
 				return fl_args_bad(err, errlen, "-i: expected seconds >= 0.01, got '%s'",
 						   optarg);
 			break;
 		case 'd':
-			if (parse_secs(optarg, &a->duration))
+			if (fl_parse_secs(optarg, 0.01, &a->duration))
 				return fl_args_bad(err, errlen, "-d: expected seconds >= 0.01, got '%s'",
 						   optarg);
 			break;

@@ -3,9 +3,12 @@
 #ifndef FAULTLINE_COMMANDS_H
 #define FAULTLINE_COMMANDS_H
 
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "topology.h"
 
@@ -110,6 +113,20 @@ int fl_args_bad(char *err, size_t errlen, const char *fmt, ...)
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
 	return FL_ARGS_BAD;
+}
+
+/* SEC seconds, finite, > 0, >= MIN and <= 1e7: 0, else -1 (record's and serve's -i / -d). */
+static inline int fl_parse_secs(const char *s, double min, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v < min || v > 1e7)
+		return -1;
+	*out = v;
+	return 0;
 }
 
 /*

@@ -843,8 +843,12 @@ static int record_setup(struct rec *r)
 		if (!r->a.system_wide)
 			r->tgid = r->child;
 	}
-	/* NULL here: the bpf backend says why, phases are unavailable */
-	r->btf = fl_btf_load(err, sizeof(err));
+	/*
+	 * NULL here: the bpf backend says why, phases are unavailable.  Not
+	 * for -b kmod alone: parsing the kernel's BTF faults ~2700 pages in.
+	 */
+	if (r->a.backend_req != FL_REC_B_KMOD || r->a.phases || r->a.locks)
+		r->btf = fl_btf_load(err, sizeof(err));
 	if (start_backend(r))
 		return 1;
 	if (r->a.self_cost && r->backend != FL_BACKEND_BPF) {

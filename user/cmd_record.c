@@ -260,17 +260,8 @@ static int start_bpf(struct rec *r, unsigned int first, bool exact, char *err, s
 
 static void say_notes(struct rec *r, const char *notes)
 {
-	const char *p = notes;
-
-	if (r->a.quiet)
-		return;
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		int n = nl ? (int)(nl - p) : (int)strlen(p);
-
-		fprintf(stderr, "faultline record: %.*s\n", n, p);
-		p = nl ? nl + 1 : p + n;
-	}
+	if (!r->a.quiet)
+		fl_say_lines("record", notes);
 }
 
 /* A locked-down kernel refuses much of BPF tracing: say so when it is. */

@@ -260,17 +260,8 @@ static bool privileged(void)
 
 static void note(const struct srv *s, const char *text)
 {
-	const char *p = text;
-
-	if (s->a.quiet)
-		return;
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		int n = nl ? (int)(nl - p) : (int)strlen(p);
-
-		fprintf(stderr, "faultline serve: %.*s\n", n, p);
-		p = nl ? nl + 1 : p + n;
-	}
+	if (!s->a.quiet)
+		fl_say_lines("serve", text);
 }
 
 static int start_bpf(struct srv *s, unsigned int first, bool exact, char *err, size_t errlen)

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "topology.h"
 
@@ -113,6 +114,20 @@ int fl_args_bad(char *err, size_t errlen, const char *fmt, ...)
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
 	return FL_ARGS_BAD;
+}
+
+/* TEXT's lines on stderr, each as "faultline CMD: line" (backend notes). */
+static inline void fl_say_lines(const char *cmd, const char *text)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+
+		fprintf(stderr, "faultline %s: %.*s\n", cmd, n, p);
+		p = nl ? nl + 1 : p + n;
+	}
 }
 
 /* SEC seconds, finite, > 0, >= MIN and <= 1e7: 0, else -1 (record's and serve's -i / -d). */

@@ -16,6 +16,11 @@
 #include <linux/threads.h>
 #include <linux/sched.h>
 #include <linux/percpu.h>
+#include <linux/math64.h>
+#include <linux/timekeeping.h>
+#ifdef CONFIG_X86_TSC
+#include <asm/msr.h>
+#endif
 
 #include <faultline/abi.h>
 #include <faultline/classify.h>
@@ -119,6 +124,31 @@ static __always_inline struct fl_slot *fl_slot_claim(struct fl_cpu_stats *cs)
 	return fl_slot_take(s, old, cs);
 }
 
+/* clock.c: the handlers' timestamps (TSC ticks or ns) and their scaling */
+extern bool fl_clock_tsc;
+extern u32 fl_tsc_mult, fl_tsc_shift;
+void fl_clock_select(void);		/* fl_mutex held, nothing armed */
+void fl_clock_show(struct seq_file *m);
+
+static __always_inline u64 fl_now(void)
+{
+#ifdef CONFIG_X86_TSC
+	if (READ_ONCE(fl_clock_tsc))
+		return rdtsc_ordered();
+#endif
+	return ktime_get_mono_fast_ns();	/* = bpf_ktime_get_ns() */
+}
+
+/* A difference of two fl_now() values, in ns. */
+static __always_inline u64 fl_ticks_ns(u64 d)
+{
+#ifdef CONFIG_X86_TSC
+	if (READ_ONCE(fl_clock_tsc))
+		return mul_u64_u32_shr(d, fl_tsc_mult, fl_tsc_shift);
+#endif
+	return d;
+}
+
 /*
  * hist.h's bucket with the msb from one bsr (fls64) instead of the shift
  * cascade the BPF side needs; the same bucket for every value (checked at
@@ -134,8 +164,10 @@ static __always_inline u32 fl_hist_bucket_fast(u64 v)
 	return (shift << FL_HIST_SUB_BITS) + (u32)(v >> shift);
 }
 
+/* V: a duration in fl_now() ticks (every histogram of the module is one). */
 static __always_inline void fl_hist_put(struct fl_hist *h, u64 v)
 {
+	v = fl_ticks_ns(v);
 	fl_hist_add_at(h, fl_hist_bucket_fast(v), v);
 }
 

@@ -198,6 +198,7 @@ static int fl_summary_show(struct seq_file *m, void *v)
 		   div_u64(dur, NSEC_PER_SEC), div_u64(dur % NSEC_PER_SEC, NSEC_PER_MSEC),
 		   num_possible_cpus(), num_online_cpus());
 	seq_printf(m, "lockless path: %s\n", fl_ll_kind_label[fl_kv.ll_kind]);
+	fl_clock_show(m);
 	seq_printf(m, "hooks live 0x%llx absent 0x%llx, %s\n\ncounters:\n", live,
 		   fl_probes_absent(), fl_probes_armed() ? "armed" : "not armed");
 	for (i = 0; i < FL_C_NR; i++)

@@ -99,11 +99,6 @@ static __always_inline bool fl_want(void)
 	return fl_filter_match(current->tgid);
 }
 
-static __always_inline u64 fl_now(void)
-{
-	return ktime_get_mono_fast_ns();	/* = bpf_ktime_get_ns() */
-}
-
 /* ---- kretprobes ---------------------------------------------------------- */
 
 struct fl_hmf_data {
@@ -690,6 +685,7 @@ void fl_probes_arm(void)
 	if (fl_armed)
 		return;
 	fl_slots_clear();
+	fl_clock_select();	/* nothing in flight: no timestamp of the other clock */
 	WRITE_ONCE(fl_arm_gen, fl_arm_gen + 1);
 	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
 		struct fl_tp *t = &fl_tps[i];

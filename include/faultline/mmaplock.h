@@ -38,8 +38,9 @@
  * (start, acquired with success, contention_begin) and without for the ones
  * that only close (acquired without success, released, contention_end); a
  * NULL state is allowed everywhere.  The timestamp is read once per event by
- * the caller (bpf_ktime_get_ns() / ktime_get_mono_fast_ns(), the same clock;
- * never 0, which means "not started").
+ * the caller (bpf_ktime_get_ns(); the module's fl_now(), ns or raw TSC
+ * ticks that its FL_HIST_RECORD scales to ns, module/clock.c); never 0,
+ * which means "not started").
  */
 #ifndef FAULTLINE_MMAPLOCK_H
 #define FAULTLINE_MMAPLOCK_H

@@ -14,15 +14,15 @@
  *
  * What the kernel emits (include/linux/mmap_lock.h, 6.1 and 6.12):
  *   mmap_{read,write}_lock[_killable]  start(w), acquired(w, ok)
- *   mmap_{read,write}_trylock          acquired(w, ok)       (no start)
+ *   mmap_read_trylock                  start(read), acquired(read, ok)
  *   mmap_{read,write}_unlock           released(w)
  *   mmap_write_downgrade               acquired(read, true)  (no start, no
  *                                      release of the write hold)
  *
  * Semantics (Documentation/architecture.rst, "mmap_lock accounting"):
  *   - wait = start -> acquired, success or not: a killable lock that a
- *     fatal signal interrupts did wait, so its wait is a sample; trylocks
- *     have no start and no wait sample.
+ *     fatal signal interrupts did wait, so its wait is a sample; so is a
+ *     read trylock's (it emits start too: a short wait).
  *   - every acquired(success=false) counts in FL_C_MMAP_TRYLOCK_FAIL (a
  *     failed trylock, or a killable lock interrupted).
  *   - hold = acquired(success) -> released.  acquired(read) while a write

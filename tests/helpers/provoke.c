@@ -43,6 +43,12 @@
  *                  the lock and returns VM_FAULT_RETRY; the retry finds the
  *                  page.  = N aborted, N VM_FAULT_RETRY under mmap_lock
  *                  (mmap_lock_retries), 2N handle_mm_fault calls.
+ *   mincore N      N mincore() calls on one mapped page: each takes
+ *                  mmap_read_lock (mm/mincore.c: one lock per PAGE_SIZE
+ *                  pages), which emits mmap_lock_start_locking(read),
+ *                  acquire_returned(read, success) and released(read); no
+ *                  fault (the vector is touched before the loop).  = N
+ *                  mmap_lock read waits, N read holds, no write lock.
  *   touch N FIFO   map N base pages, block until a writer opens FIFO and
  *                  writes a byte, then write one byte per page (record -p
  *                  attaches first, then releases it).  = N faults.
@@ -140,7 +146,7 @@ int main(int argc, char **argv)
 	ps = sysconf(_SC_PAGESIZE);
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: provoke vdso-retry|unmapped|protnone|fresh-vma|stack-grow|uffd-stack N | provoke touch N FIFO\n");
+		fprintf(stderr, "usage: provoke vdso-retry|unmapped|protnone|fresh-vma|stack-grow|uffd-stack|mincore N | provoke touch N FIFO\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -255,6 +261,17 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
+	} else if (!strcmp(mode, "mincore")) {
+		static unsigned char vec[1];
+
+		vec[0] = 0;
+		/* the call that can fail, once before the loop */
+		if (mincore(last, ps, vec))
+			die("mincore");
+		m0 = minflt();
+		for (i = 0; i < n; i++)
+			mincore(last, ps, vec);
+		m1 = minflt();
 	} else if (!strcmp(mode, "touch") && argc == 4) {
 		int fd;
 		char c;

@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 
-#include "backend_bpf.h"
+#include "backend.h"
 #include "backend_kmod.h"
 #include "commands.h"
 #include "errbuf.h"
@@ -33,14 +33,10 @@
 #include "tags.h"
 #include "vmstat.h"
 
-struct rec_backend;
-
 struct rec {
 	struct fl_record_args a;	/* the options */
 
-	const struct rec_backend *be;	/* the backend in use (start_backend), or NULL */
-	int backend;		/* its FL_BACKEND_* id (be->id), FL_BACKEND_NONE */
-	struct fl_bpf *bpf;
+	struct fl_be be;	/* the backend in use (user/backend.c): be.id, be.bpf */
 	struct fl_phases *ph;
 	struct btf *btf;	/* the kernel's, probed once for the backend and phases */
 	struct fl_snapshot acc;	/* every window merged, for the summary */
@@ -131,19 +127,6 @@ static int parse_uint(const char *s, unsigned int *out)
 	return 0;
 }
 
-static int parse_tier(const char *s, unsigned int *t)
-{
-	if (!strcmp(s, "fentry"))
-		*t = FL_TIER_FENTRY;
-	else if (!strcmp(s, "kprobe"))
-		*t = FL_TIER_KPROBE;
-	else if (!strcmp(s, "tracepoint"))
-		*t = FL_TIER_TRACEPOINT;
-	else
-		return -1;
-	return 0;
-}
-
 /* tgid of PID (a thread id works too), 0 if it does not exist. */
 static unsigned int tgid_of(unsigned int pid)
 {
@@ -229,205 +212,24 @@ static void release_child(struct rec *r)
 	r->release_fd = -1;
 }
 
-static const char *not_measured(unsigned int tier)
-{
-	switch (tier) {
-	case FL_TIER_KPROBE:
-		return "kprobe tier: kprobe/kretprobe cost more per fault than fentry";
-	case FL_TIER_TRACEPOINT:
-		return "tracepoint tier: measuring fault counts, mmap_lock wait/hold and contention;\n"
-		       "  fault latency, handle_mm_fault duration and lockless-path outcomes are unavailable";
-	}
-	return NULL;
-}
-
-static int start_bpf(struct rec *r, unsigned int first, bool exact, char *err, size_t errlen)
-{
-	struct fl_bpf_opts o = {
-		.tier = first,
-		.exact = exact,
-		.system_wide = r->a.system_wide,
-		.tgid = r->tgid,
-		.follow_fork = true,
-		.time_hmf = r->a.time_hmf,
-		.mmap_lock = r->a.mmap_lock,
-		.btf = r->btf,
-	};
-
-	r->bpf = fl_bpf_start(&o, err, errlen);
-	return r->bpf ? 0 : -1;
-}
-
-static void say_notes(struct rec *r, const char *notes)
-{
-	if (!r->a.quiet)
-		fl_say_lines("record", notes);
-}
-
-/* A locked-down kernel refuses much of BPF tracing: say so when it is. */
-static void lockdown_hint(void)
-{
-	char buf[128], *l, *rb;
-	FILE *f = fopen("/sys/kernel/security/lockdown", "re");
-
-	if (!f)
-		return;
-	if (fgets(buf, sizeof(buf), f) && (l = strchr(buf, '[')) && (rb = strchr(l, ']'))) {
-		*rb = '\0';
-		if (strcmp(l + 1, "none"))
-			fprintf(stderr, "faultline record: the kernel is locked down (%s): "
-				"it refuses BPF programs that read kernel memory\n", l + 1);
-	}
-	fclose(f);
-}
-
-/* --mmap-lock (or back to the module's default) for the enable kmod_start sends. */
-static int start_kmod(struct rec *r, unsigned int tier, bool exact, char *kerr, size_t len)
-{
-	(void)tier;	/* the module has the kprobe tier only (parse_record_args) */
-	(void)exact;
-	if (kmod_mmap_lock(r->a.mmap_lock, kerr, len))
-		return -1;
-	if (kmod_time_hmf(r->a.time_hmf, kerr, len))
-		return -1;
-	return kmod_start(r->tgid, kerr, len);
-}
-
-static int bpf_read(struct rec *r, struct fl_snapshot *s, char *err, size_t errlen)
-{
-	return fl_bpf_read(r->bpf, s, false, err, errlen);
-}
-
-static int bpf_rotate(struct rec *r, struct fl_snapshot *s, char *err, size_t errlen)
-{
-	return fl_bpf_read(r->bpf, s, true, err, errlen);
-}
-
-static void bpf_stop(struct rec *r)
-{
-	fl_bpf_stop(r->bpf);
-	r->bpf = NULL;
-}
-
-static int kmod_read_rec(struct rec *r, struct fl_snapshot *s, char *err, size_t errlen)
-{
-	(void)r;
-	return kmod_read(s, err, errlen);
-}
-
-static void kmod_stop_rec(struct rec *r)
-{
-	(void)r;
-	kmod_stop();
-}
-
-/*
- * What record asks of a backend: start (at a tier, or only that tier), read
- * the counts since the start, rotate (read and begin a new window: -i),
- * stop.  The module cannot rotate; parse_record_args refuses -i with it.
- */
-struct rec_backend {
-	unsigned int id;	/* FL_BACKEND_* */
-	int (*start)(struct rec *r, unsigned int tier, bool exact, char *err, size_t errlen);
-	int (*read)(struct rec *r, struct fl_snapshot *s, char *err, size_t errlen);
-	int (*rotate)(struct rec *r, struct fl_snapshot *s, char *err, size_t errlen);
-	void (*stop)(struct rec *r);
-};
-
-static const struct rec_backend rec_bpf = {
-	.id = FL_BACKEND_BPF, .start = start_bpf, .read = bpf_read, .rotate = bpf_rotate,
-	.stop = bpf_stop,
-};
-
-static const struct rec_backend rec_kmod = {
-	.id = FL_BACKEND_KMOD, .start = start_kmod, .read = kmod_read_rec, .stop = kmod_stop_rec,
-};
-
-static int be_start(struct rec *r, const struct rec_backend *be, unsigned int tier, bool exact,
-		    char *err, size_t errlen)
-{
-	if (be->start(r, tier, exact, err, errlen))
-		return -1;
-	r->be = be;
-	r->backend = be->id;
-	return 0;
-}
-
 static int start_backend(struct rec *r)
 {
-	char err[2048], kerr[512] = "";
-	char fentry_err[2048] = "", kmsg[600] = "";
+	struct fl_be_req req = {
+		.cmd = "record",
+		.backend_req = r->a.backend_req,
+		.tier_req = r->a.tier_req,
+		.quiet = r->a.quiet,
+		.bpf = {
+			.system_wide = r->a.system_wide,
+			.tgid = r->tgid,
+			.follow_fork = true,
+			.time_hmf = r->a.time_hmf,
+			.mmap_lock = r->a.mmap_lock,
+			.btf = r->btf,
+		},
+	};
 
-	if (r->a.backend_req == FL_REC_B_KMOD) {
-		if (!kmod_loaded()) {
-			fprintf(stderr, "faultline record: faultline.ko is not loaded (insmod module/faultline.ko)\n");
-			return -1;
-		}
-		if (be_start(r, &rec_kmod, FL_TIER_KPROBE, true, kerr, sizeof(kerr))) {
-			fprintf(stderr, "faultline record: kmod backend: %s\n", kerr);
-			return -1;
-		}
-		if (!r->a.quiet)
-			fprintf(stderr, "faultline record: kmod backend (faultline.ko, kprobe tier)\n");
-		return 0;
-	}
-	if (r->a.backend_req == FL_REC_B_BPF || r->a.tier_req) {
-		if (be_start(r, &rec_bpf, r->a.tier_req, r->a.tier_req != 0, err, sizeof(err))) {
-			fprintf(stderr, "faultline record: bpf backend unavailable:\n");
-			say_notes(&(struct rec){ .a.quiet = false }, err);
-			return -1;
-		}
-		goto bpf_ok;
-	}
-	/* auto: fentry, then the module if loaded, then kprobe, then tracepoint */
-	if (!be_start(r, &rec_bpf, FL_TIER_FENTRY, true, fentry_err, sizeof(fentry_err)))
-		goto bpf_ok;
-	if (kmod_loaded()) {
-		if (!be_start(r, &rec_kmod, FL_TIER_KPROBE, true, kerr, sizeof(kerr))) {
-				say_notes(r, fentry_err);
-			if (!r->a.quiet)
-				fprintf(stderr, "faultline record: using the kmod backend: faultline.ko is loaded "
-					"and the bpf fentry tier is not allowed\n");
-			return 0;
-		}
-		snprintf(kmsg, sizeof(kmsg), "faultline.ko is loaded but refused: %s", kerr);
-	} else {
-		snprintf(kmsg, sizeof(kmsg), "kmod backend: faultline.ko is not loaded");
-	}
-	if (be_start(r, &rec_bpf, FL_TIER_KPROBE, false, err, sizeof(err))) {
-		fprintf(stderr, "faultline record: nothing can be measured here:\n");
-		say_notes(&(struct rec){ .a.quiet = false }, fentry_err);
-		if (strcmp(err, fentry_err))
-			say_notes(&(struct rec){ .a.quiet = false }, err);
-		say_notes(&(struct rec){ .a.quiet = false }, kmsg);
-		if (geteuid() != 0)
-			fprintf(stderr, "faultline record: not running as root: loading BPF needs "
-				"CAP_BPF + CAP_PERFMON (or root)\n");
-		lockdown_hint();
-		return -1;
-	}
-	say_notes(r, fentry_err);
-	say_notes(r, kmsg);
-bpf_ok:
-	say_notes(r, fl_bpf_notes(r->bpf));
-	if (!r->a.quiet) {
-		const char *nm = not_measured(fl_bpf_tier(r->bpf));
-
-		fprintf(stderr, "faultline record: bpf backend, tier %s\n",
-			fl_tier_describe(fl_bpf_tier(r->bpf)));
-		if (nm)
-			fprintf(stderr, "faultline record: %s\n", nm);
-	}
-	return 0;
-}
-
-static void stop_backend(struct rec *r)
-{
-	if (r->be)
-		r->be->stop(r);
-	r->be = NULL;
-	r->bpf = NULL;
-	r->backend = FL_BACKEND_NONE;
+	return fl_be_start(&r->be, &req);
 }
 
 /*
@@ -443,7 +245,7 @@ static void record_cleanup(struct rec *r)
 	if (r->ph)
 		fl_phases_close(r->ph);
 	r->ph = NULL;
-	stop_backend(r);
+	fl_be_stop(&r->be);
 	btf__free(r->btf);
 	r->btf = NULL;
 	if (r->child > 0) {
@@ -569,8 +371,7 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 	end_mono = now_ns(CLOCK_MONOTONIC);
 	if (fl_vmstat_read(&r->vm, NULL, true, err, sizeof(err)) && !r->a.quiet)
 		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);
-	ret = rotate && r->be->rotate ? r->be->rotate(r, s, err, sizeof(err)) :
-	      r->be->read(r, s, err, sizeof(err));
+	ret = fl_be_read(&r->be, s, rotate, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "faultline record: reading the statistics: %s\n", err);
 		return -1;
@@ -578,34 +379,13 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 	s->hdr.t_start_ns = r->win_real;
 	s->hdr.t_end_ns = end_real;
 	s->hdr.duration_ns = end_mono - r->win_mono;
-	if (r->backend == FL_BACKEND_KMOD) {
-		unsigned long long m = 1ULL << FL_HOOK_MMAP_START;
-
-		s->hdr.filter_tgid = r->tgid;
-		/* the module holds them off where the bpf backend does, for the same reason */
-		if (!r->a.mmap_lock && !(s->hdr.hooks_live & m) && !(s->hdr.hooks_absent & m) &&
-		    s->hdr.lockless_kind == FL_LL_KIND_NONE &&
-		    fl_snapshot_set_tag(s, FL_TAG_MMAP_LOCK_OFF, FL_MMAP_LOCK_OFF_WHY)) {
-			fprintf(stderr, "faultline record: snapshot tag '%s' refused (no memory)\n",
-				FL_TAG_MMAP_LOCK_OFF);
-			return -1;
-		}
-		if (!r->a.time_hmf &&
-		    fl_snapshot_set_tag(s, FL_TAG_HMF_OFF,
-					"not timed by default: a clock read more on every call "
-					"(record --hmf times it)")) {
-			fprintf(stderr, "faultline record: snapshot tag '%s' refused (no memory)\n",
-				FL_TAG_HMF_OFF);
-			return -1;
-		}
-	}
 	if (fl_vmstat_to_snapshot(&r->vm, &s->vmstat, &s->nr_vmstat)) {
 		fprintf(stderr, "faultline record: out of memory\n");
 		return -1;
 	}
 	if (r->ph && fl_phases_read(r->ph, s, err, sizeof(err)) && !r->a.quiet)
 		fprintf(stderr, "faultline record: phases: %s\n", err);
-	if (r->stats_fd >= 0 && (fl_bpf_tag_own_runs(r->bpf, s) ||
+	if (r->stats_fd >= 0 && (fl_bpf_tag_own_runs(r->be.bpf, s) ||
 				 (r->ph && fl_phases_tag_runs(r->ph, s))) && !r->a.quiet)
 		fprintf(stderr, "faultline record: self-cost: out of memory\n");
 	if (fl_tags_collect(s) && !r->a.quiet)
@@ -669,17 +449,11 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 			a->out = optarg;
 			break;
 		case 'b':
-			if (!strcmp(optarg, "auto"))
-				a->backend_req = FL_REC_B_AUTO;
-			else if (!strcmp(optarg, "bpf"))
-				a->backend_req = FL_REC_B_BPF;
-			else if (!strcmp(optarg, "kmod"))
-				a->backend_req = FL_REC_B_KMOD;
-			else
+			if (fl_parse_backend(optarg, &a->backend_req))
 				return fl_args_bad(err, errlen, "unknown backend '%s' (auto, bpf, kmod)", optarg);
 			break;
 		case 'T':
-			if (parse_tier(optarg, &a->tier_req))
+			if (fl_parse_tier(optarg, &a->tier_req))
 				return fl_args_bad(err, errlen, "unknown tier '%s' (fentry, kprobe, tracepoint)", optarg);
 			break;
 		case 'a':
@@ -842,7 +616,7 @@ static int record_setup(struct rec *r)
 		r->btf = fl_btf_load(err, sizeof(err));
 	if (start_backend(r))
 		return 1;
-	if (r->a.self_cost && r->backend != FL_BACKEND_BPF) {
+	if (r->a.self_cost && r->be.id != FL_BACKEND_BPF) {
 		fprintf(stderr, "faultline record: --self-cost times BPF programs; the module backend was chosen (use -b bpf)\n");
 		return 1;
 	}

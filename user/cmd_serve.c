@@ -21,8 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backend_bpf.h"
-#include "backend_kmod.h"
+#include "backend.h"
 #include "commands.h"
 #include "export.h"
 #include "export_out.h"
@@ -35,8 +34,7 @@
 
 struct srv {
 	struct fl_serve_args a;
-	int backend;
-	struct fl_bpf *bpf;
+	struct fl_be be;	/* the backend in use (user/backend.c, as record's) */
 	unsigned int tgid;
 	int stats_fd;
 	struct fl_vmstat vm;
@@ -152,24 +150,12 @@ int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, 
 			by_set = true;
 			break;
 		case 'b':
-			if (!strcmp(optarg, "auto"))
-				a->backend_req = FL_REC_B_AUTO;
-			else if (!strcmp(optarg, "bpf"))
-				a->backend_req = FL_REC_B_BPF;
-			else if (!strcmp(optarg, "kmod"))
-				a->backend_req = FL_REC_B_KMOD;
-			else
+			if (fl_parse_backend(optarg, &a->backend_req))
 				return fl_args_bad(err, errlen, "-b: expected auto, bpf or kmod, got '%s'",
 						   optarg);
 			break;
 		case O_TIER:
-			if (!strcmp(optarg, "fentry"))
-				a->tier_req = FL_TIER_FENTRY;
-			else if (!strcmp(optarg, "kprobe"))
-				a->tier_req = FL_TIER_KPROBE;
-			else if (!strcmp(optarg, "tracepoint"))
-				a->tier_req = FL_TIER_TRACEPOINT;
-			else
+			if (fl_parse_tier(optarg, &a->tier_req))
 				return fl_args_bad(err, errlen, "--tier: expected fentry, kprobe or "
 						   "tracepoint, got '%s'", optarg);
 			break;
@@ -264,91 +250,25 @@ static void note(const struct srv *s, const char *text)
 		fl_say_lines("serve", text);
 }
 
-static int start_bpf(struct srv *s, unsigned int first, bool exact, char *err, size_t errlen)
-{
-	struct fl_bpf_opts o = {
-		.tier = first,
-		.exact = exact,
-		.system_wide = s->tgid == 0 && !s->a.cgroup,
-		.tgid = s->tgid,
-		.follow_fork = true,
-		.time_hmf = s->a.time_hmf,
-		.mmap_lock = s->a.mmap_lock,
-	};
-
-	s->bpf = fl_bpf_start(&o, err, errlen);
-	if (!s->bpf)
-		return -1;
-	s->backend = FL_BACKEND_BPF;
-	return 0;
-}
-
-static int start_kmod(struct srv *s, char *err, size_t len)
-{
-	if (kmod_mmap_lock(s->a.mmap_lock, err, len) || kmod_time_hmf(s->a.time_hmf, err, len) ||
-	    kmod_start(s->tgid, err, len))
-		return -1;
-	s->backend = FL_BACKEND_KMOD;
-	return 0;
-}
-
-/* record's order: -b kmod; -b bpf / --tier; else fentry, the module, kprobe, tracepoint. */
+/* record's choice and lines (user/backend.c); --cgroup never takes the module */
 static int start_backend(struct srv *s)
 {
-	char err[2048], fentry_err[2048] = "", kerr[512];
+	struct fl_be_req req = {
+		.cmd = "serve",
+		.backend_req = s->a.backend_req,
+		.tier_req = s->a.tier_req,
+		.quiet = s->a.quiet,
+		.no_kmod = s->a.cgroup != NULL,
+		.bpf = {
+			.system_wide = s->tgid == 0 && !s->a.cgroup,
+			.tgid = s->tgid,
+			.follow_fork = true,
+			.time_hmf = s->a.time_hmf,
+			.mmap_lock = s->a.mmap_lock,
+		},
+	};
 
-	if (s->a.backend_req == FL_REC_B_KMOD) {
-		if (!kmod_loaded()) {
-			fprintf(stderr, "faultline serve: faultline.ko is not loaded (insmod module/faultline.ko)\n");
-			return -1;
-		}
-		if (start_kmod(s, kerr, sizeof(kerr))) {
-			fprintf(stderr, "faultline serve: kmod backend: %s\n", kerr);
-			return -1;
-		}
-		note(s, "kmod backend (faultline.ko, kprobe tier)");
-		return 0;
-	}
-	if (s->a.backend_req == FL_REC_B_BPF || s->a.tier_req) {
-		if (start_bpf(s, s->a.tier_req, s->a.tier_req != 0, err, sizeof(err))) {
-			fprintf(stderr, "faultline serve: bpf backend unavailable:\n%s\n", err);
-			return -1;
-		}
-	} else if (start_bpf(s, FL_TIER_FENTRY, true, fentry_err, sizeof(fentry_err))) {
-		if (!s->a.cgroup && kmod_loaded() && !start_kmod(s, kerr, sizeof(kerr))) {
-			note(s, fentry_err);
-			note(s, "using the kmod backend: faultline.ko is loaded and the bpf fentry "
-			     "tier is not allowed");
-			return 0;
-		}
-		if (start_bpf(s, FL_TIER_KPROBE, false, err, sizeof(err))) {
-			fprintf(stderr, "faultline serve: nothing can be measured here:\n%s\n%s\n",
-				fentry_err, err);
-			return -1;
-		}
-		note(s, fentry_err);
-	}
-	note(s, fl_bpf_notes(s->bpf));
-	if (!s->a.quiet) {
-		unsigned int t = fl_bpf_tier(s->bpf);
-
-		fprintf(stderr, "faultline serve: bpf backend, tier %s\n", fl_tier_describe(t));
-		if (t == FL_TIER_TRACEPOINT)
-			note(s, "tracepoint tier: fault counts, mmap_lock wait/hold and contention; "
-			     "fault latency, handle_mm_fault and lockless-path figures are "
-			     "unavailable (listed in faultline_unavailable)");
-	}
-	return 0;
-}
-
-static void stop_backend(struct srv *s)
-{
-	if (s->backend == FL_BACKEND_BPF)
-		fl_bpf_stop(s->bpf);
-	else if (s->backend == FL_BACKEND_KMOD)
-		kmod_stop();
-	s->bpf = NULL;
-	s->backend = FL_BACKEND_NONE;
+	return fl_be_start(&s->be, &req);
 }
 
 /*
@@ -362,7 +282,7 @@ static int cgroup_scan(struct srv *s)
 	unsigned int pid;
 	FILE *f;
 
-	if (!s->a.cgroup || s->backend != FL_BACKEND_BPF)
+	if (!s->a.cgroup || s->be.id != FL_BACKEND_BPF)
 		return 0;
 	snprintf(path, sizeof(path), "%s/cgroup.procs", s->a.cgroup);
 	f = fopen(path, "re");
@@ -371,7 +291,7 @@ static int cgroup_scan(struct srv *s)
 		return -1;
 	}
 	while (fscanf(f, "%u", &pid) == 1)
-		fl_bpf_add_tgid(s->bpf, pid);
+		fl_bpf_add_tgid(s->be.bpf, pid);
 	fclose(f);
 	return 0;
 }
@@ -386,25 +306,8 @@ static int collect(struct srv *s)
 	cgroup_scan(s);
 	if (s->vm_ok && fl_vmstat_read(&s->vm, NULL, true, err, sizeof(err)))
 		s->vm_ok = false;
-	if (s->backend == FL_BACKEND_BPF)
-		ret = fl_bpf_read(s->bpf, &snap, true, err, sizeof(err));
-	else
-		ret = kmod_read(&snap, err, sizeof(err));
-	if (!ret && s->backend == FL_BACKEND_KMOD) {
-		unsigned long long mm = 1ULL << FL_HOOK_MMAP_START;
-
-		snap.hdr.filter_tgid = s->tgid;
-		if ((!s->a.mmap_lock && !(snap.hdr.hooks_live & mm) && !(snap.hdr.hooks_absent & mm) &&
-		     snap.hdr.lockless_kind == FL_LL_KIND_NONE &&
-		     fl_snapshot_set_tag(&snap, FL_TAG_MMAP_LOCK_OFF, FL_MMAP_LOCK_OFF_WHY)) ||
-		    (!s->a.time_hmf &&
-		     fl_snapshot_set_tag(&snap, FL_TAG_HMF_OFF, "not timed by default: a clock "
-					 "read more on every call (serve --hmf times it)"))) {
-			snprintf(err, sizeof(err), "snapshot tag refused (no memory)");
-			ret = -1;
-		}
-	}
-	if (!ret && s->stats_fd >= 0 && s->bpf && fl_bpf_tag_own_runs(s->bpf, &snap)) {
+	ret = fl_be_read(&s->be, &snap, true, err, sizeof(err));
+	if (!ret && s->stats_fd >= 0 && s->be.bpf && fl_bpf_tag_own_runs(s->be.bpf, &snap)) {
 		snprintf(err, sizeof(err), "reading the programs' run statistics");
 		ret = -1;
 	}
@@ -430,7 +333,7 @@ static int collect(struct srv *s)
 	}
 	if (!ret) {
 		s->m.now_mono_ns = now_ns(CLOCK_MONOTONIC);
-		ret = fl_serve_model_add(&s->m, &snap, s->backend == FL_BACKEND_BPF, err, sizeof(err));
+		ret = fl_serve_model_add(&s->m, &snap, fl_be_can_rotate(&s->be), err, sizeof(err));
 	}
 	if (!ret)
 		ret = fl_serve_render(&s->m, err, sizeof(err));
@@ -566,7 +469,7 @@ int cmd_serve(int argc, char **argv)
 		if (sig == SIGHUP) {
 			/* what the old session counted since the last read is folded in first */
 			collect(&s);
-			stop_backend(&s);
+			fl_be_stop(&s.be);
 			pthread_mutex_lock(&s.mu);
 			fl_serve_model_new_session(&s.m);
 			pthread_mutex_unlock(&s.mu);
@@ -598,7 +501,7 @@ int cmd_serve(int argc, char **argv)
 	}
 out:
 	fl_http_stop(s.http);
-	stop_backend(&s);
+	fl_be_stop(&s.be);
 	if (s.stats_fd >= 0)
 		close(s.stats_fd);
 	fl_vmstat_free(&s.vm);

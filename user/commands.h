@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <faultline/abi.h>
 #include "topology.h"
 
 extern bool fl_verbose;
@@ -128,6 +129,34 @@ static inline void fl_say_lines(const char *cmd, const char *text)
 		fprintf(stderr, "faultline %s: %.*s\n", cmd, n, p);
 		p = nl ? nl + 1 : p + n;
 	}
+}
+
+/* -b auto|bpf|kmod (record, serve): FL_REC_B_* in *out, 0; else -1. */
+static inline int fl_parse_backend(const char *s, int *out)
+{
+	if (!strcmp(s, "auto"))
+		*out = FL_REC_B_AUTO;
+	else if (!strcmp(s, "bpf"))
+		*out = FL_REC_B_BPF;
+	else if (!strcmp(s, "kmod"))
+		*out = FL_REC_B_KMOD;
+	else
+		return -1;
+	return 0;
+}
+
+/* --tier fentry|kprobe|tracepoint (record, serve): FL_TIER_* in *out, 0; else -1. */
+static inline int fl_parse_tier(const char *s, unsigned int *out)
+{
+	if (!strcmp(s, "fentry"))
+		*out = FL_TIER_FENTRY;
+	else if (!strcmp(s, "kprobe"))
+		*out = FL_TIER_KPROBE;
+	else if (!strcmp(s, "tracepoint"))
+		*out = FL_TIER_TRACEPOINT;
+	else
+		return -1;
+	return 0;
 }
 
 /* SEC seconds, finite, > 0, >= MIN and <= 1e7: 0, else -1 (record's and serve's -i / -d). */

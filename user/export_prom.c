@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Prometheus text exposition (version 0.0.4) of exported snapshots, for
- * node_exporter's textfile collector.  Histograms in seconds, cumulative
- * buckets at the powers of two of the nanosecond log-linear histogram
- * (le = (2^k - 1) ns, exact: our buckets never straddle 2^k), +Inf, _sum,
- * _count.  Every family's samples are contiguous, after its HELP and TYPE.
+ * node_exporter's textfile collector and faultline serve.  Histograms in
+ * seconds, one cumulative bucket per bucket of the nanosecond log-linear
+ * histogram (le = its inclusive upper bound, fl_hist_upper(i) - 1 ns: the
+ * histogram's own bounds, so every count is exact), +Inf, _sum, _count.
+ * Fault counts are one family, faultline_faults_total{mode="user"|"kernel"}.
+ * Every family's samples are contiguous, after its HELP and TYPE.
  * Figures a snapshot cannot measure are left out, and listed in
  * faultline_unavailable{figure,reason} instead of being exported as 0.
  */
@@ -97,24 +99,20 @@ static void hist_family(FILE *f, const struct fl_export *e, unsigned int id)
 			continue;
 		if (!header++) {
 			fprintf(f, "# HELP faultline_%s_seconds %s (faultline log-linear histogram, "
-				"buckets at powers of two).\n", fl_hist_name(id), fl_hist_name(id));
+				"every bucket bound).\n", fl_hist_name(id), fl_hist_name(id));
 			fprintf(f, "# TYPE faultline_%s_seconds histogram\n", fl_hist_name(id));
 		}
 		for (unsigned int gi = 0; gi < ngroups(e, es); gi++) {
 			const struct fl_hist *h = &group(e, es, gi)->st.hist[id];
 			unsigned long long cum = 0;
-			unsigned int b = 0;
 
-			/* powers of two 2^4 .. 2^36 ns: bucket 8 * (p - 2) starts at 2^p */
-			for (unsigned int p = 4; p <= FL_HIST_MAX_LOG2 + 1; p++) {
-				unsigned int end = (p - 2) * FL_HIST_SUB;
-
-				for (; b < end && b < FL_HIST_NBUCKETS; b++)
-					cum += h->buckets[b];
+			/* every bucket's inclusive upper bound: the histogram's own le */
+			for (unsigned int b = 0; b < FL_HIST_NBUCKETS; b++) {
+				cum += h->buckets[b];
 				fprintf(f, "faultline_%s_seconds_bucket", fl_hist_name(id));
 				labels(f, e, es, group(e, es, gi), NULL, NULL, 0);
 				fputs(",le=\"", f);
-				print_le(f, (1ULL << p) - 1);
+				print_le(f, fl_hist_upper(b) - 1);
 				fprintf(f, "\"} %llu\n", cum);
 			}
 			fprintf(f, "faultline_%s_seconds_bucket", fl_hist_name(id));
@@ -132,8 +130,14 @@ static void hist_family(FILE *f, const struct fl_export *e, unsigned int id)
 	}
 }
 
+/*
+ * One counter family faultline_<name>_total: a series per id of ids[] (n of
+ * them) and group, with label lk = lv[i] when lk is set.  ll: the ids are
+ * lockless outcomes, else counters.
+ */
 static void counter_family(FILE *f, const struct fl_export *e, const char *name,
-			   enum fl_figure fig, int ll, unsigned int id)
+			   const char *help, enum fl_figure fig, int ll, const unsigned int *ids,
+			   const char *lk, const char *const *lv, unsigned int n)
 {
 	int header = 0;
 
@@ -143,17 +147,17 @@ static void counter_family(FILE *f, const struct fl_export *e, const char *name,
 		if (!avail(es, fig))
 			continue;
 		if (!header++) {
-			fprintf(f, "# HELP faultline_%s_total %s %s.\n", name,
-				ll ? "Lockless fault path outcome" : "faultline counter", name);
+			fprintf(f, "# HELP faultline_%s_total %s.\n", name, help);
 			fprintf(f, "# TYPE faultline_%s_total counter\n", name);
 		}
-		for (unsigned int gi = 0; gi < ngroups(e, es); gi++) {
-			const struct fl_cpu_stats *st = &group(e, es, gi)->st;
+		for (unsigned int i = 0; i < n; i++)
+			for (unsigned int gi = 0; gi < ngroups(e, es); gi++) {
+				const struct fl_cpu_stats *st = &group(e, es, gi)->st;
 
-			fprintf(f, "faultline_%s_total", name);
-			labels(f, e, es, group(e, es, gi), NULL, NULL, 1);
-			fprintf(f, " %llu\n", ll ? st->ll[id] : st->cnt[id]);
-		}
+				fprintf(f, "faultline_%s_total", name);
+				labels(f, e, es, group(e, es, gi), lk, lk ? lv[i] : NULL, 1);
+				fprintf(f, " %llu\n", ll ? st->ll[ids[i]] : st->cnt[ids[i]]);
+			}
 	}
 }
 
@@ -207,11 +211,30 @@ void fl_export_prom(FILE *f, const struct fl_export *e)
 				a == FL_AVAIL_ABSENT ? "absent" : "unavailable");
 		}
 	}
-	for (unsigned int id = 0; id < FL_C_NR; id++)
-		if (fl_counter_known(id))
-			counter_family(f, e, fl_counter_name(id), fl_counter_figure(id), 0, id);
-	for (unsigned int id = 0; id < FL_LL_NR; id++)
-		counter_family(f, e, fl_ll_name(id), FL_FIG_LOCKLESS, 1, id);
+	{
+		static const unsigned int faults[] = { FL_C_FAULTS_USER, FL_C_FAULTS_KERNEL };
+		static const char *const modes[] = { "user", "kernel" };
+
+		counter_family(f, e, "faults", "Page faults of the traced tasks: mode=\"user\" "
+			       "from user mode (faults_user), mode=\"kernel\" from the kernel on "
+			       "user addresses (faults_kernel)", FL_FIG_FAULTS, 0, faults, "mode",
+			       modes, 2);
+	}
+	for (unsigned int id = 0; id < FL_C_NR; id++) {
+		char help[96];
+
+		if (!fl_counter_known(id) || id == FL_C_FAULTS_USER || id == FL_C_FAULTS_KERNEL)
+			continue;
+		snprintf(help, sizeof(help), "faultline counter %s", fl_counter_name(id));
+		counter_family(f, e, fl_counter_name(id), help, fl_counter_figure(id), 0, &id,
+			       NULL, NULL, 1);
+	}
+	for (unsigned int id = 0; id < FL_LL_NR; id++) {
+		char help[96];
+
+		snprintf(help, sizeof(help), "Lockless fault path outcome %s", fl_ll_name(id));
+		counter_family(f, e, fl_ll_name(id), help, FL_FIG_LOCKLESS, 1, &id, NULL, NULL, 1);
+	}
 	for (unsigned int id = 0; id < FL_H_NR; id++)
 		hist_family(f, e, id);
 	header = 0;

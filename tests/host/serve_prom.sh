@@ -4,8 +4,8 @@
 # beside promtool).  pft -m 256m runs in a process that serve (-p) and a
 # `faultline record -p` of the same window both trace, held until both are
 # attached.  Checks:
-#  - through Prometheus's HTTP API, increase(faultline_faults_user_total[...])
-#    evaluated at the last sample's timestamp (no extrapolation at the end; the
+#  - through Prometheus's HTTP API, sum(increase(faultline_faults_total[...]))
+#    (both modes, user and kernel) evaluated at the last sample's timestamp (no extrapolation at the end; the
 #    counter starts at ~0, so none at the start) = 65536 pages +-2%; /proc/vmstat's
 #    pgfault delta covers it; record's snapshot of the same process agrees +-1%;
 #    histogram_quantile answers for mmap_lock write wait;
@@ -74,6 +74,8 @@ metric() {  # NAME-with-labels-prefix FILE
 	awk -v k="$1" 'index($0, k) == 1 && substr($0, length(k) + 1, 1) ~ /[{ ]/ { print $NF; exit }' "$2"
 }
 pgfault() { awk '$1 == "pgfault" { print $2 }' /proc/vmstat; }
+# faultline_faults_total{...,mode="user"} of an exposition (stdin or FILE)
+faults_user() { awk '/^faultline_faults_total\{.*mode="user"/ { print $NF; exit }' "$@"; }
 
 # the workload: a shell held on a fifo, then exec pft (same tgid)
 mkfifo "$OUT/go"
@@ -121,15 +123,15 @@ prev=
 for i in $(seq 60); do
 	sleep 0.5
 	get "$SURL" >"$OUT/scrape.prom"
-	served=$(metric faultline_faults_user_total "$OUT/scrape.prom")
-	[ "$served" = "$prev" ] && [ "$(pq 'faultline_faults_user_total')" = "$served" ] && break
+	served=$(faults_user "$OUT/scrape.prom")
+	[ "$served" = "$prev" ] && [ "$(pq 'faultline_faults_total{mode="user"}')" = "$served" ] && break
 	prev=$served
 done
-ts=$(pq 'timestamp(faultline_faults_user_total)')
-inc=$(pq 'increase(faultline_faults_user_total[10m])' "$ts")
-last=$(pq 'faultline_faults_user_total' "$ts")
-echo "served faults_user_total $served; Prometheus at $ts: last $last, increase $inc; pgfault delta $((vm1 - vm0))"
-fl_check_within "Prometheus increase(faultline_faults_user_total) vs pft's 65536 pages" \
+ts=$(pq 'timestamp(faultline_faults_total{mode="user"})')
+inc=$(pq 'sum(increase(faultline_faults_total[10m]))' "$ts")
+last=$(pq 'faultline_faults_total{mode="user"}' "$ts")
+echo "served faults_total{mode=user} $served; Prometheus at $ts: last $last, increase (both modes) $inc; pgfault delta $((vm1 - vm0))"
+fl_check_within "Prometheus sum(increase(faultline_faults_total)) vs pft's 65536 pages" \
 	"$(printf '%.0f' "$inc")" 65536 2
 fl_check_within "Prometheus's last sample = serve's counter" "$last" "$served" 0
 fl_check_ge "pgfault delta covers the faults served" "$((vm1 - vm0))" "$(printf '%.0f' "$inc")"
@@ -261,13 +263,13 @@ fl_check_eq "collection goes on beside 20 slow clients" $? 0
 cat "$OUT/slow.txt"
 
 # SIGHUP: reopened, counters monotonic
-before=$(get "$SURL" | awk '/^faultline_faults_user_total/ { print $NF }')
+before=$(get "$SURL" | faults_user)
 kill -HUP $SERVE
 sleep 2.5
 get "$SURL" >"$OUT/after-hup.prom"
-after=$(metric faultline_faults_user_total "$OUT/after-hup.prom")
+after=$(faults_user "$OUT/after-hup.prom")
 fl_check_eq "SIGHUP: a second backend session" "$(metric faultline_serve_sessions_total "$OUT/after-hup.prom")" 2
-fl_check_ge "SIGHUP: faults_user_total monotonic" "$after" "$before"
+fl_check_ge "SIGHUP: faults_total{mode=user} monotonic" "$after" "$before"
 grep -q "SIGHUP: backend reopened" "$OUT/serve.txt"
 fl_check_eq "SIGHUP noted" $? 0
 
@@ -343,7 +345,7 @@ wait $p
 fl_check_eq "serve -d exits 0" $? 0
 "$PROMBIN/promtool" check metrics <"$OUT/percpu.prom" >/dev/null 2>&1
 fl_check_eq "promtool check metrics on the --per-cpu exposition" $? 0
-grep -q '^faultline_faults_user_total{cpu="' "$OUT/percpu.prom"
+grep -q '^faultline_faults_total{cpu="' "$OUT/percpu.prom"
 fl_check_eq "--per-cpu: cpu label" $? 0
 
 # --cgroup: a process moved into a fresh cgroup (v2 where mounted, else v1
@@ -367,7 +369,7 @@ if [ -n "$CGROOT" ] && mkdir "$CGROOT/faultline-serve-test.$$" 2>/dev/null; then
 	prev=
 	for i in $(seq 30); do
 		sleep 0.5
-		cg=$(get "http://127.0.0.1:$SPORT2/metrics" | awk '/^faultline_faults_user_total/ { print $NF }')
+		cg=$(get "http://127.0.0.1:$SPORT2/metrics" | faults_user)
 		[ "$cg" = "$prev" ] && break
 		prev=$cg
 	done

@@ -2,10 +2,10 @@
 # work (the host has the tracepoint tier only): serve -p on a held process
 # running pft -m 64m (16384 pages), scraped over the guest's loopback with
 # busybox wget (no Prometheus in the guest: TCG is too slow for it).
-#   - fentry tier: faults_user_total = 16384 +-2% and = a `record -p` of the
+#   - fentry tier: faults_total{mode="user"} = 16384 +-2% and = a `record -p` of the
 #     same process +-1%; the latency histogram is exported (count > 0, +Inf =
 #     _count, no faultline_unavailable for latency); report's p50/p99 of the
-#     record are within one exported bucket of the bucket (previous le, le]
+#     record are within a factor of two of the bucket (previous le, le]
 #     where the exposition's cumulative counts reach the same rank (two BPF
 #     instances time each other's programs: not exact);
 #     faultline_fault_latency_max_seconds present; SIGTERM exits 0.
@@ -24,6 +24,8 @@ ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 
 scrape() { wget -q -O "$1" "$URL"; }
 val() { awk -v k="$1" 'index($0, k) == 1 && substr($0, length(k) + 1, 1) ~ /[{ ]/ { print $NF; exit }' "$2"; }
+# faultline_faults_total{...,mode="user"} of FILE
+faults_user() { awk '/^faultline_faults_total\{.*mode="user"/ { print $NF; exit }' "$1"; }
 # le (ns) of the first bucket of histogram NAME in FILE whose cumulative
 # count reaches rank ceil(Q * count), and the le before it
 le_of() {  # NAME Q FILE
@@ -46,12 +48,12 @@ within_bucket() {  # WHAT VALUE_NS NAME Q FILE
 		fl_fail "$1: $2 ns not in the exported bucket ($3, $4] ns"
 	fi
 }
-settle() {  # FILE: scrape until faults_user_total is still
+settle() {  # FILE: scrape until faults_total{mode=user} is still
 	prev=
 	for i in $(seq 40); do
 		sleep 1
 		scrape "$1" || continue
-		cur=$(val faultline_faults_user_total "$1")
+		cur=$(faults_user "$1")
 		[ -n "$cur" ] && [ "$cur" = "$prev" ] && return 0
 		prev=$cur
 	done
@@ -80,9 +82,9 @@ wait $R
 fl_check_eq "record -p exits 0" $? 0
 settle /out/fentry.prom
 cat /out/serve-fentry.txt
-got=$(val faultline_faults_user_total /out/fentry.prom)
+got=$(faults_user /out/fentry.prom)
 rec=$(faultline report --raw /out/rec.snap | sed -n 's/^faults_user=//p')
-echo "serve: faults_user_total $got; record: $rec"
+echo "serve: faults_total{mode=user} $got; record: $rec"
 fl_check_within "serve fentry: faults vs pft's pages" "$got" $PAGES 2
 fl_check_within "serve fentry: faults vs record of the same process" "$got" "$rec" 1
 cnt=$(val faultline_fault_latency_seconds_count /out/fentry.prom)
@@ -99,15 +101,16 @@ fl_check_eq "latency peak gauge present" $? 0
 faultline report --raw /out/rec.snap >/out/rec-raw.txt
 # two BPF instances on the same hooks time each other's programs (and TCG
 # makes those costly), so record's histogram is shifted by serve's cost and
-# back: here one exported bucket either side; the exact agreement is the
-# module's below (serve reads the very counts the summary shows)
+# back: here within a factor of two either side of the exported bucket (8 of
+# the histogram's buckets; 6.1 measured 2 buckets apart at p99); the exact
+# agreement is the module's below (serve reads the very counts the summary shows)
 for q in 50 99; do
 	v=$(sed -n "s/^fault_latency.p${q}_ns=//p" /out/rec-raw.txt)
 	set -- $(le_of fault_latency 0.$q /out/fentry.prom)
 	if [ "$1" != none ] && awk -v v="$v" -v lo="$1" -v hi="$2" 'BEGIN { exit !(v > (lo + 1) / 2 - 1 && v <= 2 * hi + 1) }'; then
-		fl_pass "fentry p$q: report's $v ns within one exported bucket of serve's ($1, $2] ns"
+		fl_pass "fentry p$q: report's $v ns within a factor of two of serve's bucket ($1, $2] ns"
 	else
-		fl_fail "fentry p$q: report's $v ns more than one exported bucket from serve's ($1, $2] ns"
+		fl_fail "fentry p$q: report's $v ns beyond a factor of two of serve's bucket ($1, $2] ns"
 	fi
 done
 kill -TERM $S
@@ -127,7 +130,7 @@ if [ -f /fl/faultline.ko ] && insmod /fl/faultline.ko; then
 	settle /out/kmod.prom
 	kmod_save_summary /out/kmod-summary.txt
 	cat /out/serve-kmod.txt
-	got=$(val faultline_faults_user_total /out/kmod.prom)
+	got=$(faults_user /out/kmod.prom)
 	fl_check_within "serve kmod: faults vs pft's pages" "$got" $PAGES 2
 	fl_check_eq "serve kmod: faults = the module's summary" "$got" "$(kmod_sum faults_user)"
 	for q in 50 99; do

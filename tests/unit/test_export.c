@@ -279,6 +279,11 @@ static int valid_name(const char *s, int len, int label)
 	return len > 0;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /*
  * The text format's rules: HELP/TYPE before a family's samples, each family
  * once and contiguous, valid metric and label names, escaped label values,
@@ -288,8 +293,8 @@ static int valid_name(const char *s, int len, int label)
 static void check_prom(const char *text)
 {
 	static struct series ser[4096];
-	static char seen[4096][1100], done_fam[512][128];
-	char fam[128] = "", type[32] = "";
+	static char done_fam[512][128];
+	char fam[128] = "", type[32] = "", **seen = NULL;
 	int nser = 0, nseen = 0, ndone = 0, nlines = 0;
 	char *copy = strdup(text), *save = NULL;
 
@@ -385,12 +390,14 @@ static void check_prom(const char *text)
 		{
 			char full[1100];
 
+			/* all kept, sorted and compared at the end */
 			snprintf(full, sizeof(full), "%s|%s|%s", name, key, le);
-			for (int i = 0; i < nseen; i++)
-				if (!strcmp(seen[i], full))
-					fail_msg("duplicate series '%s'", l);
-			assert_true(nseen < 4096);
-			strcpy(seen[nseen++], full);
+			if (!(nseen & (nseen + 1))) {
+				seen = realloc(seen, 2 * (nseen + 1) * sizeof(*seen));
+				assert_non_null(seen);
+			}
+			seen[nseen] = strdup(full);
+			assert_non_null(seen[nseen++]);
 		}
 		if (strcmp(type, "histogram"))
 			continue;
@@ -435,6 +442,13 @@ static void check_prom(const char *text)
 			fail_msg("histogram %s: +Inf %g != _count %g", ser[i].key, ser[i].inf,
 				 ser[i].count);
 	}
+	qsort(seen, nseen, sizeof(*seen), cmp_str);
+	for (int i = 1; i < nseen; i++)
+		if (!strcmp(seen[i - 1], seen[i]))
+			fail_msg("duplicate series '%s'", seen[i]);
+	for (int i = 0; i < nseen; i++)
+		free(seen[i]);
+	free(seen);
 	assert_true(nlines > 10);
 	assert_true(nser > 0);
 	free(copy);

@@ -3,9 +3,10 @@
  * faultline serve's model and exposition (user/serve_metrics.c over
  * export_prom.c), no backend and no HTTP: windows (bpf) and cumulative reads
  * (kmod) folded in; counters monotonic across reads and sessions; every
- * `le` bucket of every histogram holds exactly the samples <= le (a sample
- * on a bucket's lower bound 2^k ns is NOT in le = 2^k - 1: the off-by-one
- * other exporters have); +Inf = _count; per-CPU series only with --per-cpu;
+ * histogram's own bucket bound is an `le`, and holds exactly the samples <= le
+ * (a sample on a bucket's lower bound is NOT in the previous le: the
+ * off-by-one other exporters have); +Inf = _count; faults as one family
+ * faultline_faults_total{mode="user"|"kernel"}; per-CPU series only with --per-cpu;
  * the latency peak since the previous scrape; a figure the tier cannot
  * measure absent and listed in faultline_unavailable; one render buffer
  * reused; promtool check metrics when it is installed.
@@ -76,54 +77,110 @@ static char *render(struct fl_serve_model *m)
 
 #define LBL "kernel=\"6.12.95+deb12-amd64\",run=\"serve\""
 
-/* every le bound of the latency histogram counts exactly the samples <= le */
+/* "S.FFFFFFFFF" seconds (as written: at most 9 decimals) to ns, exactly */
+static unsigned long long le_ns(const char *s, const char **end)
+{
+	unsigned long long ns = 0, scale = 1000000000ULL;
+
+	for (; *s >= '0' && *s <= '9'; s++)
+		ns = ns * 10 + (unsigned long long)(*s - '0') * 1000000000ULL;
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++) {
+			scale /= 10;
+			assert_true(scale >= 1);	/* more than 9 decimals */
+			ns += (unsigned long long)(*s - '0') * scale;
+		}
+	*end = s;
+	return ns;
+}
+
+/*
+ * The histogram's own bucket bounds, worked out here from hist.h's comment
+ * rather than from its functions: 0..15 ns one bucket each, then every
+ * power of two [2^k, 2^(k+1)), k = 4..35, split in 8 equal buckets; as
+ * inclusive upper bounds in ns.  Returns how many (272).
+ */
+static unsigned int own_bounds(unsigned long long *le, unsigned int max)
+{
+	unsigned int n = 0;
+
+	for (unsigned long long v = 0; v < 16 && n < max; v++)
+		le[n++] = v;
+	for (unsigned int k = 4; k <= 35; k++)
+		for (unsigned long long j = 1; j <= 8 && n < max; j++)
+			le[n++] = (1ULL << k) + j * (1ULL << (k - 3)) - 1;
+	return n;
+}
+
+/*
+ * Every le of the latency histogram, in order, is one of the histogram's own
+ * bucket bounds, all of them, and counts exactly the samples <= le: samples
+ * on every bucket's lower and upper edge and one below each lower edge (the
+ * off-by-one `le` other exporters have: a sample of 2^k ns is not in
+ * le = 2^k - 1 ns, one of 2^k - 1 ns is), plus 4000 spread ones.
+ */
 static void test_le_exact(void **state)
 {
-	static const unsigned long long on_bounds[] = {
-		0, 1, 15, 16, 17, 31, 32, 63, 64, 127, 128, 1023, 1024, 1025,
-		(1ULL << 20) - 1, 1ULL << 20, (1ULL << 35), (1ULL << 36) - 1, 1ULL << 36,
-		100000000000ULL,	/* 100 s: clamped into the last bucket */
+	static unsigned long long bounds[FL_HIST_NBUCKETS + 8], vals[4000 + 4 * 300];
+	static const unsigned long long extra[] = {
+		(1ULL << 36) - 1, 1ULL << 36, 100000000000ULL,	/* clamped into the last bucket */
 	};
 	struct fl_serve_model m;
 	struct fl_snapshot s;
-	unsigned long long vals[4000];
-	unsigned int nv = 0;
+	unsigned int nb, nv = 0, seen = 0;
 	char *t, err[128];
 	unsigned long long seed = 42;
+	const char *key = "faultline_fault_latency_seconds_bucket{" LBL ",le=\"";
 
 	(void)state;
-	window(&s, 1, 0);
-	for (unsigned int i = 0; i < sizeof(on_bounds) / sizeof(on_bounds[0]); i++)
-		vals[nv++] = on_bounds[i];
-	while (nv < 4000) {
+	nb = own_bounds(bounds, sizeof(bounds) / sizeof(bounds[0]));
+	assert_int_equal(nb, 272);
+	for (unsigned int i = 0; i < nb; i++) {
+		unsigned long long lo = i ? bounds[i - 1] + 1 : 0;
+
+		vals[nv++] = lo;		/* on the lower edge */
+		vals[nv++] = bounds[i];		/* on the upper edge */
+		if (lo)
+			vals[nv++] = lo - 1;	/* just below: the previous bucket */
+	}
+	for (unsigned int i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
+		vals[nv++] = extra[i];
+	while (nv < sizeof(vals) / sizeof(vals[0])) {
 		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 		vals[nv++] = (seed >> 20) >> (seed % 40);
 	}
+	window(&s, 1, 0);
 	for (unsigned int i = 0; i < nv; i++)
 		fl_hist_add(&s.cpus[0].hist[FL_H_FAULT_LAT], vals[i]);
 	s.cpus[0].cnt[FL_C_FAULTS_USER] = nv;
 	assert_int_equal(fl_serve_model_init(&m, 1), 0);
 	assert_int_equal(fl_serve_model_add(&m, &s, true, err, sizeof(err)), 0);
 	t = render(&m);
-	/* the off-by-one case, spelt out: 15 ns is in le=15ns, 16 ns is not */
+	/* the off-by-one case, spelt out: 15 ns is in le=15ns, 16 ns is not; 16..17 is one bucket */
 	assert_int_equal(val(t, "faultline_fault_latency_seconds_bucket{" LBL ",le=\"0.000000015\"}"),
 			 (double)({ unsigned int k = 0; for (unsigned int i = 0; i < nv; i++) k += vals[i] <= 15; k; }));
-	for (unsigned int p = 4; p <= FL_HIST_MAX_LOG2 + 1; p++) {
-		unsigned long long le = (1ULL << p) - 1, want = 0;
-		char key[256], secs[48];
-		int n = snprintf(secs, sizeof(secs), "%llu.%09llu", le / 1000000000ULL,
-				 le % 1000000000ULL);
+	assert_int_equal(val(t, "faultline_fault_latency_seconds_bucket{" LBL ",le=\"0.000000017\"}"),
+			 (double)({ unsigned int k = 0; for (unsigned int i = 0; i < nv; i++) k += vals[i] <= 17; k; }));
+	for (const char *p = strstr(t, key); p; p = strstr(p, key)) {
+		unsigned long long le, want = 0;
+		const char *e;
 
-		while (secs[n - 1] == '0')
-			secs[--n] = '\0';
-		if (secs[n - 1] == '.')
-			secs[--n] = '\0';
+		p += strlen(key);
+		if (!strncmp(p, "+Inf\"", 5))
+			break;
+		le = le_ns(p, &e);
+		assert_true(e[0] == '"' && e[1] == '}' && e[2] == ' ');
+		if (seen >= nb || le != bounds[seen])
+			fail_msg("le #%u is %llu ns, the histogram's bound #%u is %llu ns", seen, le,
+				 seen, seen < nb ? bounds[seen] : 0);
 		for (unsigned int i = 0; i < nv; i++)
 			want += (vals[i] > FL_HIST_VMAX ? FL_HIST_VMAX : vals[i]) <= le;
-		snprintf(key, sizeof(key), "faultline_fault_latency_seconds_bucket{" LBL ",le=\"%s\"}",
-			 secs);
-		assert_int_equal((unsigned long long)val(t, key), want);
+		if (strtoull(e + 3, NULL, 10) != want)
+			fail_msg("le %llu ns: cumulative %llu, want %llu", le, strtoull(e + 3, NULL, 10),
+				 want);
+		seen++;
 	}
+	assert_int_equal(seen, nb);
 	assert_int_equal(val(t, "faultline_fault_latency_seconds_bucket{" LBL ",le=\"+Inf\"}"), nv);
 	assert_int_equal(val(t, "faultline_fault_latency_seconds_count{" LBL "}"), nv);
 	free(t);
@@ -148,7 +205,7 @@ static void test_monotonic(void **state)
 		fl_snapshot_free(&s);
 	}
 	t = render(&m);
-	assert_int_equal(val(t, "faultline_faults_user_total{" LBL "}"), 330);
+	assert_int_equal(val(t, "faultline_faults_total{" LBL ",mode=\"user\"}"), 330);
 	assert_int_equal(val(t, "faultline_mmap_lock_wait_read_seconds_count{" LBL "}"), 3);
 	free(t);
 	/* SIGHUP; then a cumulative read of the new session */
@@ -160,7 +217,7 @@ static void test_monotonic(void **state)
 		fl_snapshot_free(&s);
 	}
 	t = render(&m);
-	assert_int_equal(val(t, "faultline_faults_user_total{" LBL "}"), 330 + 14);
+	assert_int_equal(val(t, "faultline_faults_total{" LBL ",mode=\"user\"}"), 330 + 14);
 	assert_int_equal(val(t, "faultline_serve_sessions_total{" LBL "}"), 2);
 	assert_int_equal(val(t, "faultline_serve_reads_total{" LBL "}"), 5);
 	free(t);
@@ -179,16 +236,22 @@ static void test_per_cpu_and_peak(void **state)
 	window(&s, 4, 0);
 	for (unsigned int c = 0; c < 4; c++) {
 		s.cpus[c].cnt[FL_C_FAULTS_USER] = c + 1;
+		s.cpus[c].cnt[FL_C_FAULTS_KERNEL] = 2 * c;
 		fl_hist_add(&s.cpus[c].hist[FL_H_FAULT_LAT], 1000 * (c + 1));
 	}
 	assert_int_equal(fl_serve_model_add(&m, &s, true, err, sizeof(err)), 0);
 	t = render(&m);
 	assert_null(strstr(t, "cpu=\""));
-	assert_int_equal(val(t, "faultline_faults_user_total{" LBL "}"), 10);
+	assert_int_equal(val(t, "faultline_faults_total{" LBL ",mode=\"user\"}"), 10);
+	assert_int_equal(val(t, "faultline_faults_total{" LBL ",mode=\"kernel\"}"), 12);
+	/* one family: the old per-mode names are gone */
+	assert_null(strstr(t, "faultline_faults_user_total"));
+	assert_null(strstr(t, "faultline_faults_kernel_total"));
 	free(t);
 	m.by = FL_EXP_BY_CPU;
 	t = render(&m);
-	assert_int_equal(val(t, "faultline_faults_user_total{cpu=\"2\"," LBL "}"), 3);
+	assert_int_equal(val(t, "faultline_faults_total{cpu=\"2\"," LBL ",mode=\"user\"}"), 3);
+	assert_int_equal(val(t, "faultline_faults_total{cpu=\"2\"," LBL ",mode=\"kernel\"}"), 4);
 	free(t);
 	/* the peak: exact window maximum, then reset by the scrape */
 	n = fl_serve_scrape_tail(&m, tail, sizeof(tail));
@@ -321,16 +384,16 @@ static void test_buffer_and_promtool(void **state)
 static void test_openmetrics(void **state)
 {
 	static const char in[] =
-		"# HELP faultline_faults_user_total faultline counter faults_user.\n"
-		"# TYPE faultline_faults_user_total counter\n"
-		"faultline_faults_user_total{run=\"serve\"} 5\n"
+		"# HELP faultline_faults_total Page faults.\n"
+		"# TYPE faultline_faults_total counter\n"
+		"faultline_faults_total{run=\"serve\",mode=\"user\"} 5\n"
 		"# HELP faultline_info Snapshot metadata.\n"
 		"# TYPE faultline_info gauge\n"
 		"faultline_info{run=\"serve\"} 1\n";
 	static const char want[] =
-		"# HELP faultline_faults_user faultline counter faults_user.\n"
-		"# TYPE faultline_faults_user counter\n"
-		"faultline_faults_user_total{run=\"serve\"} 5\n"
+		"# HELP faultline_faults Page faults.\n"
+		"# TYPE faultline_faults counter\n"
+		"faultline_faults_total{run=\"serve\",mode=\"user\"} 5\n"
 		"# HELP faultline_info Snapshot metadata.\n"
 		"# TYPE faultline_info gauge\n"
 		"faultline_info{run=\"serve\"} 1\n"

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The backend a collector reads (record, serve): chosen and started in one
+ * place, in one order -- -b kmod; -b bpf / --tier; else bpf fentry, then
+ * faultline.ko if it is loaded, then bpf kprobe (and below) -- saying on
+ * stderr, as "faultline CMD: ...", which one and what its tier cannot
+ * measure; read as a window (rotate) or since the start; stopped.
+ */
+#ifndef FAULTLINE_BACKEND_H
+#define FAULTLINE_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "backend_bpf.h"
+#include "snapshot.h"
+
+struct fl_be_ops;
+
+/* What the collector asks for. */
+struct fl_be_req {
+	const char *cmd;		/* "record", "serve": the prefix of every line said */
+	int backend_req;		/* FL_REC_B_* (commands.h) */
+	unsigned int tier_req;		/* FL_TIER_*: only this bpf tier; 0: any */
+	bool quiet;			/* notes only on failure */
+	bool no_kmod;			/* auto never takes the module (it filters one tgid) */
+	struct fl_bpf_opts bpf;		/* filter, --hmf, --mmap-lock, BTF (tier, exact: set here) */
+};
+
+/* The backend in use. */
+struct fl_be {
+	const struct fl_be_ops *ops;	/* NULL: none */
+	unsigned int id;			/* FL_BACKEND_*, FL_BACKEND_NONE */
+	struct fl_bpf *bpf;			/* the bpf backend's, or NULL */
+	struct fl_be_req req;		/* as started */
+};
+
+/* Choose and start; every line for the user is said here.  0 or -1. */
+int fl_be_start(struct fl_be *be, const struct fl_be_req *req);
+
+/* Can it read windows (the module cannot: its counts run since the start)? */
+bool fl_be_can_rotate(const struct fl_be *be);
+
+/*
+ * Read the counts: rotate and be->can_rotate: the window since the previous
+ * rotation (a new one begins), else since the start.  The module's snapshot
+ * gets the traced tgid and the tags saying what it left off by default, as
+ * the bpf backend's does.  0 or -1 + err.
+ */
+int fl_be_read(struct fl_be *be, struct fl_snapshot *s, bool rotate, char *err,
+		    size_t errlen);
+
+/* Detach everything; be is none afterwards (idempotent). */
+void fl_be_stop(struct fl_be *be);
+
+#endif

@@ -417,24 +417,26 @@ static __always_inline void on_hmf_enter(fl_u32 flags, bool in_fault)
 	f->hmf_in_fault = in_fault;
 }
 
-/* A handle_mm_fault return; F = fault_get(PC), looked up by the caller. */
+/*
+ * A handle_mm_fault return at NOW; F = fault_get(PC), looked up by the
+ * caller.  The callers read the clock first thing: the lookups before it
+ * would otherwise be inside the latency the fault reports.
+ */
 static __always_inline void hmf_exit(struct fl_fstate *f, fl_u32 flags, fl_u32 ret,
-				     bool in_fault)
+				     bool in_fault, fl_u64 now)
 {
-	struct fl_fault_state none = {};
 	struct fl_cpu_stats *cs;
 	struct fl_kvals kv;
-	fl_u64 now, lat;
+	fl_u64 lat;
 
 	if (!(cs = cpu_stats()))
 		return;
 	if (!f) {
 		/* no fault in flight: a call from GUP and friends, if traced */
 		if (traced_cur())
-			cs->cnt[FL_C_HMF_CALLS]++;
+			fl_ev_hmf_call(cs);
 		return;
 	}
-	now = bpf_ktime_get_ns();
 	read_kvals(&kv);
 	if (f->hmf_start_ns) {
 		fl_hist_add(&cs->hist[FL_H_HMF], now - f->hmf_start_ns);
@@ -442,20 +444,22 @@ static __always_inline void hmf_exit(struct fl_fstate *f, fl_u32 flags, fl_u32 r
 	}
 	f->hmf_in_fault = 0;
 	/* GUP and friends call handle_mm_fault with regs == NULL: no fault. */
-	if (in_fault)
-		lat = fl_ev_hmf_exit(&f->fs, cs, &kv, flags, ret, now);
-	else
-		lat = fl_ev_hmf_exit(&none, cs, &kv, flags, ret, now);
+	if (!in_fault) {
+		fl_ev_hmf_call(cs);
+		return;
+	}
+	lat = fl_ev_hmf_exit(&f->fs, cs, &kv, flags, ret, now);
 	if (lat)
 		fl_hist_add(&cs->hist[FL_H_FAULT_LAT], lat);
 }
 
 static __always_inline void on_hmf_exit(fl_u32 flags, fl_u32 ret, bool in_fault)
 {
+	fl_u64 now = bpf_ktime_get_ns();
 	struct fl_pcpu *pc = pcpu_get();
 
 	if (pc)
-		hmf_exit(fault_get(pc), flags, ret, in_fault);
+		hmf_exit(fault_get(pc), flags, ret, in_fault, now);
 }
 
 /* fentry tier: fexit alone ends and classifies a fault; fentry only for --hmf */
@@ -534,6 +538,7 @@ static __always_inline fl_u32 kret_flags(struct fl_fstate *f, fl_u32 ret)
 
 static __always_inline void on_kret(fl_u32 ret)
 {
+	fl_u64 now = bpf_ktime_get_ns();
 	struct fl_pcpu *pc = pcpu_get();
 	struct fl_fstate *f;
 
@@ -541,13 +546,13 @@ static __always_inline void on_kret(fl_u32 ret)
 		return;
 	f = fault_get(pc);
 	if (!f)
-		hmf_exit(f, 0, ret, false);
+		hmf_exit(f, 0, ret, false, now);
 	else if (f->hmf_in_fault || f->hmf_start_ns)
-		hmf_exit(f, f->hmf_flags, ret, f->hmf_in_fault);
+		hmf_exit(f, f->hmf_flags, ret, f->hmf_in_fault, now);
 	else if (kp_lock_infer && f->fs.start_ns)
-		hmf_exit(f, kret_flags(f, ret), ret, true);
+		hmf_exit(f, kret_flags(f, ret), ret, true, now);
 	else
-		hmf_exit(f, 0, ret, f->fs.start_ns != 0);
+		hmf_exit(f, 0, ret, f->fs.start_ns != 0, now);
 }
 
 SEC("kprobe/handle_mm_fault")

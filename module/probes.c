@@ -136,12 +136,7 @@ static __always_inline void fl_hmf_leave(struct fl_hmf_data *d, struct pt_regs *
 		if (lat)
 			fl_hist_put(&cs->hist[FL_H_FAULT_LAT], lat);
 	} else {
-		/*
-		 * No slot: a call outside a traced fault (GUP), counted as
-		 * a call only -- what fl_ev_hmf_exit() does with no fault
-		 * in flight.
-		 */
-		cs->cnt[FL_C_HMF_CALLS]++;
+		fl_ev_hmf_call(cs);	/* no slot: a call outside a traced fault (GUP) */
 	}
 	if (d->t0)	/* `hmf on` (record --hmf): the call's own duration */
 		fl_hist_put(&cs->hist[FL_H_HMF], now - d->t0);

@@ -61,6 +61,12 @@ FL_INLINE void fl_ev_lock_vma(struct fl_fault_state *st, struct fl_cpu_stats *cs
 		cs->ll[FL_LL_ABORTED]++;
 }
 
+/* A handle_mm_fault return with no fault in flight (GUP and friends). */
+FL_INLINE void fl_ev_hmf_call(struct fl_cpu_stats *cs)
+{
+	cs->cnt[FL_C_HMF_CALLS]++;
+}
+
 /*
  * handle_mm_fault returned `ret` for a call with fault `flags`.  Returns the
  * fault latency in ns when this return ended a timed fault, else 0 (the
@@ -75,7 +81,7 @@ FL_INLINE fl_u64 fl_ev_hmf_exit(struct fl_fault_state *st, struct fl_cpu_stats *
 		       (flags & kv->ll_flag);
 	fl_u64 lat;
 
-	cs->cnt[FL_C_HMF_CALLS]++;
+	fl_ev_hmf_call(cs);
 	if (!st->start_ns)
 		return 0;
 	/*

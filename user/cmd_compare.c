@@ -43,6 +43,8 @@ static void usage(FILE *f)
 "      --kernel-a NAME  'Kernel File' of A in the KERNELS block (default: tag kernel_file)\n"
 "      --kernel-b NAME\n"
 "      --alpha P        significance level for Welch's t-test (default 0.05)\n"
+"      --any-shape      compare sweeps of different pft fault shapes (PFT_SHAPE)\n"
+"                       instead of refusing; every label then names its shape\n"
 "  -o, --output FILE    write atomically to FILE instead of stdout\n");
 }
 
@@ -51,18 +53,22 @@ static const char *side_tag(const struct fl_cmp *c, int s, const char *key, char
 	return c->sw[s].tags ? fl_kv_get(c->sw[s].tags, key, buf, len) : NULL;
 }
 
+/* --label-X, else the kernel_version tag, else the directory; with the
+ * shape when A and B differ in it (fl_cmp_side_label). */
 static const char *side_label(const struct fl_cmp *c, const struct fl_compare_args *o, int s,
 			      char *buf, size_t len)
 {
-	const char *v;
+	char tmp[256], dir[256];
+	const char *v = o->label[s];
 
-	if (o->label[s])
-		return o->label[s];
-	v = side_tag(c, s, "kernel_version", buf, len);
-	if (v && *v)
-		return v;
-	snprintf(buf, len, "%s", c->sw[s].dir);
-	return basename(buf);
+	if (!v) {
+		v = side_tag(c, s, "kernel_version", tmp, sizeof(tmp));
+		if (!v || !*v) {
+			snprintf(dir, sizeof(dir), "%s", c->sw[s].dir);
+			v = basename(dir);
+		}
+	}
+	return fl_cmp_side_label(c, s, v, buf, len);
 }
 
 /* "A:B" when the sides differ, "-" for a missing side; NULL when neither has it. */
@@ -244,7 +250,8 @@ static void text_kernels(FILE *f, const struct fl_cmp *c, const struct fl_compar
 			fprintf(f, "Kernel: unknown (no kernel_version tag in %s/tags)\n",
 				c->sw[s].dir);
 		if (!o->seed)
-			fprintf(f, "Results: %s\n", c->sw[s].dir);
+			fprintf(f, "Results: %s\nShape: %s%s\n", c->sw[s].dir, c->shape[s],
+				c->shape_differs ? " (differs from the other side's)" : "");
 	}
 }
 
@@ -431,6 +438,11 @@ static void print_json(FILE *f, const struct fl_cmp *c, const struct fl_compare_
 		fl_json_str(f, c->sw[s].dir);
 		fprintf(f, ",\"label\":");
 		fl_json_str(f, side_label(c, o, s, lb, sizeof(lb)));
+		fprintf(f, ",\"shape\":");
+		if (c->shape_known[s])
+			fl_json_str(f, c->shape[s]);
+		else
+			fprintf(f, "null");
 		fprintf(f, ",\"tags\":{");
 		int nt = 0;
 
@@ -454,7 +466,7 @@ static void print_json(FILE *f, const struct fl_cmp *c, const struct fl_compare_
 		}
 		fprintf(f, "}}");
 	}
-	fprintf(f, ",\"metrics\":[");
+	fprintf(f, ",\"shape_differs\":%s,\"metrics\":[", c->shape_differs ? "true" : "false");
 	for (unsigned int i = 0; i < c->nm; i++) {
 		const struct fl_cmp_metric *m = &c->m[i];
 
@@ -531,7 +543,7 @@ static void csv_num(FILE *f, double v)
 static void print_csv(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o)
 {
 	fprintf(f, "metric,kind,threads,unit,row,label,count,min,max,mean,median,stddev,"
-		"direction,p_value,significant,gap\n");
+		"direction,p_value,significant,gap,shape\n");
 	for (unsigned int i = 0; i < c->nm; i++) {
 		const struct fl_cmp_metric *m = &c->m[i];
 		const char *dir = m->higher_is_better ? "higher_is_better" : "lower_is_better";
@@ -574,6 +586,9 @@ static void print_csv(FILE *f, const struct fl_cmp *c, const struct fl_compare_a
 			fprintf(f, ",%s,", s == 2 && m->significant ? "yes" : "");
 			if (s < 2 && !m->have[s])
 				fl_csv_str(f, m->gap[s]);
+			fputc(',', f);
+			if (s < 2)
+				fl_csv_str(f, c->shape[s]);
 			fputc('\n', f);
 		}
 	}
@@ -585,7 +600,7 @@ static void print_csv(FILE *f, const struct fl_cmp *c, const struct fl_compare_a
 		csv_num(f, e->dlat);
 		fprintf(f, ",,,,,%s,", e->significant ? "yes" : "");
 		fl_csv_str(f, e->text);
-		fputc('\n', f);
+		fputs(",\n", f);
 	}
 }
 
@@ -593,8 +608,9 @@ static void print_md(FILE *f, const struct fl_cmp *c, const struct fl_compare_ar
 {
 	char la[256], lb[256];
 
-	fprintf(f, "**A** `%s` (%s) vs **B** `%s` (%s)\n\n", side_label(c, o, 0, la, sizeof(la)),
-		c->sw[0].dir, side_label(c, o, 1, lb, sizeof(lb)), c->sw[1].dir);
+	fprintf(f, "**A** `%s` (%s, shape %s) vs **B** `%s` (%s, shape %s)\n\n",
+		side_label(c, o, 0, la, sizeof(la)), c->sw[0].dir, c->shape[0],
+		side_label(c, o, 1, lb, sizeof(lb)), c->sw[1].dir, c->shape[1]);
 	fprintf(f, "| metric | A mean | A stddev | A n | B mean | B stddev | B n | mean %% | "
 		"median %% | p (Welch) | direction |\n");
 	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
@@ -642,6 +658,7 @@ int parse_compare_args(int argc, char **argv, struct fl_compare_args *a, char *e
 		{ "kernel-a", required_argument, NULL, 3 },
 		{ "kernel-b", required_argument, NULL, 4 },
 		{ "alpha", required_argument, NULL, 5 },
+		{ "any-shape", no_argument, NULL, 6 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -685,6 +702,9 @@ int parse_compare_args(int argc, char **argv, struct fl_compare_args *a, char *e
 				return fl_args_bad(err, errlen, "--alpha wants a number in (0, 1), "
 					"got '%s'", optarg);
 			break;
+		case 6:
+			a->any_shape = 1;
+			break;
 		case 'h':
 			return FL_ARGS_HELP;
 		default:
@@ -714,6 +734,11 @@ int cmd_compare(int argc, char **argv)
 		return rc;
 	if (fl_cmp_build(&c, o.a, o.b, o.alpha, err, sizeof(err))) {
 		fprintf(stderr, "faultline compare: %s\n", err);
+		return 1;
+	}
+	if (fl_cmp_shape_check(&c, o.any_shape, err, sizeof(err))) {
+		fprintf(stderr, "faultline compare: %s\n", err);
+		fl_cmp_free(&c);
 		return 1;
 	}
 	for (unsigned int i = 0; i < c.nnotes; i++)

@@ -36,6 +36,7 @@ struct ctx {
 	char label[2][256];
 	int nsides;
 	unsigned int heat_threads;
+	int any_shape;
 	FILE *gp;		/* the script, one section per plot and format */
 	struct plot plots[MAX_PLOTS];
 	int nplots;
@@ -53,6 +54,8 @@ static void usage(FILE *f)
 "      --label-b L\n"
 "      --threads N      thread count of the per-CPU heatmap (default: the largest\n"
 "                       with snapshots)\n"
+"      --any-shape      plot A and B of different pft fault shapes (PFT_SHAPE) instead\n"
+"                       of refusing; every legend then names its shape\n"
 "Needs gnuplot (Debian: gnuplot-nox); $GNUPLOT overrides the program.\n");
 }
 
@@ -525,25 +528,38 @@ static int sweep_plots(struct ctx *c, const char *a, const char *b)
 	static const char *const ab[] = { "lockless_abort_pct" };
 	static const char *const mw[] = { "mmap_lock_wait_mean" };
 	struct fl_cmp cmp;
-	char err[512], title[1024], vs[600];
+	char err[512], title[1024], vs[720];
 
 	if (fl_cmp_build(&cmp, a, b ? b : a, FL_SIGNIFICANCE_ALPHA, err, sizeof(err))) {
 		fprintf(stderr, "faultline plot: %s\n", err);
 		return -1;
 	}
+	if (fl_cmp_shape_check(&cmp, c->any_shape, err, sizeof(err))) {
+		fprintf(stderr, "faultline plot: %s\n", err);
+		fl_cmp_free(&cmp);
+		return -1;
+	}
+	if (cmp.shape_differs)
+		fprintf(stderr, "faultline plot: warning: A is pft shape %s, B is %s (--any-shape): "
+			"the legends name each side's\n", cmp.shape[0], cmp.shape[1]);
 	c->nsides = b ? 2 : 1;
-	for (int s = 0; s < c->nsides; s++)
-		if (!c->label[s][0]) {
-			char kv[256];
-			const char *v = cmp.sw[s].tags ?
-				fl_kv_get(cmp.sw[s].tags, "kernel_version", kv, sizeof(kv)) : NULL;
+	for (int s = 0; s < c->nsides; s++) {
+		char kv[256], lb[256];
+		const char *v = c->label[s][0] ? c->label[s] : cmp.sw[s].tags ?
+			fl_kv_get(cmp.sw[s].tags, "kernel_version", kv, sizeof(kv)) : NULL;
 
-			snprintf(c->label[s], sizeof(c->label[s]), "%s", v ? v : cmp.sw[s].dir);
-		}
-	if (b)
+		/* with the shape in it when A and B differ in it */
+		snprintf(lb, sizeof(lb), "%s", v ? v : cmp.sw[s].dir);
+		fl_cmp_side_label(&cmp, s, lb, c->label[s], sizeof(c->label[s]));
+	}
+	/* the shape once in every title when it is A's and B's */
+	if (b && cmp.shape_differs)
 		snprintf(vs, sizeof(vs), "A %s vs B %s", c->label[0], c->label[1]);
+	else if (b)
+		snprintf(vs, sizeof(vs), "A %s vs B %s, shape %s", c->label[0], c->label[1],
+			 cmp.shape[0]);
 	else
-		snprintf(vs, sizeof(vs), "%s", c->label[0]);
+		snprintf(vs, sizeof(vs), "%s, shape %s", c->label[0], cmp.shape[0]);
 
 	snprintf(title, sizeof(title), "pft faults per second vs threads (%s)", vs);
 	line_plot(c, &cmp, "faults_sec", fs, NULL, 1, title,
@@ -651,6 +667,7 @@ int parse_plot_args(int argc, char **argv, struct fl_plot_args *a, char *err, si
 		{ "label-a", required_argument, NULL, 1 },
 		{ "label-b", required_argument, NULL, 2 },
 		{ "threads", required_argument, NULL, 3 },
+		{ "any-shape", no_argument, NULL, 4 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -681,6 +698,9 @@ int parse_plot_args(int argc, char **argv, struct fl_plot_args *a, char *err, si
 			if (errno || *end || !v || v > 1u << 20 || optarg[0] == '-')
 				return fl_args_bad(err, errlen, "--threads wants a positive number");
 			a->heat_threads = v;
+			break;
+		case 4:
+			a->any_shape = 1;
 			break;
 		case 'h':
 			return FL_ARGS_HELP;
@@ -713,6 +733,7 @@ int cmd_plot(int argc, char **argv)
 		if (a.label[i])
 			snprintf(c.label[i], sizeof(c.label[i]), "%s", a.label[i]);
 	c.heat_threads = a.heat_threads;
+	c.any_shape = a.any_shape;
 	if (stat(a.a, &st)) {
 		fprintf(stderr, "faultline plot: %s: %s\n", a.a, strerror(errno));
 		return 1;

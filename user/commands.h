@@ -72,6 +72,7 @@ struct fl_compare_args {
 	int seed;			/* the seed's exact columns and nothing else */
 	const char *label[2], *kernel[2], *out;
 	double alpha;
+	int any_shape;			/* --any-shape: A and B of different pft shapes */
 	const char *a, *b;
 };
 
@@ -80,6 +81,7 @@ struct fl_plot_args {
 	int png, svg;
 	const char *label[2];		/* NULL: the default */
 	unsigned int heat_threads;
+	int any_shape;			/* --any-shape, as compare's */
 	const char *a, *b;		/* b may be NULL */
 };
 

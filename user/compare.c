@@ -857,6 +857,17 @@ int fl_cmp_build(struct fl_cmp *c, const char *dir_a, const char *dir_b, double 
 		fl_sweep_free(&c->sw[0]);
 		return -1;
 	}
+	for (int s = 0; s < 2; s++)
+		c->shape_known[s] = !fl_sweep_shape(&c->sw[s], c->shape[s], sizeof(c->shape[s]));
+	if (c->shape_known[0] && c->shape_known[1] && strcmp(c->shape[0], c->shape[1])) {
+		c->shape_differs = 1;
+		note(c, "A and B are different pft fault shapes (A %s, B %s): what differs "
+		     "is the workload as well as the kernel", c->shape[0], c->shape[1]);
+	}
+	for (int s = 0; s < 2; s++)
+		if (!c->shape_known[s] && c->shape_known[!s])
+			note(c, "%c has no sweep.conf: its pft fault shape is unknown (%c is %s)",
+			     'A' + s, 'A' + !s, c->shape[!s]);
 	if (thread_counts(c, &thr, &nthr))
 		goto oom;
 	if (c->have_snapshots && read_sums(c))
@@ -895,6 +906,26 @@ oom:
 	fl_cmp_free(c);
 	snprintf(err, errlen, "out of memory");
 	return -1;
+}
+
+int fl_cmp_shape_check(const struct fl_cmp *c, int allow, char *err, size_t errlen)
+{
+	if (!c->shape_differs || allow)
+		return 0;
+	snprintf(err, errlen, "A (%s) is pft shape %s, B (%s) is %s: two workloads, not one "
+		 "workload on two kernels; --any-shape compares them anyway",
+		 c->sw[0].dir, c->shape[0], c->sw[1].dir, c->shape[1]);
+	return -1;
+}
+
+const char *fl_cmp_side_label(const struct fl_cmp *c, int side, const char *label,
+			      char *buf, size_t len)
+{
+	if (c->shape_differs)
+		snprintf(buf, len, "%s [%s]", label, c->shape[side]);
+	else
+		snprintf(buf, len, "%s", label);
+	return buf;
 }
 
 void fl_cmp_free(struct fl_cmp *c)

@@ -82,6 +82,9 @@ struct fl_cmp {
 	struct fl_cmp_sums *sums[2];	/* per series of sw[s] */
 	struct fl_cmp_explain *explain;	/* thread counts with a change to explain */
 	unsigned int nexplain;
+	char shape[2][80];		/* pft fault shape of A, B: fl_sweep_shape() */
+	int shape_known[2];
+	int shape_differs;		/* both known, and not the same */
 };
 
 /* Metric kinds in table order; the first two are the seed's. */
@@ -103,6 +106,21 @@ extern const unsigned int fl_cmp_nkinds;
 int fl_cmp_build(struct fl_cmp *c, const char *dir_a, const char *dir_b, double alpha,
 		 char *err, size_t errlen);
 void fl_cmp_free(struct fl_cmp *c);
+
+/*
+ * Whether A and B may be compared as they are: two different pft fault shapes
+ * (c->shape_differs) are two workloads, not one workload on two kernels.
+ * 0, or -1 with the refusal in err unless ALLOW (compare/plot --any-shape);
+ * fl_cmp_build has noted the difference either way.
+ */
+int fl_cmp_shape_check(const struct fl_cmp *c, int allow, char *err, size_t errlen);
+/*
+ * "LABEL [SHAPE]" when the shapes differ (every legend and row must say which
+ * is which), else LABEL alone: the shape is then said once, in a title or a
+ * header (c->shape[0]).
+ */
+const char *fl_cmp_side_label(const struct fl_cmp *c, int side, const char *label,
+			      char *buf, size_t len);
 
 /*
  * Value of a collector metric kind for one snapshot (fault_latency_p50/p99

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kv.h"
 #include "pftlog.h"
 #include "snapshot.h"
 #include "errbuf.h"
@@ -405,4 +406,23 @@ const struct fl_pft_series *fl_sweep_series(const struct fl_sweep *sw, unsigned 
 		if (sw->series[i].threads == threads)
 			return &sw->series[i];
 	return NULL;
+}
+
+int fl_sweep_shape(const struct fl_sweep *sw, char *buf, size_t len)
+{
+	char shape[64], file[8];
+
+	if (!sw->conf) {
+		snprintf(buf, len, "unknown (no sweep.conf)");
+		return -1;
+	}
+	if (!fl_kv_get(sw->conf, "PFT_SHAPE", shape, sizeof(shape)) || !shape[0])
+		snprintf(shape, sizeof(shape), "anon");
+	if (!strcmp(shape, "anon"))
+		snprintf(buf, len, "anon");
+	else
+		snprintf(buf, len, "%s/%s", shape,
+			 fl_kv_get(sw->conf, "PFT_FILE", file, sizeof(file)) && file[0] ?
+			 "file" : "tmpfs");
+	return 0;
 }

@@ -56,6 +56,16 @@ int fl_sweep_load(const char *dir, struct fl_sweep *sw, char *err, size_t errlen
 void fl_sweep_free(struct fl_sweep *sw);
 const struct fl_pft_series *fl_sweep_series(const struct fl_sweep *sw, unsigned int threads);
 
+/*
+ * The pft fault shape of a sweep, from its sweep.conf (tools/pft-sweep writes
+ * PFT_SHAPE, and PFT_FILE for a file): "anon", or SHAPE/BACKING for a file
+ * shape, BACKING "file" (PFT_FILE set: pft --file) or "tmpfs" (a memfd: pft
+ * --tmpfs), e.g. "read/tmpfs".  A sweep.conf without PFT_SHAPE predates the
+ * shapes (pft-sweep ran anonymous faults only): "anon".  Returns 0, or -1
+ * with "unknown (no sweep.conf)" in buf when there is none.
+ */
+int fl_sweep_shape(const struct fl_sweep *sw, char *buf, size_t len);
+
 /* Whole file as a NUL-terminated string (NULL + errno on failure). */
 char *fl_read_text(const char *path, size_t max);
 

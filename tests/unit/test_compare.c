@@ -10,6 +10,7 @@
  *  - malformed inputs: clear errors or marked gaps, never a crash.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,17 +33,14 @@ bool fl_verbose;
 
 static char tmpdir[] = "/tmp/fl-test-compare-XXXXXX";
 
-static int run(const char *out, ...)
+static int run_ap(const char *out, va_list ap)
 {
 	char *argv[32];
 	int argc = 0;
-	va_list ap;
 
 	argv[argc++] = "compare";
-	va_start(ap, out);
 	for (char *a; (a = va_arg(ap, char *)); )
 		argv[argc++] = a;
-	va_end(ap);
 	if (out) {
 		argv[argc++] = "-o";
 		argv[argc++] = (char *)out;
@@ -50,6 +48,17 @@ static int run(const char *out, ...)
 	argv[argc] = NULL;
 	/* options after the operands: getopt permutes them */
 	return cmd_compare(argc, argv);
+}
+
+static int run(const char *out, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, out);
+	rc = run_ap(out, ap);
+	va_end(ap);
+	return rc;
 }
 
 static char *slurp(const char *path)
@@ -303,12 +312,12 @@ static void test_other_formats(void **state)
 	assert_non_null(strstr(t, "\npft_faults_sec_112,pft_faults_sec,112,faults/s,pct,,,"
 				  "139.8"));
 	free(t);
-	/* every row has the header's 16 fields (python3's csv reader) */
+	/* every row has the header's 17 fields (python3's csv reader) */
 	{
 		char cmd[600];
 
 		snprintf(cmd, sizeof(cmd), "python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); "
-			 "assert len(r)==1+60 and all(len(x)==16 for x in r)' %s", out);
+			 "assert len(r)==1+60 and all(len(x)==17 for x in r)' %s", out);
 		assert_int_equal(system(cmd), 0);
 	}
 	snprintf(out, sizeof(out), "%s/sky.md", tmpdir);
@@ -633,11 +642,11 @@ static void test_phase_rows_and_explain(void **state)
 	t = slurp(out);
 	assert_non_null(strstr(t, "\nExplain:\n- at 8 threads, B's faults are 1200 ns slower"));
 	free(t);
-	/* csv: one explain row (8 threads), 16 fields, B - A latency in the mean cell */
+	/* csv: one explain row (8 threads), 17 fields, B - A latency in the mean cell */
 	snprintf(out, sizeof(out), "%s/phases.csv", tmpdir);
 	assert_int_equal(run(out, "-f", "csv", a, b, NULL), 0);
 	snprintf(cmd, sizeof(cmd), "python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); "
-		 "assert all(len(x)==16 for x in r); e=[x for x in r if x[0]==\"explain\"]; "
+		 "assert all(len(x)==17 for x in r); e=[x for x in r if x[0]==\"explain\"]; "
 		 "assert len(e)==1, e; e=e[0]; assert e[2]==\"8\" and abs(float(e[9])-1200)<1e-6, e; "
 		 "assert e[14]==\"yes\" and e[15].startswith(\"at 8 threads, B\") and \"faults are 1200 ns slower\" in e[15], e' %s",
 		 out);
@@ -780,6 +789,148 @@ static void test_malformed(void **state)
 	free(bad);
 }
 
+static int count(const char *t, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = t; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* run() with stderr captured into *errp (caller frees). */
+static int run_err(char **errp, const char *out, ...)
+{
+	char path[300];
+	int saved, fd, rc;
+	va_list ap;
+
+	snprintf(path, sizeof(path), "%s/stderr.txt", tmpdir);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, 2);
+	close(fd);
+	va_start(ap, out);
+	rc = run_ap(out, ap);
+	va_end(ap);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	*errp = slurp(path);
+	return rc;
+}
+
+/*
+ * The pft fault shape (sweep.conf's PFT_SHAPE / PFT_FILE, as tools/pft-sweep
+ * writes them): said per side; A and B of different shapes are refused
+ * unless --any-shape, and then every label names its side's shape.
+ */
+static void test_shapes(void **state)
+{
+	static const unsigned int thr[] = { 1, 2 };
+	char *rt = mksweep("shRT", thr, 2, 1000), *rt2 = mksweep("shRT2", thr, 2, 1100);
+	char *rf = mksweep("shRF", thr, 2, 1100), *old = mksweep("shOld", thr, 2, 1000);
+	char *an = mksweep("shAnon", thr, 2, 1100), *pw = mksweep("shPW", thr, 2, 1100);
+	char *none = mksweep("shNone", thr, 2, 1100);
+	char out[256], path[300], *t, *e;
+
+	(void)state;
+	wfile(rt, "sweep.conf", "PFT_ITERATIONS=5\nPFT_SHAPE=read\n");
+	wfile(rt2, "sweep.conf", "PFT_ITERATIONS=5\nPFT_SHAPE=read\n");
+	wfile(rf, "sweep.conf", "PFT_ITERATIONS=5\nPFT_SHAPE=read\nPFT_FILE=/mnt/ext4/pft.dat\n");
+	wfile(old, "sweep.conf", "PFT_ITERATIONS=5\n");	/* before PFT_SHAPE: anon */
+	wfile(an, "sweep.conf", "PFT_ITERATIONS=5\nPFT_SHAPE=anon\n");
+	wfile(pw, "sweep.conf", "PFT_ITERATIONS=5\nPFT_SHAPE=private-write\n");
+	snprintf(path, sizeof(path), "%s/sweep.conf", none);
+	assert_int_equal(unlink(path), 0);
+
+	/* same shape: said once per side, no warning, labels as before */
+	snprintf(out, sizeof(out), "%s/shape-same.txt", tmpdir);
+	assert_int_equal(run_err(&e, out, rt, rt2, NULL), 0);
+	assert_null(strstr(e, "shape"));
+	free(e);
+	t = slurp(out);
+	assert_int_equal(count(t, "Shape: read/tmpfs\n"), 2);
+	assert_null(strstr(t, "differs"));
+	assert_non_null(strstr(t, "(A) 6.12.0-test "));
+	assert_null(strstr(t, "[read/tmpfs]"));
+	free(t);
+	snprintf(out, sizeof(out), "%s/shape-same.json", tmpdir);
+	assert_int_equal(run(out, "-f", "json", rt, rt2, NULL), 0);
+	t = slurp(out);
+	assert_int_equal(count(t, "\"shape\":\"read/tmpfs\""), 2);
+	assert_non_null(strstr(t, "\"shape_differs\":false"));
+	free(t);
+	snprintf(out, sizeof(out), "%s/shape-same.csv", tmpdir);
+	assert_int_equal(run(out, "-f", "csv", rt, rt2, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, ",significant,gap,shape\n"));
+	/* the A and B rows name their shape, the pct row has none */
+	assert_int_equal(count(t, ",read/tmpfs\n"), 2 * 4);
+	assert_non_null(strstr(t, ",pct,,,"));
+	free(t);
+	snprintf(out, sizeof(out), "%s/shape-same.md", tmpdir);
+	assert_int_equal(run(out, "-f", "md", rt, rt2, NULL), 0);
+	t = slurp(out);
+	assert_int_equal(count(t, ", shape read/tmpfs)"), 2);
+	free(t);
+
+	/* read on tmpfs vs read on a file: refused, both shapes and the way out named */
+	snprintf(out, sizeof(out), "%s/shape-diff.txt", tmpdir);
+	unlink(out);
+	assert_int_equal(run_err(&e, out, rt, rf, NULL), 1);
+	assert_non_null(strstr(e, "is pft shape read/tmpfs, B ("));
+	assert_non_null(strstr(e, ") is read/file: two workloads"));
+	assert_non_null(strstr(e, "--any-shape"));
+	free(e);
+	assert_int_equal(access(out, F_OK), -1);	/* nothing written */
+	assert_int_equal(run(NULL, "-f", "json", rt, rf, NULL), 1);
+	/* --any-shape: compared, warned on stderr and in NOTES, every label marked */
+	assert_int_equal(run_err(&e, out, "--any-shape", rt, rf, NULL), 0);
+	assert_non_null(strstr(e, "note: A and B are different pft fault shapes "
+				  "(A read/tmpfs, B read/file)"));
+	free(e);
+	t = slurp(out);
+	assert_non_null(strstr(t, "Shape: read/tmpfs (differs from the other side's)\n"));
+	assert_non_null(strstr(t, "Shape: read/file (differs from the other side's)\n"));
+	assert_int_equal(count(t, "(A) 6.12.0-test [read/tmpfs] "), 4);
+	assert_int_equal(count(t, "(B) 6.12.0-test [read/file] "), 4);
+	assert_non_null(strstr(t, "[*] NOTES\nA and B are different pft fault shapes"));
+	assert_non_null(strstr(t, "PFT_FILE "));	/* the TAGS row of sweep.conf */
+	free(t);
+	snprintf(out, sizeof(out), "%s/shape-diff.json", tmpdir);
+	assert_int_equal(run(out, "-f", "json", "--any-shape", rt, rf, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "\"label\":\"6.12.0-test [read/file]\",\"shape\":\"read/file\""));
+	assert_non_null(strstr(t, "\"shape_differs\":true"));
+	free(t);
+
+	/* a sweep.conf from before PFT_SHAPE is anonymous: same as PFT_SHAPE=anon */
+	assert_int_equal(run(NULL, old, an, NULL), 0);
+	assert_int_equal(run_err(&e, NULL, old, pw, NULL), 1);
+	assert_non_null(strstr(e, "is pft shape anon, B ("));
+	assert_non_null(strstr(e, ") is private-write/tmpfs"));
+	free(e);
+	/* no sweep.conf: the shape is unknown, said, not refused */
+	snprintf(out, sizeof(out), "%s/shape-unknown.txt", tmpdir);
+	assert_int_equal(run_err(&e, out, none, pw, NULL), 0);
+	assert_non_null(strstr(e, "note: A has no sweep.conf: its pft fault shape is unknown "
+				  "(B is private-write/tmpfs)"));
+	free(e);
+	t = slurp(out);
+	assert_non_null(strstr(t, "Shape: unknown (no sweep.conf)\n"));
+	free(t);
+	free(rt);
+	free(rt2);
+	free(rf);
+	free(old);
+	free(an);
+	free(pw);
+	free(none);
+}
+
 static void test_pft_line(void **state)
 {
 	struct fl_pft_sample s;
@@ -851,6 +1002,7 @@ int main(void)
 		cmocka_unit_test(test_phase_sweep_report),
 		cmocka_unit_test(test_phase_explain_node),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_pft_line),
 	};
 

@@ -310,6 +310,90 @@ static void test_phase_sweeps(void **state)
 	free(b);
 }
 
+/* A snapshot-less sweep of pft fault shape CONF (sweep.conf text, NULL: none). */
+static char *shape_sweep(const char *name, const char *kver, const char *conf)
+{
+	static const unsigned int thr[] = { 1, 2, 4 };
+	char *d, line[200], text[2000], fn[64];
+
+	assert_true(asprintf(&d, "%s/%s", tmpdir, name) > 0);
+	mkdir(d, 0755);
+	snprintf(text, sizeof(text), "kernel_version=%s\n", kver);
+	wfile(d, "tags", text);
+	if (conf)
+		wfile(d, "sweep.conf", conf);
+	for (int i = 0; i < 3; i++) {
+		text[0] = '\0';
+		for (int it = 1; it <= 3; it++) {
+			double r = 400000.0 * (1 + 0.02 * it);
+
+			snprintf(line, sizeof(line), "   1 %4u   1     0.01s     0.50s     0.20s %10.3f %10.3f\n",
+				 thr[i], r, r * thr[i]);
+			strcat(text, line);
+		}
+		snprintf(fn, sizeof(fn), "pft-%u.log", thr[i]);
+		wfile(d, fn, text);
+	}
+	return d;
+}
+
+/* DIR/plot.gp has NEEDLE (1) or not (0). */
+static int gp_has(const char *dir, const char *needle)
+{
+	char path[300], *t;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/plot.gp", dir);
+	t = fl_read_text(path, 1 << 20);
+	assert_non_null(t);
+	r = strstr(t, needle) != NULL;
+	free(t);
+	return r;
+}
+
+/*
+ * The pft fault shape in the pictures: once in every title when A and B
+ * share it, in every legend when they differ (--any-shape), refused without.
+ */
+static void test_shapes(void **state)
+{
+	char *a, *b, *f, *old, out[256];
+
+	(void)state;
+	if (!have_gnuplot())
+		skip();
+	a = shape_sweep("SA", "6.12.0-base", "PFT_SHAPE=private-write\nPFT_FILE=/mnt/ext4/f\n");
+	b = shape_sweep("SB", "6.12.0-spf", "PFT_SHAPE=private-write\nPFT_FILE=/mnt/ext4/f\n");
+	f = shape_sweep("SF", "6.12.0-spf", "PFT_SHAPE=shared-write\nPFT_FILE=/mnt/ext4/f\n");
+	old = shape_sweep("SO", "6.1.0-old", "PFT_ITERATIONS=3\n");	/* no PFT_SHAPE: anon */
+	snprintf(out, sizeof(out), "%s/shape-same", tmpdir);
+	assert_int_equal(run("-o", out, "-f", "svg", a, b, NULL), 0);
+	check_svg(out, "faults_sec", "A 6.12.0-base vs B 6.12.0-spf, shape private-write/file");
+	assert_true(gp_has(out, "title \"pft faults per second per CPU vs threads (A 6.12.0-base "
+			   "vs B 6.12.0-spf, shape private-write/file)\""));
+	assert_true(gp_has(out, "title \"A: 6.12.0-base\""));	/* legend: no shape */
+	/* one sweep: its shape in the title; an old sweep.conf is anonymous */
+	snprintf(out, sizeof(out), "%s/shape-one", tmpdir);
+	assert_int_equal(run("-o", out, "-f", "svg", old, NULL), 0);
+	check_svg(out, "faults_cpu", "6.1.0-old, shape anon");
+	/* different shapes: refused, nothing drawn */
+	snprintf(out, sizeof(out), "%s/shape-diff", tmpdir);
+	assert_int_equal(run("-o", out, "-f", "svg", a, f, NULL), 1);
+	assert_false(exists(out, "faults_sec.svg"));
+	assert_int_equal(run("-o", out, "-f", "svg", old, a, NULL), 1);
+	/* --any-shape: drawn, each legend and the title say which shape is which */
+	assert_int_equal(run("-o", out, "-f", "svg", "--any-shape", a, f, NULL), 0);
+	check_svg(out, "faults_sec", "A: 6.12.0-base [private-write/file]");
+	check_svg(out, "faults_sec", "B: 6.12.0-spf [shared-write/file]");
+	assert_true(gp_has(out, "(A 6.12.0-base [private-write/file] vs B 6.12.0-spf "
+			   "[shared-write/file])\""));
+	assert_false(gp_has(out, ", shape "));
+	free(a);
+	free(b);
+	free(f);
+	free(old);
+}
+
 static void test_errors(void **state)
 {
 	char out[256];
@@ -351,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_seed_sweeps),
 		cmocka_unit_test(test_snapshot_sweeps),
 		cmocka_unit_test(test_phase_sweeps),
+		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_errors),
 	};
 

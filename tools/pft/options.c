@@ -182,141 +182,175 @@ static int parse_series(int argc, char **argv, struct pft_opts *o,
 	return 0;
 }
 
-int pft_parse_args(int argc, char **argv, struct pft_opts *o,
-		   size_t page_size, size_t line_size, char *err, size_t errlen)
-{
-	bool have_t = false, have_n = false, have_shape = false;
-	unsigned long v;
-	int c;
+/* What a parse has seen beyond *o, for the checks across options. */
+struct parse_seen {
+	bool t, n, shape;	/* -t, -n, a shape option */
+};
 
+static void set_defaults(struct pft_opts *o)
+{
 	memset(o, 0, sizeof(*o));
 	o->bytes = PFT_DEFAULT_BYTES;
 	o->workers = 1;
 	o->clines = 1;
 	o->thp = PFT_THP_NEVER;
-	err[0] = '\0';
+}
 
-	if (argc >= 2 && !strcmp(argv[1], "--series"))
-		return parse_series(argc, argv, o, err, errlen);
+/* -t N or -n N. */
+static int parse_workers(int c, const char *arg, struct pft_opts *o,
+			 struct parse_seen *seen, char *err, size_t errlen)
+{
+	unsigned long v;
 
-	optind = 0;	/* GNU: full re-initialisation (the tests parse many times) */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:t:n:c:zas:TMvh", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			if (pft_parse_size(optarg, page_size, &o->bytes))
-				return fail(err, errlen,
-					    "invalid size '%s' for -m (N[KMGP], 0 < size <= 2^52 bytes)", optarg);
-			break;
-		case 't':
-		case 'n':
-			if (pft_parse_uint(optarg, 1, ULONG_MAX, &v))
-				return fail(err, errlen, "invalid worker count '%s' for -%c",
-					    optarg, c);
-			if (v > PFT_MAX_WORKERS)
-				return fail(err, errlen, "%lu workers refused: at most %u",
-					    v, PFT_MAX_WORKERS);
-			if (c == 't')
-				have_t = true;
-			else
-				have_n = true;
-			o->workers = v;
-			o->processes = c == 'n';
-			break;
-		case 'c':
-			if (pft_parse_uint(optarg, 1, page_size / line_size, &v))
-				return fail(err, errlen,
-					    "invalid cache line count '%s' for -c (1..%zu)",
-					    optarg, page_size / line_size);
-			o->clines = v;
-			break;
-		case 'z':
-			o->bzero = true;
-			break;
-		case 'a':
-			o->affinity = true;
-			break;
-		case 's':
-			if (pft_parse_uint(optarg, 0, PFT_MAX_SLEEP_S, &v))
-				return fail(err, errlen, "invalid seconds '%s' for -s (0..%u)",
-					    optarg, PFT_MAX_SLEEP_S);
-			o->sleep_s = v;
-			break;
-		case 'T':
-			o->title = true;
-			break;
-		case 'M':
-			o->multimap = true;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case 'h':
-			o->help = true;
-			break;
-		case OPT_THP:
-			if (!strcmp(optarg, "never"))
-				o->thp = PFT_THP_NEVER;
-			else if (!strcmp(optarg, "always"))
-				o->thp = PFT_THP_ALWAYS;
-			else if (!strcmp(optarg, "default"))
-				o->thp = PFT_THP_DEFAULT;
-			else
-				return fail(err, errlen,
-					    "invalid --thp '%s' (never|always|default)", optarg);
-			break;
-		case OPT_LATENCY:
-			o->latency = true;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_STRICT:
-			o->strict = true;
-			break;
-		case OPT_CHECK:
-			o->check = true;
-			break;
-		case OPT_FILE:
-		case OPT_TMPFS:
-			if (o->backing != PFT_BACK_ANON)
-				return fail(err, errlen, "--file and --tmpfs: give one of them once");
-			if (c == OPT_FILE && !optarg[0])
-				return fail(err, errlen, "--file needs a path");
-			o->backing = c == OPT_FILE ? PFT_BACK_FILE : PFT_BACK_TMPFS;
-			o->path = c == OPT_FILE ? optarg : NULL;
-			break;
-		case OPT_PRIVATE_WRITE:
-		case OPT_SHARED_WRITE:
-		case OPT_READ:
-			if (have_shape)
-				return fail(err, errlen, "--private-write, --shared-write and --read "
-					    "are mutually exclusive");
-			have_shape = true;
-			o->shape = c == OPT_READ ? PFT_SHAPE_READ :
-				   c == OPT_SHARED_WRITE ? PFT_SHAPE_SHARED_WRITE :
-				   PFT_SHAPE_PRIVATE_WRITE;
-			break;
-		case ':':
-			if (optopt > 0 && optopt < 0x100)
-				return fail(err, errlen, "option -%c needs an argument", optopt);
-			return fail(err, errlen, "option '%s' needs an argument",
-				    argv[optind - 1]);
-		default:
-			if (optopt > 0 && optopt < 0x100)
-				return fail(err, errlen, "unknown option -%c", optopt);
-			return fail(err, errlen, "unknown option '%s'", argv[optind - 1]);
-		}
+	if (pft_parse_uint(arg, 1, ULONG_MAX, &v))
+		return fail(err, errlen, "invalid worker count '%s' for -%c", arg, c);
+	if (v > PFT_MAX_WORKERS)
+		return fail(err, errlen, "%lu workers refused: at most %u",
+			    v, PFT_MAX_WORKERS);
+	if (c == 't')
+		seen->t = true;
+	else
+		seen->n = true;
+	o->workers = v;
+	o->processes = c == 'n';
+	return 0;
+}
+
+static int parse_thp(const char *arg, struct pft_opts *o, char *err, size_t errlen)
+{
+	if (!strcmp(arg, "never"))
+		o->thp = PFT_THP_NEVER;
+	else if (!strcmp(arg, "always"))
+		o->thp = PFT_THP_ALWAYS;
+	else if (!strcmp(arg, "default"))
+		o->thp = PFT_THP_DEFAULT;
+	else
+		return fail(err, errlen, "invalid --thp '%s' (never|always|default)", arg);
+	return 0;
+}
+
+/* --file PATH or --tmpfs. */
+static int parse_backing(int c, const char *arg, struct pft_opts *o,
+			 char *err, size_t errlen)
+{
+	if (o->backing != PFT_BACK_ANON)
+		return fail(err, errlen, "--file and --tmpfs: give one of them once");
+	if (c == OPT_FILE && !arg[0])
+		return fail(err, errlen, "--file needs a path");
+	o->backing = c == OPT_FILE ? PFT_BACK_FILE : PFT_BACK_TMPFS;
+	o->path = c == OPT_FILE ? arg : NULL;
+	return 0;
+}
+
+/* --private-write, --shared-write or --read. */
+static int parse_shape(int c, struct pft_opts *o, struct parse_seen *seen,
+		       char *err, size_t errlen)
+{
+	if (seen->shape)
+		return fail(err, errlen, "--private-write, --shared-write and --read "
+			    "are mutually exclusive");
+	seen->shape = true;
+	o->shape = c == OPT_READ ? PFT_SHAPE_READ :
+		   c == OPT_SHARED_WRITE ? PFT_SHAPE_SHARED_WRITE :
+		   PFT_SHAPE_PRIVATE_WRITE;
+	return 0;
+}
+
+/* getopt_long's ':' (missing argument) or '?' (unknown option). */
+static int getopt_error(int c, char **argv, char *err, size_t errlen)
+{
+	if (c == ':') {
+		if (optopt > 0 && optopt < 0x100)
+			return fail(err, errlen, "option -%c needs an argument", optopt);
+		return fail(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
 	}
-	if (optind < argc)
-		return fail(err, errlen, "unexpected argument '%s'", argv[optind]);
-	if (have_t && have_n)
+	if (optopt > 0 && optopt < 0x100)
+		return fail(err, errlen, "unknown option -%c", optopt);
+	return fail(err, errlen, "unknown option '%s'", argv[optind - 1]);
+}
+
+/* One option C (argument ARG) from getopt_long into *o. */
+static int parse_opt(int c, char *arg, char **argv, struct pft_opts *o,
+		     struct parse_seen *seen, size_t page_size, size_t line_size,
+		     char *err, size_t errlen)
+{
+	unsigned long v;
+
+	switch (c) {
+	case 'm':
+		if (pft_parse_size(arg, page_size, &o->bytes))
+			return fail(err, errlen,
+				    "invalid size '%s' for -m (N[KMGP], 0 < size <= 2^52 bytes)", arg);
+		return 0;
+	case 't':
+	case 'n':
+		return parse_workers(c, arg, o, seen, err, errlen);
+	case 'c':
+		if (pft_parse_uint(arg, 1, page_size / line_size, &v))
+			return fail(err, errlen, "invalid cache line count '%s' for -c (1..%zu)",
+				    arg, page_size / line_size);
+		o->clines = v;
+		return 0;
+	case 's':
+		if (pft_parse_uint(arg, 0, PFT_MAX_SLEEP_S, &v))
+			return fail(err, errlen, "invalid seconds '%s' for -s (0..%u)",
+				    arg, PFT_MAX_SLEEP_S);
+		o->sleep_s = v;
+		return 0;
+	case 'z':
+		o->bzero = true;
+		return 0;
+	case 'a':
+		o->affinity = true;
+		return 0;
+	case 'T':
+		o->title = true;
+		return 0;
+	case 'M':
+		o->multimap = true;
+		return 0;
+	case 'v':
+		o->verbose++;
+		return 0;
+	case 'h':
+		o->help = true;
+		return 0;
+	case OPT_LATENCY:
+		o->latency = true;
+		return 0;
+	case OPT_JSON:
+		o->json = true;
+		return 0;
+	case OPT_STRICT:
+		o->strict = true;
+		return 0;
+	case OPT_CHECK:
+		o->check = true;
+		return 0;
+	case OPT_THP:
+		return parse_thp(arg, o, err, errlen);
+	case OPT_FILE:
+	case OPT_TMPFS:
+		return parse_backing(c, arg, o, err, errlen);
+	case OPT_PRIVATE_WRITE:
+	case OPT_SHARED_WRITE:
+	case OPT_READ:
+		return parse_shape(c, o, seen, err, errlen);
+	default:
+		return getopt_error(c, argv, err, errlen);
+	}
+}
+
+/* The rules across options, once all are parsed. */
+static int check_opts(struct pft_opts *o, const struct parse_seen *seen,
+		      size_t page_size, char *err, size_t errlen)
+{
+	if (seen->t && seen->n)
 		return fail(err, errlen, "-t and -n are mutually exclusive");
-	if (have_shape && o->backing == PFT_BACK_ANON)
+	if (seen->shape && o->backing == PFT_BACK_ANON)
 		return fail(err, errlen, "--%s needs --file PATH or --tmpfs",
-			    o->shape == PFT_SHAPE_READ ? "read" :
-			    o->shape == PFT_SHAPE_SHARED_WRITE ? "shared-write" : "private-write");
-	if (o->backing != PFT_BACK_ANON && !have_shape)
+			    pft_shape_name(o->shape));
+	if (o->backing != PFT_BACK_ANON && !seen->shape)
 		o->shape = PFT_SHAPE_PRIVATE_WRITE;
 	if (o->shape == PFT_SHAPE_READ && o->bzero)
 		return fail(err, errlen, "--read reads the pages; it cannot -z");
@@ -328,4 +362,25 @@ int pft_parse_args(int argc, char **argv, struct pft_opts *o,
 		return fail(err, errlen, "-m %llu bytes is less than one page per worker (%u)",
 			    o->bytes, o->workers);
 	return 0;
+}
+
+int pft_parse_args(int argc, char **argv, struct pft_opts *o,
+		   size_t page_size, size_t line_size, char *err, size_t errlen)
+{
+	struct parse_seen seen = { false, false, false };
+	int c;
+
+	set_defaults(o);
+	err[0] = '\0';
+	if (argc >= 2 && !strcmp(argv[1], "--series"))
+		return parse_series(argc, argv, o, err, errlen);
+
+	optind = 0;	/* GNU: full re-initialisation (the tests parse many times) */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":m:t:n:c:zas:TMvh", long_opts, NULL)) != -1)
+		if (parse_opt(c, optarg, argv, o, &seen, page_size, line_size, err, errlen))
+			return -1;
+	if (optind < argc)
+		return fail(err, errlen, "unexpected argument '%s'", argv[optind]);
+	return check_opts(o, &seen, page_size, err, errlen);
 }

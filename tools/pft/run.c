@@ -436,92 +436,118 @@ static int wait_ready(unsigned int n, bool processes)
 	return 0;
 }
 
-int pft_run(const struct pft_opts *o, struct pft_result *r)
+/* One run's layout, shared by pft_run()'s steps. */
+struct run {
+	size_t ps;			/* page size */
+	unsigned int n;			/* workers */
+	unsigned long long pages, ppw;	/* in total, per worker */
+	size_t ctl_len;
+	char *mem;			/* the one shared mapping (NULL with -M) */
+	bool created;			/* --file created PATH: remove it after */
+	int *cpus, ncpus;		/* -a: the allowed CPUs */
+	struct rusage self0, self1;	/* no per-thread rusage: whole process */
+};
+
+/* Map and fill the control block all workers share (ctl). */
+static int ctl_setup(const struct pft_opts *o, struct run *rn)
 {
-	size_t ps = (size_t)sysconf(_SC_PAGESIZE), ctl_len;
-	unsigned int n = o->workers, started = 0;
-	unsigned long long pages, ppw;
-	struct rusage self0, self1;
-	char *mem = NULL;
-	int *cpus = NULL, ncpus = 0, ret = PFT_EXIT_ERROR;
-	struct timespec first, last;
-	bool created = false;
-
-	memset(r, 0, sizeof(*r));
-	pages = (o->bytes + ps - 1) / ps;
-	ppw = (pages + n - 1) / n;		/* like the classic: round up */
-	pages = ppw * n;
-
-	ctl_len = sizeof(*ctl) + n * sizeof(struct worker);
-	ctl = map_anon(ctl_len, o->processes);
+	rn->ctl_len = sizeof(*ctl) + rn->n * sizeof(struct worker);
+	ctl = map_anon(rn->ctl_len, o->processes);
 	if (!ctl) {
-		fprintf(stderr, "pft: mmap of %zu control bytes: %s\n", ctl_len, strerror(errno));
-		return PFT_EXIT_ERROR;
+		fprintf(stderr, "pft: mmap of %zu control bytes: %s\n", rn->ctl_len,
+			strerror(errno));
+		return -1;
 	}
-	memset(ctl, 0, ctl_len);
+	memset(ctl, 0, rn->ctl_len);
 	ctl->fd = -1;
 	ctl->o = o;
-	ctl->page_size = ps;
+	ctl->page_size = rn->ps;
 	ctl->line_size = pft_line_size();
 	ctl->rusage_who = RUSAGE_SELF;
-	if (!o->processes && !getrusage(RUSAGE_THREAD, &self0))
+	if (!o->processes && !getrusage(RUSAGE_THREAD, &rn->self0))
 		ctl->rusage_who = RUSAGE_THREAD;
-	ctl->sleep_wait = (long)n > sysconf(_SC_NPROCESSORS_ONLN);
+	ctl->sleep_wait = (long)rn->n > sysconf(_SC_NPROCESSORS_ONLN);
 	if (o->latency)
 		pft_clock_init(&ctl->clock, o->verbose);
-	thp_note(o);
-	if (o->backing != PFT_BACK_ANON) {
-		ctl->fd = prepare_file(o, pages * ps, &created);
-		if (ctl->fd < 0)
-			goto out;
-		if (o->shape == PFT_SHAPE_READ)
-			r->fault_around = fault_around_pages(ps, &r->fault_around_assumed);
-		if (o->verbose)
-			fprintf(stderr, "pft: %s %s prepared: %llu bytes written, fsynced, read "
-				"back; shape %s%s\n", pft_backing_name(o->backing),
-				o->path ? o->path : "(memfd)", pages * ps, pft_shape_name(o->shape),
-				r->fault_around ? ", fault-around pages counted" : "");
-	}
+	return 0;
+}
 
-	if (!o->multimap) {
-		mem = map_mem(o, pages * ps, 0);
-		if (!mem) {
-			fprintf(stderr, "pft: mmap of %llu bytes: %s\n", pages * ps,
-				strerror(errno));
-			goto out;
-		}
-		if (thp_advise(mem, pages * ps, o->thp)) {
-			fprintf(stderr, "pft: madvise(%s): %s\n",
-				o->thp == PFT_THP_NEVER ? "MADV_NOHUGEPAGE" : "MADV_HUGEPAGE",
-				strerror(errno));
-			goto out;
-		}
+/* --file / --tmpfs: the prepared file in ctl->fd; --read: the fault-around window. */
+static int backing_setup(const struct pft_opts *o, struct run *rn, struct pft_result *r)
+{
+	unsigned long long len = rn->pages * rn->ps;
+
+	if (o->backing == PFT_BACK_ANON)
+		return 0;
+	ctl->fd = prepare_file(o, len, &rn->created);
+	if (ctl->fd < 0)
+		return -1;
+	if (o->shape == PFT_SHAPE_READ)
+		r->fault_around = fault_around_pages(rn->ps, &r->fault_around_assumed);
+	if (o->verbose)
+		fprintf(stderr, "pft: %s %s prepared: %llu bytes written, fsynced, read "
+			"back; shape %s%s\n", pft_backing_name(o->backing),
+			o->path ? o->path : "(memfd)", len, pft_shape_name(o->shape),
+			r->fault_around ? ", fault-around pages counted" : "");
+	return 0;
+}
+
+/* Without -M: the one mapping the workers share, advised for THP. */
+static int mem_setup(const struct pft_opts *o, struct run *rn)
+{
+	unsigned long long len = rn->pages * rn->ps;
+
+	if (o->multimap)
+		return 0;
+	rn->mem = map_mem(o, len, 0);
+	if (!rn->mem) {
+		fprintf(stderr, "pft: mmap of %llu bytes: %s\n", len, strerror(errno));
+		return -1;
 	}
+	if (thp_advise(rn->mem, len, o->thp)) {
+		fprintf(stderr, "pft: madvise(%s): %s\n",
+			o->thp == PFT_THP_NEVER ? "MADV_NOHUGEPAGE" : "MADV_HUGEPAGE",
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Each worker's index, CPU (-a) and share of the memory. */
+static int workers_setup(const struct pft_opts *o, struct run *rn)
+{
 	if (o->affinity) {
-		ncpus = allowed_cpus(&cpus);
-		if (ncpus <= 0) {
+		rn->ncpus = allowed_cpus(&rn->cpus);
+		if (rn->ncpus <= 0) {
 			fprintf(stderr, "pft: sched_getaffinity: %s\n", strerror(errno));
-			goto out;
+			return -1;
 		}
 	}
-	for (unsigned int i = 0; i < n; i++) {
+	for (unsigned int i = 0; i < rn->n; i++) {
 		struct worker *w = &ctl->w[i];
 
 		w->idx = i;
-		w->cpu = o->affinity ? cpus[i % ncpus] : -1;
-		w->mem = mem ? mem + i * ppw * ps : NULL;
-		w->len = ppw * ps;
+		w->cpu = o->affinity ? rn->cpus[i % rn->ncpus] : -1;
+		w->mem = rn->mem ? rn->mem + i * rn->ppw * rn->ps : NULL;
+		w->len = rn->ppw * rn->ps;
 	}
 	if (o->verbose)
 		fprintf(stderr, "pft: %llu pages of %zu bytes, %u %s x %llu pages, %s mapping, "
-			"thp=%s, rusage=%s, line %zu bytes\n", pages, ps, n,
-			o->processes ? "processes" : "threads", ppw,
+			"thp=%s, rusage=%s, line %zu bytes\n", rn->pages, rn->ps, rn->n,
+			o->processes ? "processes" : "threads", rn->ppw,
 			o->multimap ? "per-worker" : "one shared", pft_thp_name(o->thp),
 			ctl->rusage_who == RUSAGE_THREAD || o->processes ? "per worker" : "process",
 			ctl->line_size);
+	return 0;
+}
+
+/* Fork or create the workers (they wait for release()).  Returns how many started. */
+static unsigned int workers_start(const struct pft_opts *o, unsigned int n)
+{
+	unsigned int started;
 
 	fflush(NULL);	/* nothing buffered may be flushed twice by a child */
-	for (; started < n; started++) {
+	for (started = 0; started < n; started++) {
 		struct worker *w = &ctl->w[started];
 
 		if (o->processes) {
@@ -548,23 +574,33 @@ int pft_run(const struct pft_opts *o, struct pft_result *r)
 			}
 		}
 	}
-	if (started < n || wait_ready(n, o->processes)) {
+	return started;
+}
+
+/* All STARTED workers set up without error: start them, else abort them. */
+static int workers_release(const struct pft_opts *o, struct run *rn, unsigned int started)
+{
+	if (started < rn->n || wait_ready(rn->n, o->processes)) {
 		release(-1);
-		goto join;
+		return PFT_EXIT_ERROR;
 	}
-	for (unsigned int i = 0; i < n; i++) {
+	for (unsigned int i = 0; i < rn->n; i++) {
 		if (ctl->w[i].err) {
 			fprintf(stderr, "pft: worker %u: %s: %s\n", i, ctl->w[i].what,
 				strerror(ctl->w[i].err));
 			release(-1);
-			goto join;
+			return PFT_EXIT_ERROR;
 		}
 	}
 	if (ctl->rusage_who == RUSAGE_SELF && !o->processes)
-		getrusage(RUSAGE_SELF, &self0);	/* no RUSAGE_THREAD: whole process */
+		getrusage(RUSAGE_SELF, &rn->self0);	/* no RUSAGE_THREAD: whole process */
 	release(1);
-	ret = PFT_EXIT_OK;
-join:
+	return PFT_EXIT_OK;
+}
+
+/* Wait for the STARTED workers; RET becomes an error if a process worker failed. */
+static int workers_join(const struct pft_opts *o, unsigned int started, int ret)
+{
 	for (unsigned int i = 0; i < started; i++) {
 		if (o->processes) {
 			int st = 0;
@@ -579,23 +615,24 @@ join:
 			pthread_join(ctl->w[i].tid, NULL);
 		}
 	}
-	if (ret != PFT_EXIT_OK)
-		goto out;
-	if (ctl->rusage_who == RUSAGE_SELF && !o->processes)
-		getrusage(RUSAGE_SELF, &self1);
+	return ret;
+}
 
-	r->pages = pages;
-	r->pages_per_worker = ppw;
-	r->page_size = ps;
-	r->workers = n;
+/* Add the workers' snapshots up into *r. */
+static void collect(const struct pft_opts *o, const struct run *rn, struct pft_result *r)
+{
+	struct timespec first = ctl->w[0].t0, last = ctl->w[0].t1;
+
+	r->pages = rn->pages;
+	r->pages_per_worker = rn->ppw;
+	r->page_size = rn->ps;
+	r->workers = rn->n;
 	r->clines = o->clines;
 	r->rusage_thread = ctl->rusage_who == RUSAGE_THREAD || o->processes;
 	r->latency = o->latency;
 	r->clock = ctl->clock.tsc ? "tsc" : "clock_gettime";
 	r->tsc_khz = ctl->clock.tsc ? ctl->clock.khz : 0;
-	first = ctl->w[0].t0;
-	last = ctl->w[0].t1;
-	for (unsigned int i = 0; i < n; i++) {
+	for (unsigned int i = 0; i < rn->n; i++) {
 		struct worker *w = &ctl->w[i];
 
 		if (ts_cmp(w->t0, first) < 0)
@@ -617,29 +654,62 @@ join:
 				w->r1.ru_minflt - w->r0.ru_minflt);
 	}
 	if (!r->rusage_thread) {
-		r->user_s = tv_s(self0.ru_utime, self1.ru_utime);
-		r->sys_s = tv_s(self0.ru_stime, self1.ru_stime);
-		r->minflt = self1.ru_minflt - self0.ru_minflt;
-		r->majflt = self1.ru_majflt - self0.ru_majflt;
+		r->user_s = tv_s(rn->self0.ru_utime, rn->self1.ru_utime);
+		r->sys_s = tv_s(rn->self0.ru_stime, rn->self1.ru_stime);
+		r->minflt = rn->self1.ru_minflt - rn->self0.ru_minflt;
+		r->majflt = rn->self1.ru_majflt - rn->self0.ru_majflt;
 	}
 	r->wall_s = ts_s(first, last);
 	/* One sequential pass per mapping (threads on one mapping: one pass in pieces). */
 	if (!o->multimap && !o->processes)
 		r->expected = pft_expected_faults(o->shape, (unsigned long long)
-						  ((unsigned long)mem / ps), pages, r->fault_around);
+						  ((unsigned long)rn->mem / rn->ps), rn->pages,
+						  r->fault_around);
 	else
-		for (unsigned int i = 0; i < n; i++)
+		for (unsigned int i = 0; i < rn->n; i++)
 			r->expected += pft_expected_faults(o->shape, (unsigned long long)
-				((unsigned long)ctl->w[i].mem / ps), ppw, r->fault_around);
-out:
-	if (mem)
-		munmap(mem, pages * ps);
+				((unsigned long)ctl->w[i].mem / rn->ps), rn->ppw, r->fault_around);
+}
+
+/* Undo ctl_setup(), backing_setup(), mem_setup() and workers_setup(). */
+static void run_cleanup(const struct pft_opts *o, struct run *rn)
+{
+	if (rn->mem)
+		munmap(rn->mem, rn->pages * rn->ps);
 	if (ctl->fd >= 0)
 		close(ctl->fd);
-	if (created)
+	if (rn->created)
 		unlink(o->path);
-	munmap(ctl, ctl_len);
+	munmap(ctl, rn->ctl_len);
 	ctl = NULL;
-	free(cpus);
+	free(rn->cpus);
+}
+
+int pft_run(const struct pft_opts *o, struct pft_result *r)
+{
+	struct run rn = { .ps = (size_t)sysconf(_SC_PAGESIZE), .n = o->workers };
+	unsigned int started;
+	int ret = PFT_EXIT_ERROR;
+
+	memset(r, 0, sizeof(*r));
+	rn.pages = (o->bytes + rn.ps - 1) / rn.ps;
+	rn.ppw = (rn.pages + rn.n - 1) / rn.n;		/* like the classic: round up */
+	rn.pages = rn.ppw * rn.n;
+
+	if (ctl_setup(o, &rn))
+		return PFT_EXIT_ERROR;
+	thp_note(o);
+	if (backing_setup(o, &rn, r) || mem_setup(o, &rn) || workers_setup(o, &rn))
+		goto out;
+	started = workers_start(o, rn.n);
+	ret = workers_release(o, &rn, started);
+	ret = workers_join(o, started, ret);
+	if (ret != PFT_EXIT_OK)
+		goto out;
+	if (ctl->rusage_who == RUSAGE_SELF && !o->processes)
+		getrusage(RUSAGE_SELF, &rn.self1);
+	collect(o, &rn, r);
+out:
+	run_cleanup(o, &rn);
 	return ret;
 }

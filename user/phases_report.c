@@ -432,81 +432,88 @@ void fl_phase_unavail_why(const struct fl_snapshot *s, unsigned int p, char *buf
 	}
 }
 
-int fl_report_phases_raw(const struct fl_snapshot *s, FILE *out)
+/* report --raw's phase lines. */
+static void raw_phases(const struct fl_snapshot *s, FILE *out)
 {
 	static const struct { const char *k; unsigned int ppm; } q[] = {
 		{ "p50", 500000 }, { "p99", 990000 },
 	};
 	const struct fl_phase_stats *ps;
-	const struct fl_lock_stats *ls;
-	const struct fl_lock_caller *lc;
 	struct fl_phase_stats t;
-	struct fl_lock_stats lt;
 	int unavail[FL_PH_NR];
 	const char *tag;
-	unsigned int nr, nc, p, k, dom;
-	fl_u64 total = 0;
+	unsigned int nr, p, k;
 	char buf[1024];
 
-	/* phases */
 	tag = fl_snapshot_tag(s, "phases");
 	snprintf(buf, sizeof(buf), "%s", tag ? tag : "");
 	ps = fl_snapshot_phases(s, &nr);
 	if (!ps) {
 		fprintf(out, "phases=%s\n", tag ? buf :
 			"unavailable (not recorded; use record --phases)");
-	} else {
-		fprintf(out, "phases=%s\n", tag ? buf : "recorded");
-		tag = fl_snapshot_tag(s, "phases.unavailable");
-		if (tag)
-			fprintf(out, "phases.unavailable=%s\n", tag);
-		tag = fl_snapshot_tag(s, "phases.notes");
-		if (tag)
-			fprintf(out, "phases.notes=%s\n", tag);
-		tag = fl_snapshot_tag(s, "phases.events");
-		if (tag)
-			fprintf(out, "phases.events=%s\n", tag);
-		unavailable_phases(s, unavail);
-		fl_phase_stats_sum(ps, nr, NULL, 0, &t);
-		fprintf(out, "phases.faults=%llu\nphases.lat_sum_ns=%llu\n"
-			"phases.unattributed_sum_ns=%llu\nphases.overrun=%llu\n",
-			t.faults, t.lat_sum, t.unattributed_sum, t.overrun);
-		if (t.lat_sum)
-			fprintf(out, "phases.unattributed_pct=%.1f\n",
-				pct(t.unattributed_sum, t.lat_sum));
-		else
-			fprintf(out, "phases.unattributed_pct=unavailable (no timed faults)\n");
-		for (p = 0; p < FL_PH_NR; p++) {
-			const struct fl_hist *h = &t.hist[p];
-			const char *n = phase_names[p];
-
-			if (unavail[p]) {
-				fl_phase_unavail_why(s, p, buf, sizeof(buf));
-				fprintf(out, "phase.%s=%s\n", n, buf);
-				continue;
-			}
-			fprintf(out, "phase.%s.count=%llu\nphase.%s.sum_ns=%llu\n", n, h->count,
-				n, h->sum);
-			if (t.faults)
-				fprintf(out, "phase.%s.mean_ns=%.1f\nphase.%s.share_pct=%.1f\n", n,
-					(double)h->sum / t.faults, n, pct(h->sum, t.lat_sum));
-			if (!h->count)
-				continue;
-			for (k = 0; k < 2; k++)
-				fprintf(out, "phase.%s.%s_ns=%llu\n", n, q[k].k,
-					fl_hist_quantile_ppm(h, q[k].ppm));
-			fprintf(out, "phase.%s.max_ns=%llu\n", n, h->max);
-		}
+		return;
 	}
+	fprintf(out, "phases=%s\n", tag ? buf : "recorded");
+	tag = fl_snapshot_tag(s, "phases.unavailable");
+	if (tag)
+		fprintf(out, "phases.unavailable=%s\n", tag);
+	tag = fl_snapshot_tag(s, "phases.notes");
+	if (tag)
+		fprintf(out, "phases.notes=%s\n", tag);
+	tag = fl_snapshot_tag(s, "phases.events");
+	if (tag)
+		fprintf(out, "phases.events=%s\n", tag);
+	unavailable_phases(s, unavail);
+	fl_phase_stats_sum(ps, nr, NULL, 0, &t);
+	fprintf(out, "phases.faults=%llu\nphases.lat_sum_ns=%llu\n"
+		"phases.unattributed_sum_ns=%llu\nphases.overrun=%llu\n",
+		t.faults, t.lat_sum, t.unattributed_sum, t.overrun);
+	if (t.lat_sum)
+		fprintf(out, "phases.unattributed_pct=%.1f\n",
+			pct(t.unattributed_sum, t.lat_sum));
+	else
+		fprintf(out, "phases.unattributed_pct=unavailable (no timed faults)\n");
+	for (p = 0; p < FL_PH_NR; p++) {
+		const struct fl_hist *h = &t.hist[p];
+		const char *n = phase_names[p];
 
-	/* lock classes */
+		if (unavail[p]) {
+			fl_phase_unavail_why(s, p, buf, sizeof(buf));
+			fprintf(out, "phase.%s=%s\n", n, buf);
+			continue;
+		}
+		fprintf(out, "phase.%s.count=%llu\nphase.%s.sum_ns=%llu\n", n, h->count,
+			n, h->sum);
+		if (t.faults)
+			fprintf(out, "phase.%s.mean_ns=%.1f\nphase.%s.share_pct=%.1f\n", n,
+				(double)h->sum / t.faults, n, pct(h->sum, t.lat_sum));
+		if (!h->count)
+			continue;
+		for (k = 0; k < 2; k++)
+			fprintf(out, "phase.%s.%s_ns=%llu\n", n, q[k].k,
+				fl_hist_quantile_ppm(h, q[k].ppm));
+		fprintf(out, "phase.%s.max_ns=%llu\n", n, h->max);
+	}
+}
+
+/* report --raw's lock-class lines. */
+static void raw_locks(const struct fl_snapshot *s, FILE *out)
+{
+	const struct fl_lock_stats *ls;
+	const struct fl_lock_caller *lc;
+	struct fl_lock_stats lt;
+	const char *tag;
+	unsigned int nr, nc, k, dom;
+	fl_u64 total = 0;
+	char buf[1024];
+
 	tag = fl_snapshot_tag(s, "locks");
 	snprintf(buf, sizeof(buf), "%s", tag ? tag : "");
 	ls = fl_snapshot_locks(s, &nr);
 	if (!ls) {
 		fprintf(out, "locks=%s\n", tag ? buf :
 			"unavailable (not recorded; use record --locks)");
-		return ferror(out) ? -1 : 0;
+		return;
 	}
 	fprintf(out, "locks=%s\n", tag ? buf : "recorded");
 	tag = fl_snapshot_tag(s, "locks.naming");
@@ -543,5 +550,11 @@ int fl_report_phases_raw(const struct fl_snapshot *s, FILE *out)
 	for (k = 0; lc && k < nc; k++)
 		fprintf(out, "locks.caller.%u=%.*s %llu %llu\n", k, FL_SYM_LEN, lc[k].sym,
 			lc[k].count, lc[k].wait_ns);
+}
+
+int fl_report_phases_raw(const struct fl_snapshot *s, FILE *out)
+{
+	raw_phases(s, out);
+	raw_locks(s, out);
 	return ferror(out) ? -1 : 0;
 }

@@ -467,11 +467,59 @@ static void destroy_skel(struct fl_bpf *b)
 	remove_kevents(b);	/* after the perf events are closed */
 }
 
+/*
+ * Attach the planned programs one by one: an optional tracepoint may fail
+ * alone (noted, not measured); a core program failing fails the tier.
+ * Sets b->hooks_live to the hooks all of whose programs are attached.
+ */
+static int attach_plan(struct fl_bpf *b, const struct prog_plan *plan, int n,
+		       char *why, size_t len)
+{
+	struct bpf_object_skeleton *os = b->skel->skeleton;
+
+	b->hooks_live = 0;
+	for (int i = 0; i < n; i++) {
+		struct bpf_link *link;
+		int j;
+
+		link = attach_prog(b, plan[i].prog);
+		if (!link) {
+			int e = errno;
+
+			if (plan[i].role == R_CORE) {
+				snprintf(why, len, "attaching %s failed: %s",
+					 bpf_program__section_name(plan[i].prog), strerror(e));
+				return -1;
+			}
+			snprintf(b->notes + strlen(b->notes), sizeof(b->notes) - strlen(b->notes),
+				 "%s: attach failed (%s); not measured\n",
+				 bpf_program__section_name(plan[i].prog), strerror(e));
+			continue;
+		}
+		for (j = 0; j < os->prog_cnt; j++)
+			if (*os->progs[j].prog == plan[i].prog) {
+				*os->progs[j].link = link;
+				break;
+			}
+		b->hooks_live |= plan[i].hooks;
+	}
+	/* a hook needs all of its programs (entry and exit) */
+	for (int i = 0; i < n; i++) {
+		bool attached = false;
+
+		for (int j = 0; j < os->prog_cnt; j++)
+			if (*os->progs[j].prog == plan[i].prog && *os->progs[j].link)
+				attached = true;
+		if (!attached)
+			b->hooks_live &= ~plan[i].hooks;
+	}
+	return 0;
+}
+
 static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_opts *o,
 		     char *why, size_t len)
 {
 	struct prog_plan plan[MAX_PLAN];
-	struct bpf_object_skeleton *os;
 	struct faultline_bpf *skel;
 	struct bpf_program *p;
 	int n, err;
@@ -544,44 +592,9 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 		return -1;
 	}
 
-	/* attach one by one: an optional tracepoint may fail alone */
-	os = skel->skeleton;
-	b->hooks_live = 0;
-	for (int i = 0; i < n; i++) {
-		struct bpf_link *link;
-		int j;
-
-		link = attach_prog(b, plan[i].prog);
-		if (!link) {
-			int e = errno;
-
-			if (plan[i].role == R_CORE) {
-				snprintf(why, len, "attaching %s failed: %s",
-					 bpf_program__section_name(plan[i].prog), strerror(e));
-				destroy_skel(b);
-				return -1;
-			}
-			snprintf(b->notes + strlen(b->notes), sizeof(b->notes) - strlen(b->notes),
-				 "%s: attach failed (%s); not measured\n",
-				 bpf_program__section_name(plan[i].prog), strerror(e));
-			continue;
-		}
-		for (j = 0; j < os->prog_cnt; j++)
-			if (*os->progs[j].prog == plan[i].prog) {
-				*os->progs[j].link = link;
-				break;
-			}
-		b->hooks_live |= plan[i].hooks;
-	}
-	/* a hook needs all of its programs (entry and exit) */
-	for (int i = 0; i < n; i++) {
-		bool attached = false;
-
-		for (int j = 0; j < os->prog_cnt; j++)
-			if (*os->progs[j].prog == plan[i].prog && *os->progs[j].link)
-				attached = true;
-		if (!attached)
-			b->hooks_live &= ~plan[i].hooks;
+	if (attach_plan(b, plan, n, why, len)) {
+		destroy_skel(b);
+		return -1;
 	}
 	b->tier = tier;
 	return 0;

@@ -12,12 +12,19 @@
 #     periods count nothing of the old one's children, the old filter's
 #     periods count them (fork following works under the filter lock);
 #     each new-filter period starts 50 ms after the set, so that a probe that
-#     tested the old filter just before it has finished counting.
-# The races themselves sit in windows of a few instructions: this is a
-# stress and a regression check of the rules, not a reproducer.
+#     tested the old filter just before it has finished counting.  The
+#     forker sits at the top of the pid space and its children at the
+#     bottom, so every fork during a set falls in the race's window.
+# Both races were shown to fail this scenario on the module before the fix
+# (Documentation/testing.rst, "Races shown to fail before their fix"); it is
+# a stress, not a proof.  preempt=full (6.1+, PREEMPT_DYNAMIC; 5.10 passes
+# it to init unused) lets a fork run in the middle of the old set's clear on
+# the same vCPU: under single-threaded TCG the two vCPUs interleave only at
+# coarse slices, so without it the old code failed 1 set in 100.
 # kernels: 6.12 6.1 5.10
 # smp: 2
-# timeout: 500
+# timeout: 700
+# append: preempt=full
 . /fl/lib.sh
 . /fl/kmod.inc
 [ -f /fl/faultline.ko ] || { fl_fail "faultline.ko was not built for $FL_KREL"; fl_done; }
@@ -115,14 +122,31 @@ cat /out/summary-alone.txt
 fl_check_within "alone on the slot afterwards: faults_user vs pages" "$(kmod_sum faults_user)" $PAGES 1
 fl_check_eq "alone on the slot afterwards: missed" "$(kmod_sum events_missed)" 0
 
-# 3. filter sets while the old filter's process forks
-sh -c 'while :; do /fl/pft -m 4m -t 1 >/dev/null 2>&1; done' &
+# 3. filter sets while the old filter's process forks.  The race put a child
+# into the new filter when its fork tested the parent's bit before
+# bitmap_zero() cleared it and set the child's bit after.  A forker at a tgid
+# near pid_max whose children's pids wrapped to the bottom of the bitmap
+# makes that window the whole 512 KiB clear (the child's word is cleared
+# first, the parent's last): any fork during a set races.  forkfault keeps
+# 200 children alive, each faulting once a millisecond for 1 s (some hundred
+# forks a second): a child let into the new filter is still faulting when
+# its period is counted.  150 sets each way.
+PMAX=4194304	# PID_MAX_LIMIT on 64-bit: the bitmap's size
+pmax0=$(cat /proc/sys/kernel/pid_max)
+fl_check_cmd "pid_max raised to $PMAX" sh -c "echo $PMAX >/proc/sys/kernel/pid_max"
+echo $((PMAX - 40)) >/proc/sys/kernel/ns_last_pid
+/fl/forkfault 200 1000 1000 &
 f=$!
+fl_check_ge "forker's tgid near pid_max (its children wrap to low pids)" "$f" $((PMAX - 1000))
+sleep 1
+fl_check_le "a child of the forker below it" \
+	"$(awk -v f="$f" '$4 == f { print $1 }' /proc/[0-9]*/stat 2>/dev/null | sort -n | head -1)" \
+	$((f - 1))
 sleep 100000 &
 s=$!
 fl_check_cmd "enable (filter stress)" kmod_ctl enable
-old=0 new=0 i=0
-while [ $i -lt 100 ]; do
+old=0 new=0 leaky=0 i=0
+while [ $i -lt 150 ]; do
 	kmod_ctl "tgid $f"
 	sleep 0.05
 	kmod_save_summary
@@ -132,14 +156,17 @@ while [ $i -lt 100 ]; do
 	kmod_ctl reset
 	sleep 0.05
 	kmod_save_summary
-	new=$((new + $(kmod_sum faults_user)))
+	n=$(kmod_sum faults_user)
+	new=$((new + n))
+	[ "${n:-0}" -eq 0 ] || leaky=$((leaky + 1))
 	kmod_ctl reset
 	i=$((i + 1))
 done
 kmod_ctl disable
 kill $f $s
 wait $f $s 2>/dev/null
-echo "filter stress: $i sets each way; faults under the forking filter $old, under the idle one $new"
+echo "$pmax0" >/proc/sys/kernel/pid_max
+echo "filter stress: $i sets each way; faults under the forking filter $old, under the idle one $new ($leaky sets counted some)"
 fl_check_ge "faults of the forking process's children under its filter" "$old" 1024
 fl_check_eq "faults under the idle process's filter" "$new" 0
 fl_check_cmd "rmmod faultline" rmmod faultline

@@ -172,6 +172,32 @@ static __always_inline fl_u64 cur_ids(__u32 *tgid)
 }
 
 /*
+ * Kernel threads and tasks without an mm are not traced, as in the module
+ * (module/probes.c fl_want(); Documentation/architecture.rst, "Which tasks
+ * and contexts count"): a kernel thread on a borrowed mm (kthread_use_mm),
+ * a usermode helper copying its arguments into the new mm before its exec
+ * completes (GUP from a kernel thread, or on 6.x from a user_mode_thread
+ * without an mm).  Tested only where such a task can be -- a kernel-mode
+ * fault on a user address, handle_mm_fault outside a fault (GUP), mmap_lock
+ * and contention events (after the own-mm test) -- so a user-mode fault,
+ * never theirs, pays nothing.  PF_KTHREAD (include/linux/sched.h) is
+ * 0x00200000 on every kernel this runs on.
+ */
+#define FL_PF_KTHREAD	0x00200000
+
+static __always_inline bool cur_kthread_or_no_mm(void)
+{
+	struct task_struct *t;
+
+	if (task_btf) {
+		t = bpf_get_current_task_btf();
+		return (t->flags & FL_PF_KTHREAD) || !t->mm;
+	}
+	t = (struct task_struct *)bpf_get_current_task();
+	return (BPF_CORE_READ(t, flags) & FL_PF_KTHREAD) || !BPF_CORE_READ(t, mm);
+}
+
+/*
  * A new entry's value, in .rodata: a zeroed struct on the stack made every
  * program's frame bigger and cost the tracepoint tier 170 guest
  * instructions per fault on 6.12, on paths that never ran it.
@@ -298,6 +324,8 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 
 	if (kernel_mode && address >= FL_USER_ADDR_END)
 		return 0;	/* vmalloc / kernel-address faults: not ours */
+	if (kernel_mode && cur_kthread_or_no_mm())
+		return 0;	/* e.g. a kernel thread on a borrowed mm (kthread_use_mm) */
 	me = cur_ids(&tgid);
 	if ((filter_tgid && !tgid_set(tgid)) || !(cs = cpu_stats()))
 		return 0;
@@ -394,7 +422,7 @@ static __always_inline void on_hmf_enter(fl_u32 flags, bool in_fault)
 	f = fault_get(pc);
 	if (!f) {
 		/* a call outside a fault (GUP): --hmf times it too, if traced */
-		if (!time_hmf || !traced_cur())
+		if (!time_hmf || !traced_cur() || cur_kthread_or_no_mm())
 			return;
 		if (fstate_busy(&pc->f)) {	/* not moved at a switch: lost */
 			struct fl_cpu_stats *cs = cpu_stats();
@@ -433,7 +461,7 @@ static __always_inline void hmf_exit(struct fl_fstate *f, fl_u32 flags, fl_u32 r
 		return;
 	if (!f) {
 		/* no fault in flight: a call from GUP and friends, if traced */
-		if (traced_cur())
+		if (traced_cur() && !cur_kthread_or_no_mm())
 			fl_ev_hmf_call(cs);
 		return;
 	}
@@ -619,7 +647,7 @@ static __always_inline bool own_mm(struct mm_struct *mm)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 
-	return mm && t->mm == mm;
+	return mm && t->mm == mm && !(t->flags & FL_PF_KTHREAD);	/* kthread_use_mm */
 }
 
 /* The current task's mmap_lock state: created (CREATE) or only looked up. */
@@ -732,7 +760,7 @@ static __always_inline bool is_own_mmap_lock(void *lock)
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct mm_struct *mm = t->mm;
 
-	return mm && lock == (void *)&mm->mmap_lock;
+	return mm && lock == (void *)&mm->mmap_lock && !(t->flags & FL_PF_KTHREAD);
 }
 
 SEC("tp_btf/contention_begin")

@@ -5,8 +5,9 @@
  * the unit tests can feed it the sequences the kernel produces).
  *
  * Events, per task, on the task's own mm (the caller filters: traced task,
- * mm == current->mm, lock == &current->mm->mmap_lock; the module also
- * in_task() and no kernel threads, see architecture.rst):
+ * not a kernel thread, mm == current->mm, lock == &current->mm->mmap_lock;
+ * the module also in_task(), see architecture.rst "Which tasks and
+ * contexts count"):
  *   fl_mmap_ev_start     mmap_lock:mmap_lock_start_locking(write)
  *   fl_mmap_ev_acquired  mmap_lock:mmap_lock_acquire_returned(write, success)
  *   fl_mmap_ev_released  mmap_lock:mmap_lock_released(write)

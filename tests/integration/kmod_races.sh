@@ -23,7 +23,7 @@
 # coarse slices, so without it the old code failed 1 set in 100.
 # kernels: 6.12 6.1 5.10
 # smp: 2
-# timeout: 700
+# timeout: 900
 # append: preempt=full
 . /fl/lib.sh
 . /fl/kmod.inc

@@ -96,6 +96,14 @@ const struct fl_blame_total *fl_snapshot_blame_total(const struct fl_snapshot *s
 	return t && nr == 1 ? t : NULL;
 }
 
+/* ns per second of the window, clamped (a hostile snapshot's duration may be 1 ns) */
+static unsigned long long per_sec(fl_u64 ns, double secs)
+{
+	double v = secs > 0 ? ns / secs : 0;
+
+	return v < 1.8e19 ? (unsigned long long)v : 18000000000000000000ULL;
+}
+
 static fl_u64 hold_ns(const struct fl_blame_row *r)
 {
 	return r->hold.sum;
@@ -136,7 +144,7 @@ int fl_report_blame(const struct fl_snapshot *s, FILE *out)
 	for (unsigned int i = 0; i < nr; i++)
 		blamed_ns += r[i].wait.sum;
 	fl_fmt_ns(a, sizeof(a), t->wait_all.sum);
-	fl_fmt_ns(b, sizeof(b), secs > 0 ? (unsigned long long)(t->wait_all.sum / secs) : 0);
+	fl_fmt_ns(b, sizeof(b), per_sec(t->wait_all.sum, secs));
 	fl_fmt_pct_of(c, sizeof(c), blamed_ns, t->wait_all.sum);
 	fprintf(out, "fault mmap_lock waits: %llu, %s (%s per second); %s of it behind a known "
 		"writer\n", t->wait_all.count, a, b, c);
@@ -149,7 +157,7 @@ int fl_report_blame(const struct fl_snapshot *s, FILE *out)
 		fl_fmt_pct_of(a, sizeof(a), x->wait.sum, t->wait_all.sum);
 		fl_fmt_ns(b, sizeof(b), x->wait.sum);
 		fl_fmt_ns(c, sizeof(c), t->wait_all.sum);
-		fl_fmt_ns(d, sizeof(d), secs > 0 ? (unsigned long long)(x->wait.sum / secs) : 0);
+		fl_fmt_ns(d, sizeof(d), per_sec(x->wait.sum, secs));
 		fprintf(out, "\n%s of fault mmap_lock wait (%s of %s, %s per second) was behind %s "
 			"from tid %u (%.16s)", a, b, c, d, what, x->tid, x->comm);
 		if (x->hold.count) {

@@ -7,10 +7,10 @@
 #   - that row's write holds == the writer's mprotect calls (every call takes
 #     mmap_lock for write once; none before its name was set)
 #   - hold + the writer's own wait for the lock <= the writer's measured
-#     syscall time (the hold is inside the call), and >= 25% of it (the
-#     rest is syscall entry/exit, mprotect's work outside the lock, our own
-#     tracepoint programs and the writer preempted outside the lock: see
-#     Documentation/blame.rst, "How it is tested")
+#     syscall time (the hold is inside the call), and >= 75% of it (measured
+#     96% on 6.12, 85% on 6.1; the rest is syscall entry/exit, mprotect's
+#     work outside the lock, our own tracepoint programs and the writer
+#     preempted outside the lock: Documentation/blame.rst, "How it is tested")
 #   - the hold split (on-CPU + runnable + sleeping) adds up to the hold
 # Never a time against a wall clock: TCG time is emulated.
 # kernels: 6.12 6.1
@@ -76,7 +76,7 @@ fl_invariant "hold split: on-CPU + runnable + sleeping == hold" \
 echo "writer: $calls calls, ${wns} ns measured; in-kernel hold ${hold} ns + own lock wait ${own} ns"
 fl_check_le "hold + own lock wait <= the writer's measured call time (ns)" $((hold + own)) "$wns"
 fl_check_ge "hold + own lock wait, per mille of the writer's measured call time" \
-	$((wns ? (hold + own) * 1000 / wns : 0)) 250
+	$((wns ? (hold + own) * 1000 / wns : 0)) 750
 
 for e in sites_full holders_full nostate stack_fail; do
 	fl_check_eq "blame event $e" "$(kv blame.event.$e)" 0

@@ -1,0 +1,37 @@
+# What --blame costs a fault (issue 16's budget: at most 100 guest
+# instructions per fault over --locks, idle: pft -t 1, no writer, no
+# contention).  The cost meter (tests/integration/cost.inc) under QEMU
+# -icount: `record --locks` and `record --locks --blame` around the same pft,
+# cheapest of COST_RUNS runs each, in one boot.
+#   6.12: faults take the per-VMA lock, not mmap_lock: --blame's programs
+#         run only for pft's own mmap/munmap and context switches -> budget 100
+#   6.1:  every fault takes mmap_lock (read trylock + release): two
+#         tracepoint programs per fault, and the attached tracepoints build a
+#         memcg path string per event (mm/mmap_lock.c) -> measured, budget
+#         BLAME_BUDGET_61 (Documentation/blame.rst, "Cost")
+# kernels: 6.12 6.1
+# icount: yes
+# smp: 1
+# timeout: 900
+. /fl/lib.sh
+. /fl/cost.inc
+BLAME_BUDGET_612=100
+BLAME_BUDGET_61=4000
+
+cost_settle
+rec() { faultline record -q -o /tmp/cost.snap "$@" --; }
+cost_row untraced || fl_done
+U=$COST_MIN
+cost_row locks rec -b bpf --locks || { fl_fail "locks row: no figure"; fl_done; }
+L=$COST_MIN
+cost_row locks-blame rec -b bpf --locks --blame || { fl_fail "locks-blame row: no figure"; fl_done; }
+B=$COST_MIN
+case $FL_SERIES in 6.12) budget=$BLAME_BUDGET_612 ;; *) budget=$BLAME_BUDGET_61 ;; esac
+echo "cost: untraced $U, --locks $L (+$((L - U))), --locks --blame $B (+$((B - L)) over --locks)"
+fl_check_le "--blame adds instructions per fault over --locks (idle, cheapest of $COST_RUNS)" \
+	$((B - L)) "$budget"
+# the recording did attach (a blame that failed to load would cost nothing)
+faultline record -q --blame -o /tmp/b.snap -- /fl/pft -m 4m -t 1 >/dev/null 2>&1
+faultline report --raw /tmp/b.snap | grep -q '^blame=tracepoint$' &&
+	fl_pass "blame was attached (blame=tracepoint)" || fl_fail "blame not attached: $(faultline report --raw /tmp/b.snap | grep '^blame=')"
+fl_done

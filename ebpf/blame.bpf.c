@@ -12,12 +12,16 @@
  * and split by sched_switch into on-CPU / runnable / sleeping, with direct
  * reclaim beside it.
  *
- * Fault side: a traced task's start_locking(read) on its own mm, from the
- * fault path (a frame in lock_mm_and_find_vma / do_user_addr_fault /
- * exc_page_fault), looks up the mm's holder once; the wait that follows
- * (to acquire_returned) is charged to that holder's site.  Uncontended
- * faults take mmap_lock with a trylock (no start_locking) and cost one
- * task-storage lookup here; faults on the per-VMA lock path cost nothing.
+ * Fault side: a traced task that blocks on its own mm's mmap_lock for read
+ * (lock:contention_begin with LCB_F_READ on &mm->mmap_lock) in the fault
+ * path (a frame in lock_mm_and_find_vma / do_user_addr_fault /
+ * exc_page_fault) looks up the mm's writer once; the time blocked (to
+ * contention_end) is charged to that writer's site.  The contention
+ * tracepoints, not start_locking -> acquire_returned: mmap_read_trylock
+ * emits start_locking too (6.1, 6.12), so those would be paid by every
+ * fault that takes mmap_lock and would count trylocks as waits.
+ * Uncontended faults cost one task-storage lookup here (acquire_returned:
+ * is it a downgrade?); faults on the per-VMA lock path cost nothing.
  *
  * Storage: task-local storage for the per-task state, a hash of open write
  * holds (one insert and delete per write hold, never per fault), a per-CPU
@@ -35,7 +39,7 @@
 
 #define BL_MAX_TGIDS	8192
 #define BL_MAX_HOLDERS	4096
-#define BL_FAULT_SCAN	12	/* frames looked at for the fault path */
+#define BL_FAULT_SCAN	16	/* frames looked at for the fault path */
 
 /* The mm's writer that faults are queued behind. */
 struct bl_holder {
@@ -50,12 +54,10 @@ struct bl_task {
 	fl_u64 hold_mm;		/* mm of the write hold (or queued write) followed */
 	struct bl_site_key site; /* its call site */
 	struct bl_split split;
-	fl_u64 wait_mm;		/* mm of the fault's read wait in flight */
+	fl_u64 wait_lock;	/* &mm->mmap_lock of the fault's read wait in flight */
 	struct bl_site_key wsite; /* site that wait is charged to */
 	fl_u32 wblamed;		/* a holder was found for it: 1 holding, 2 queued */
 	fl_u32 wfault;		/* a fault's read wait is open */
-	fl_u32 wpending;	/* its failed trylock was seen: attribution fixed */
-	fl_u32 pad;
 };
 
 struct {
@@ -279,45 +281,8 @@ static __always_inline void publish(struct mm_struct *mm, const struct bl_site_k
 
 /* ---- the three mmap_lock events -------------------------------------- */
 
-/*
- * A traced task of this mm in the fault path begins to wait for mmap_lock
- * (its trylock failed, or its start_locking without one): the wait is
- * charged to the mm's writer now, the moment the lock was found taken --
- * a short hold may be released before the start_locking that follows.
- */
-static __always_inline struct bl_task *fault_reader(void *ctx, struct mm_struct *mm,
-						    bool at_start)
-{
-	struct task_struct *t = bpf_get_current_task_btf();
-	struct bl_holder *h;
-	struct bl_task *st;
-	fl_u64 key = (fl_u64)mm;
-
-	if (!tgid_traced(t->tgid))
-		return NULL;
-	if (!in_fault_path(ctx)) {
-		if (at_start)
-			count(BL_M_NOFAULT);
-		return NULL;
-	}
-	st = task_get(true);
-	if (!st)
-		return NULL;
-	h = bpf_map_lookup_elem(&holders, &key);
-	st->wblamed = 0;
-	if (h && h->task != (fl_u64)t) {
-		st->wsite = h->site;
-		st->wblamed = 1 + h->queued;
-	} else if (h) {
-		count(BL_M_SELF);
-	}
-	st->wait_mm = key;
-	return st;
-}
-
 static __always_inline void on_start(void *ctx, struct mm_struct *mm, bool write)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
 	struct bl_task *st;
 	fl_u64 key = (fl_u64)mm;
 
@@ -331,25 +296,14 @@ static __always_inline void on_start(void *ctx, struct mm_struct *mm, bool write
 			return;
 		if (st->ms.hold_start_ns && st->ms.hold_write)
 			return;		/* nested: counted at its acquire */
-		fl_mmap_ev_start(&st->ms, bpf_ktime_get_ns());
 		site_of(ctx, &st->site);
 		st->hold_mm = key;
 		publish(mm, &st->site, true, false);
+		/* the clock after our own stack walk: it is not the writer's wait */
+		fl_mmap_ev_start(&st->ms, bpf_ktime_get_ns());
 		return;
 	}
-	/* a fault's read wait: traced task, own mm, fault path */
-	if (t->mm != mm)
-		return;
-	st = task_get(false);
-	if (!st || !st->wpending || st->wait_mm != key) {
-		/* no failed trylock seen first (a plain mmap_read_lock) */
-		st = fault_reader(ctx, mm, true);
-		if (!st)
-			return;
-	}
-	st->wpending = 0;
-	st->wfault = 1;
-	fl_mmap_ev_start(&st->ms, bpf_ktime_get_ns());
+	/* read: a fault's wait is timed by lock:contention (a trylock has a start too) */
 }
 
 static __always_inline void fault_wait_end(struct bl_task *st, fl_u64 wait)
@@ -384,27 +338,9 @@ static __always_inline void on_acquired(void *ctx, struct mm_struct *mm, bool wr
 	if (write && success && !mm_traced(mm))
 		return;
 	st = task_get(write && success);
-	if (!write && !success && (!st || !st->wfault)) {
-		/* a failed trylock (not an interrupted wait): a fault's wait may follow */
-		struct task_struct *t = bpf_get_current_task_btf();
-
-		if (t->mm == mm) {
-			st = fault_reader(ctx, mm, false);
-			if (st)
-				st->wpending = 1;
-		}
-		return;
-	}
 	if (!st)
 		return;
 	if (!write) {
-		st->wpending = 0;
-		if (st->wfault && st->wait_mm == key) {
-			now = bpf_ktime_get_ns();
-			if (fl_mmap_tr_wait_end(&st->ms, now, &d))
-				fault_wait_end(st, d);
-			st->wfault = 0;
-		}
 		/* mmap_write_downgrade of the hold followed: it ends here */
 		if (success && st->hold_mm == key && st->ms.hold_start_ns && st->ms.hold_write) {
 			now = bpf_ktime_get_ns();
@@ -496,6 +432,66 @@ SEC("tp_btf/mmap_lock_released")
 int BPF_PROG(bl_rel, struct mm_struct *mm, bool write)
 {
 	on_released(mm, write);
+	return 0;
+}
+
+/* ---- the faults' waits: lock:contention on their mm's mmap_lock ------- */
+
+#define BL_LCB_F_READ	(1u << 1)	/* include/trace/events/lock.h */
+#define BL_LCB_F_WRITE	(1u << 2)
+
+/*
+ * A traced task blocks on its own mm's mmap_lock for read, in the fault
+ * path: the wait is charged to the mm's writer -- holding, or queued ahead
+ * (rwsem fairness) -- published now.  Only a contended lock gets here, so
+ * the stack scan and the lookup are paid by waits, never by faults.
+ */
+SEC("tp_btf/contention_begin")
+int BPF_PROG(bl_cont_begin, void *lock, unsigned int flags)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct mm_struct *mm = t->mm;
+	struct bl_holder *h;
+	struct bl_task *st;
+	fl_u64 key;
+
+	if (!mm || lock != (void *)&mm->mmap_lock || (flags & BL_LCB_F_WRITE) ||
+	    !(flags & BL_LCB_F_READ) || !tgid_traced(t->tgid))
+		return 0;
+	if (!in_fault_path(ctx)) {
+		count(BL_M_NOFAULT);
+		return 0;
+	}
+	st = task_get(true);
+	if (!st)
+		return 0;
+	key = (fl_u64)mm;
+	h = bpf_map_lookup_elem(&holders, &key);
+	st->wblamed = 0;
+	if (h && h->task != (fl_u64)t) {
+		st->wsite = h->site;
+		st->wblamed = 1 + h->queued;
+	} else if (h) {
+		count(BL_M_SELF);
+	}
+	st->wait_lock = (fl_u64)lock;
+	st->wfault = 1;
+	fl_mmap_tr_contend_begin(&st->ms, bpf_ktime_get_ns());
+	return 0;
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(bl_cont_end, void *lock, int ret)
+{
+	struct bl_task *st = task_get(false);
+	fl_u64 d;
+
+	/* the rwsem's own wait_lock contends inside it: another lock, ignored */
+	if (!st || !st->wfault || st->wait_lock != (fl_u64)lock)
+		return 0;
+	st->wfault = 0;
+	if (fl_mmap_tr_contend_end(&st->ms, bpf_ktime_get_ns(), &d))
+		fault_wait_end(st, d);
 	return 0;
 }
 

@@ -127,6 +127,8 @@ static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
 	bpf_program__set_autoload(memcg ? s->progs.bl_acq_memcg : s->progs.bl_acq, true);
 	bpf_program__set_autoload(memcg ? s->progs.bl_rel_memcg : s->progs.bl_rel, true);
 	bpf_program__set_autoload(s->progs.bl_switch, true);
+	bpf_program__set_autoload(s->progs.bl_cont_begin, true);
+	bpf_program__set_autoload(s->progs.bl_cont_end, true);
 	bpf_program__set_autoload(s->progs.bl_fork, o->tgid != 0);
 	bpf_program__set_autoload(s->progs.bl_dr_begin, reclaim);
 	bpf_program__set_autoload(s->progs.bl_dr_end, reclaim);
@@ -186,6 +188,11 @@ struct fl_blame *fl_blame_open(const struct fl_blame_opts *o, char *err, size_t 
 	fl_kfeatures_from_btf(&kf, o->btf);
 	if (!kf.tp_mmap_lock || kf.mmap_memcg < 0) {
 		snprintf(b->why, sizeof(b->why), "no mmap_lock tracepoints");
+		describe(b);
+		return b;
+	}
+	if (!kf.tp_contention) {
+		snprintf(b->why, sizeof(b->why), "no lock:contention tracepoints (5.19+)");
 		describe(b);
 		return b;
 	}

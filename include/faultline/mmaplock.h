@@ -153,21 +153,37 @@ FL_INLINE void fl_mmap_ev_released(struct fl_mmap_state *ms, struct fl_cpu_stats
 	FL_HIST_RECORD(&cs->hist[write ? FL_H_MMAP_HOLD_W : FL_H_MMAP_HOLD_R], d);
 }
 
+/* lock:contention_begin / _end on the lock: the time actually blocked. */
+FL_INLINE void fl_mmap_tr_contend_begin(struct fl_mmap_state *ms, fl_u64 now)
+{
+	ms->contend_start_ns = now;
+}
+
+FL_INLINE int fl_mmap_tr_contend_end(struct fl_mmap_state *ms, fl_u64 now, fl_u64 *wait)
+{
+	if (!ms->contend_start_ns)
+		return 0;
+	*wait = now - ms->contend_start_ns;
+	ms->contend_start_ns = 0;
+	return 1;
+}
+
 FL_INLINE void fl_mmap_ev_contend_begin(struct fl_mmap_state *ms, struct fl_cpu_stats *cs,
 					fl_u64 now)
 {
 	cs->cnt[FL_C_MMAP_CONTENDED]++;
 	if (ms)
-		ms->contend_start_ns = now;
+		fl_mmap_tr_contend_begin(ms, now);
 }
 
 FL_INLINE void fl_mmap_ev_contend_end(struct fl_mmap_state *ms, struct fl_cpu_stats *cs,
 				      fl_u64 now)
 {
-	if (!ms || !ms->contend_start_ns)
+	fl_u64 d;
+
+	if (!ms || !fl_mmap_tr_contend_end(ms, now, &d))
 		return;
-	FL_HIST_RECORD(&cs->hist[FL_H_MMAP_CONTEND], now - ms->contend_start_ns);
-	ms->contend_start_ns = 0;
+	FL_HIST_RECORD(&cs->hist[FL_H_MMAP_CONTEND], d);
 }
 
 #endif /* FAULTLINE_MMAPLOCK_H */

@@ -32,6 +32,7 @@
 #include "num.h"
 
 static long nthreads = 2, pages = 256, calls = 500;
+static int mapunmap;
 static long psz;
 static char *region;
 static atomic_int done, started;
@@ -69,13 +70,13 @@ static void *faulter(void *arg)
 
 int main(int argc, char **argv)
 {
-	unsigned long long sum = 0, max = 0, t0, t1;
+	unsigned long long sum = 0, max = 0, usum = 0, t0, t1, t2;
 	size_t len;
 	pthread_t *th;
 	long i;
 	int c;
 
-	while ((c = getopt(argc, argv, "t:p:n:")) != -1) {
+	while ((c = getopt(argc, argv, "t:p:n:m:")) != -1) {
 		switch (c) {
 		case 't':
 			nthreads = helper_num("blamewriter", optarg, 1, 256);
@@ -86,8 +87,18 @@ int main(int argc, char **argv)
 		case 'n':
 			calls = helper_num("blamewriter", optarg, 1, 100000000);
 			break;
+		case 'm':
+			if (!strcmp(optarg, "mapunmap"))
+				mapunmap = 1;
+			else if (strcmp(optarg, "mprotect")) {
+				fprintf(stderr, "blamewriter: unknown mode '%s' (mprotect, mapunmap)\n",
+					optarg);
+				return 2;
+			}
+			break;
 		default:
-			fprintf(stderr, "usage: blamewriter [-t T] [-p PAGES] [-n CALLS]\n");
+			fprintf(stderr, "usage: blamewriter [-t T] [-p PAGES] [-n CALLS] "
+				"[-m mprotect|mapunmap]\n");
 			return 2;
 		}
 	}
@@ -119,22 +130,39 @@ int main(int argc, char **argv)
 	prctl(PR_SET_NAME, "bl-writer");
 	for (i = 0; i < calls; i++) {
 		int prot = PROT_READ | PROT_WRITE | ((i & 1) ? 0 : PROT_EXEC);
+		void *m = NULL;
 
 		t0 = now_ns();
-		if (mprotect(region, len, prot)) {
-			perror("blamewriter: mprotect");
+		if (mapunmap)
+			m = mmap(NULL, 16 * psz, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		else if (mprotect(region, len, prot))
+			m = MAP_FAILED;
+		t1 = now_ns();
+		if (m == MAP_FAILED) {
+			perror(mapunmap ? "blamewriter: mmap" : "blamewriter: mprotect");
 			return 1;
 		}
-		t1 = now_ns();
 		sum += t1 - t0;
 		if (t1 - t0 > max)
 			max = t1 - t0;
+		if (!mapunmap)
+			continue;
+		if (munmap(m, 16 * psz)) {
+			perror("blamewriter: munmap");
+			return 1;
+		}
+		t2 = now_ns();
+		usum += t2 - t1;
 	}
+	prctl(PR_SET_NAME, "blamewriter");
 	atomic_store(&done, 1);
 	for (i = 0; i < nthreads; i++)
 		pthread_join(th[i], NULL);
-	printf("writer_tid=%ld writer_calls=%ld writer_ns=%llu writer_max_ns=%llu faults=%ld "
-	       "rounds=%ld\n", (long)syscall(SYS_gettid), calls, sum, max,
-	       atomic_load(&faults), atomic_load(&rounds));
+	printf("writer_tid=%ld writer_calls=%ld writer_ns=%llu writer_max_ns=%llu ",
+	       (long)syscall(SYS_gettid), calls, sum, max);
+	if (mapunmap)
+		printf("munmap_calls=%ld munmap_ns=%llu ", calls, usum);
+	printf("faults=%ld rounds=%ld\n", atomic_load(&faults), atomic_load(&rounds));
 	return 0;
 }

@@ -4,11 +4,10 @@
  * optional skeleton (`record --blame`), loaded by user/blame.c; design in
  * Documentation/blame.rst, shared types in include/faultline/blame.h.
  *
- * Writer side (mmap_lock tracepoints, write=true, on an mm of a traced
- * process): the writer's call site (syscall nr from its pt_regs, kernel
- * stack id) is published in `holders`, keyed by mm, from its
- * start_locking (queued) or its acquire (a trylock) to its release (or
- * mmap_write_downgrade).  Its hold is timed by mmaplock.h's state machine
+ * Writer side (on an mm of a traced process): the writer's call site
+ * (syscall nr from its pt_regs, kernel stack id, comm) is published in
+ * `holders`, keyed by mm, from its mmap_lock_start_locking (queued) or its
+ * acquire (no start seen) to its release or mmap_write_downgrade.  Its hold is timed by mmaplock.h's state machine
  * and split by sched_switch into on-CPU / runnable / sleeping, with direct
  * reclaim beside it.
  *
@@ -49,15 +48,20 @@ struct bl_holder {
 	fl_u32 queued;		/* still waiting for the lock (start_locking seen) */
 };
 
+enum { BL_W_NONE, BL_W_FAULT };
+
 struct bl_task {
-	struct fl_mmap_state ms;	/* mmaplock.h: wait and hold of this task */
-	fl_u64 hold_mm;		/* mm of the write hold (or queued write) followed */
+	struct fl_mmap_state ms;	/* mmaplock.h: hold and contention of this task */
+	fl_u64 hold_mm;		/* mm of the write hold followed, 0 = none */
 	struct bl_site_key site; /* its call site */
 	struct bl_split split;
-	fl_u64 wait_lock;	/* &mm->mmap_lock of the fault's read wait in flight */
-	struct bl_site_key wsite; /* site that wait is charged to */
+	fl_u64 queued_mm;	/* mm of its start_locking(write) (site found then) */
+	fl_u64 wait_lock;	/* the lock of the wait in flight */
+	struct bl_site_key wsite; /* a fault's wait: the site charged */
 	fl_u32 wblamed;		/* a holder was found for it: 1 holding, 2 queued */
-	fl_u32 wfault;		/* a fault's read wait is open */
+	fl_u32 wkind;		/* BL_W_*: what the wait in flight is */
+	fl_u32 queued;		/* start_locking(write) on queued_mm, not yet acquired */
+	fl_u32 pad;
 };
 
 struct {
@@ -110,6 +114,13 @@ struct {
 	__type(key, __u32);
 	__type(value, __u8);
 } bl_tgids SEC(".maps");
+
+/*
+ * Write holds open now, all mms (a hint, read by every read acquire: with
+ * none open a fault's acquire_returned returns at once).  Written once per
+ * write hold begin and end, never per fault.
+ */
+fl_u64 open_writes = 0;
 
 /* Set by user space before load. */
 const volatile bool filter_tgid = false;
@@ -249,6 +260,7 @@ static __always_inline void hold_end(struct bl_task *st, fl_u64 mm, fl_u64 hold,
 	fl_u32 i;
 
 	bl_split_end(&st->split, now);
+	__sync_fetch_and_add(&open_writes, -1);
 	h = bpf_map_lookup_elem(&holders, &mm);
 	if (h && h->task == (fl_u64)t)
 		bpf_map_delete_elem(&holders, &mm);
@@ -281,37 +293,11 @@ static __always_inline void publish(struct mm_struct *mm, const struct bl_site_k
 
 /* ---- the three mmap_lock events -------------------------------------- */
 
-static __always_inline void on_start(void *ctx, struct mm_struct *mm, bool write)
-{
-	struct bl_task *st;
-	fl_u64 key = (fl_u64)mm;
-
-	if (!mm)
-		return;
-	if (write) {
-		if (!mm_traced(mm))
-			return;
-		st = task_get(true);
-		if (!st)
-			return;
-		if (st->ms.hold_start_ns && st->ms.hold_write)
-			return;		/* nested: counted at its acquire */
-		site_of(ctx, &st->site);
-		st->hold_mm = key;
-		publish(mm, &st->site, true, false);
-		/* the clock after our own stack walk: it is not the writer's wait */
-		fl_mmap_ev_start(&st->ms, bpf_ktime_get_ns());
-		return;
-	}
-	/* read: a fault's wait is timed by lock:contention (a trylock has a start too) */
-}
-
 static __always_inline void fault_wait_end(struct bl_task *st, fl_u64 wait)
 {
 	struct bl_site_stats *v;
 	struct bl_totals *t = tot();
 
-	st->wfault = 0;
 	if (t)
 		fl_hist_add(&t->wait_all, wait);
 	if (!st->wblamed)
@@ -326,52 +312,92 @@ static __always_inline void fault_wait_end(struct bl_task *st, fl_u64 wait)
 		v->behind_wait++;
 }
 
+/*
+ * start_locking(write) on an mm of a traced process: the writer is queued
+ * from now (readers that come now queue behind it: rwsem fairness; a
+ * trylock passes here too and is withdrawn at its acquire if it fails).
+ * Its site is found and published now; its own wait for the lock is from
+ * here (our stack walk excluded) to its acquire, spinning included.
+ * start_locking(read) returns at once: every fault that takes mmap_lock
+ * passes here (mmap_read_trylock emits it too), a fault's wait is timed by
+ * lock:contention below.
+ */
+static __always_inline void on_start(void *ctx, struct mm_struct *mm, bool write)
+{
+	struct bl_task *st;
+
+	if (!write || !mm || !mm_traced(mm))
+		return;
+	st = task_get(true);
+	if (!st || (st->ms.hold_start_ns && st->ms.hold_write && st->hold_mm))
+		return;		/* nested: counted at its acquire */
+	site_of(ctx, &st->site);
+	st->queued = 1;
+	st->queued_mm = (fl_u64)mm;
+	publish(mm, &st->site, true, false);
+	fl_mmap_ev_start(&st->ms, bpf_ktime_get_ns());
+}
+
+/*
+ * acquire_returned: a write hold begins (or a failed write lock ends the
+ * queue), or -- on a read -- the hold followed may end (mmap_write_downgrade).
+ * Every fault that takes mmap_lock comes here for a read: with no write hold
+ * open anywhere that costs one load of open_writes.
+ */
 static __always_inline void on_acquired(void *ctx, struct mm_struct *mm, bool write,
 					bool success)
 {
-	struct bl_site_stats *v;
 	struct bl_task *st;
 	fl_u64 key = (fl_u64)mm, now, d;
 
 	if (!mm)
 		return;
-	if (write && success && !mm_traced(mm))
-		return;
-	st = task_get(write && success);
-	if (!st)
-		return;
 	if (!write) {
+		if (!success || !open_writes)
+			return;
+		st = task_get(false);
 		/* mmap_write_downgrade of the hold followed: it ends here */
-		if (success && st->hold_mm == key && st->ms.hold_start_ns && st->ms.hold_write) {
+		if (st && st->hold_mm == key && st->ms.hold_start_ns && st->ms.hold_write) {
 			now = bpf_ktime_get_ns();
 			if (fl_mmap_tr_hold_begin(&st->ms, 0, now, &d))
 				hold_end(st, key, d, now);
 		}
 		return;
 	}
-	if (st->ms.hold_start_ns && st->ms.hold_write && st->hold_mm != key) {
+	if (!mm_traced(mm))
+		return;
+	st = task_get(success);
+	if (!st)
+		return;
+	if (!success) {		/* killable lock interrupted, or a failed trylock */
+		struct bl_holder *h = bpf_map_lookup_elem(&holders, &key);
+
+		st->ms.wait_start_ns = 0;
+
+		if (h && h->task == (fl_u64)bpf_get_current_task_btf())
+			bpf_map_delete_elem(&holders, &key);
+		st->queued = 0;
+		return;
+	}
+	if (st->ms.hold_start_ns && st->ms.hold_write && st->hold_mm) {
 		count(BL_M_NESTED);	/* dup_mmap: the child's mm inside the parent's */
 		return;
 	}
 	now = bpf_ktime_get_ns();
-	if (fl_mmap_tr_wait_end(&st->ms, now, &d) && st->hold_mm == key) {
-		v = site_stats(&st->site);
-		if (v)
-			v->own_wait_ns += d;
-	} else if (success) {
-		site_of(ctx, &st->site);	/* a trylock: no start_locking */
-	}
-	if (!success) {
-		struct bl_holder *h = bpf_map_lookup_elem(&holders, &key);
+	/* the site: found at its start_locking, else (no start seen) now */
+	if (st->queued && st->queued_mm == key) {
+		struct bl_site_stats *v;
 
-		if (h && h->task == (fl_u64)bpf_get_current_task_btf())
-			bpf_map_delete_elem(&holders, &key);
-		st->hold_mm = 0;
-		return;
+		if (fl_mmap_tr_wait_end(&st->ms, now, &d) && (v = site_stats(&st->site)))
+			v->own_wait_ns += d;
+	} else {
+		site_of(ctx, &st->site);
 	}
+	st->queued = 0;
 	fl_mmap_tr_hold_begin(&st->ms, 1, now, &d);
 	st->hold_mm = key;
 	bl_split_begin(&st->split, now);
+	__sync_fetch_and_add(&open_writes, 1);
 	publish(mm, &st->site, false, true);
 }
 
@@ -435,7 +461,7 @@ int BPF_PROG(bl_rel, struct mm_struct *mm, bool write)
 	return 0;
 }
 
-/* ---- the faults' waits: lock:contention on their mm's mmap_lock ------- */
+/* ---- blocked on mmap_lock: lock:contention_begin/end ------------------- */
 
 #define BL_LCB_F_READ	(1u << 1)	/* include/trace/events/lock.h */
 #define BL_LCB_F_WRITE	(1u << 2)
@@ -443,28 +469,25 @@ int BPF_PROG(bl_rel, struct mm_struct *mm, bool write)
 /*
  * A traced task blocks on its own mm's mmap_lock for read, in the fault
  * path: the wait is charged to the mm's writer -- holding, or queued ahead
- * (rwsem fairness) -- published now.  Only a contended lock gets here, so
- * the stack scan and the lookup are paid by waits, never by faults.
+ * -- published now.  Only a contended lock gets here, so the stack scan and
+ * the lookup are paid by waits, never by faults.
  */
-SEC("tp_btf/contention_begin")
-int BPF_PROG(bl_cont_begin, void *lock, unsigned int flags)
+static __always_inline void fault_blocks(void *ctx, void *lock, struct mm_struct *mm)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	struct mm_struct *mm = t->mm;
 	struct bl_holder *h;
 	struct bl_task *st;
 	fl_u64 key;
 
-	if (!mm || lock != (void *)&mm->mmap_lock || (flags & BL_LCB_F_WRITE) ||
-	    !(flags & BL_LCB_F_READ) || !tgid_traced(t->tgid))
-		return 0;
+	if (!tgid_traced(t->tgid))
+		return;
 	if (!in_fault_path(ctx)) {
 		count(BL_M_NOFAULT);
-		return 0;
+		return;
 	}
 	st = task_get(true);
 	if (!st)
-		return 0;
+		return;
 	key = (fl_u64)mm;
 	h = bpf_map_lookup_elem(&holders, &key);
 	st->wblamed = 0;
@@ -475,8 +498,19 @@ int BPF_PROG(bl_cont_begin, void *lock, unsigned int flags)
 		count(BL_M_SELF);
 	}
 	st->wait_lock = (fl_u64)lock;
-	st->wfault = 1;
+	st->wkind = BL_W_FAULT;
 	fl_mmap_tr_contend_begin(&st->ms, bpf_ktime_get_ns());
+}
+
+SEC("tp_btf/contention_begin")
+int BPF_PROG(bl_cont_begin, void *lock, unsigned int flags)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct mm_struct *mm = t->mm;
+
+	if (!(flags & BL_LCB_F_WRITE) && (flags & BL_LCB_F_READ) && mm &&
+	    lock == (void *)&mm->mmap_lock)
+		fault_blocks(ctx, lock, mm);
 	return 0;
 }
 
@@ -487,11 +521,15 @@ int BPF_PROG(bl_cont_end, void *lock, int ret)
 	fl_u64 d;
 
 	/* the rwsem's own wait_lock contends inside it: another lock, ignored */
-	if (!st || !st->wfault || st->wait_lock != (fl_u64)lock)
+	if (!st || !st->wkind || st->wait_lock != (fl_u64)lock)
 		return 0;
-	st->wfault = 0;
-	if (fl_mmap_tr_contend_end(&st->ms, bpf_ktime_get_ns(), &d))
+	if (!fl_mmap_tr_contend_end(&st->ms, bpf_ktime_get_ns(), &d)) {
+		st->wkind = 0;
+		return 0;
+	}
+	if (st->wkind == BL_W_FAULT)
 		fault_wait_end(st, d);
+	st->wkind = 0;
 	return 0;
 }
 

@@ -82,4 +82,5 @@ int fl_report_blame_raw(const struct fl_snapshot *s, FILE *out);
 /* export json: `,"blame":{...}` for a snapshot that has the sections, else nothing. */
 void fl_blame_json(FILE *f, const struct fl_snapshot *s);
 
+
 #endif

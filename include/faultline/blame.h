@@ -6,9 +6,10 @@
  *
  * A write hold of mmap_lock is charged to its call site: the syscall the
  * holder is in (pt_regs orig_ax) and its kernel stack (a stack-map id).  A
- * fault's mmap_lock read wait (start_locking(read) -> acquire_returned in the
- * fault path) is charged to the site of the writer that held -- or was queued
- * for -- the mm's lock when the wait began.  The hold's time is split by what
+ * fault's mmap_lock read wait (the time blocked: lock:contention_begin ->
+ * end on the mm's mmap_lock, in the fault path) is charged to the site of
+ * the writer that held -- or was queued for -- the mm's lock when the wait
+ * began.  The hold's time is split by what
  * the holder did meanwhile (sched_switch): on CPU, runnable (preempted),
  * sleeping; direct reclaim is counted apart (it overlaps the three).
  *

@@ -14,15 +14,20 @@
  *
  * What the kernel emits (include/linux/mmap_lock.h, 6.1 and 6.12):
  *   mmap_{read,write}_lock[_killable]  start(w), acquired(w, ok)
- *   mmap_{read,write}_trylock          acquired(w, ok)       (no start)
+ *   mmap_{read,write}_trylock          start(w), acquired(w, ok) on 6.1 and
+ *                                      6.12 too (their include/linux/
+ *                                      mmap_lock.h): a trylock's "wait" is
+ *                                      a sample of its start -> acquire,
+ *                                      ~0 (blame.bpf.c times faults' waits
+ *                                      by lock:contention for that reason)
  *   mmap_{read,write}_unlock           released(w)
  *   mmap_write_downgrade               acquired(read, true)  (no start, no
  *                                      release of the write hold)
  *
  * Semantics (Documentation/architecture.rst, "mmap_lock accounting"):
  *   - wait = start -> acquired, success or not: a killable lock that a
- *     fatal signal interrupts did wait, so its wait is a sample; trylocks
- *     have no start and no wait sample.
+ *     fatal signal interrupts did wait, so its wait is a sample; a
+ *     trylock without a start (kernels that emit none) has no wait sample.
  *   - every acquired(success=false) counts in FL_C_MMAP_TRYLOCK_FAIL (a
  *     failed trylock, or a killable lock interrupted).
  *   - hold = acquired(success) -> released.  acquired(read) while a write

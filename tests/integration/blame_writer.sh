@@ -93,6 +93,11 @@ faultline export --format json "$SNAP" >/out/export.json 2>&1
 fl_check_eq "export json exit status" "$?" 0
 grep -q '"blame":{"available":true' /out/export.json && grep -q '"what":"mprotect()"' /out/export.json &&
 	fl_pass "export json has the blame holders" || fl_fail "export json: no blame holders"
+faultline export --format prom "$SNAP" >/out/export.prom 2>&1
+fl_check_eq "export prom exit status" "$?" 0
+grep -q '^faultline_blame_holds_total{.*what="mprotect()",comm="bl-writer",.*} '"$calls"'$' /out/export.prom &&
+	fl_pass "export prom: $calls holds of mprotect() from bl-writer" ||
+	fl_fail "export prom: no faultline_blame_holds_total ... $calls for mprotect() from bl-writer"
 
 # ---- -m mapunmap --------------------------------------------------------
 faultline record -q --blame -o /out/mu.snap -- blamewriter -t "$T" -p "$P" -n "$N" -m mapunmap \

@@ -65,6 +65,10 @@ unsigned int fl_blame_kind(unsigned int sysnr, const char (*frames)[FL_SYM_LEN],
 /* Is this kernel frame part of the tracing machinery (dropped from rows)? */
 bool fl_blame_frame_skipped(const char *sym);
 
+/* Frame i / the comm of a row read from a file, NUL-terminated (they may not be). */
+void fl_blame_frame(const struct fl_blame_row *r, unsigned int i, char out[FL_SYM_LEN + 1]);
+void fl_blame_comm(const struct fl_blame_row *r, char out[BL_COMM_LEN + 1]);
+
 const struct fl_blame_row *fl_snapshot_blame(const struct fl_snapshot *s, unsigned int *nr);
 const struct fl_blame_total *fl_snapshot_blame_total(const struct fl_snapshot *s);
 

@@ -89,6 +89,21 @@ void fl_blame_what(const struct fl_blame_row *r, char *buf, size_t len)
 		snprintf(buf, len, "syscall %u", r->sysnr);
 }
 
+void fl_blame_frame(const struct fl_blame_row *r, unsigned int i, char out[FL_SYM_LEN + 1])
+{
+	out[0] = '\0';
+	if (i < r->nframes && i < BL_FRAMES) {
+		memcpy(out, r->frames[i], FL_SYM_LEN);
+		out[FL_SYM_LEN] = '\0';
+	}
+}
+
+void fl_blame_comm(const struct fl_blame_row *r, char out[BL_COMM_LEN + 1])
+{
+	memcpy(out, r->comm, BL_COMM_LEN);
+	out[BL_COMM_LEN] = '\0';
+}
+
 const struct fl_blame_row *fl_snapshot_blame(const struct fl_snapshot *s, unsigned int *nr)
 {
 	return fl_snapshot_find_section(s, FL_SEC_BLAME, sizeof(struct fl_blame_row), nr);
@@ -272,7 +287,7 @@ void fl_blame_json(FILE *f, const struct fl_snapshot *s)
 	const struct fl_blame_total *t = fl_snapshot_blame_total(s);
 	const struct fl_blame_row *r;
 	unsigned int nr = 0;
-	char what[96];
+	char what[96], comm[BL_COMM_LEN + 1], sym[FL_SYM_LEN + 1];
 
 	r = fl_snapshot_blame(s, &nr);
 	if (!t || !r) {
@@ -302,13 +317,8 @@ void fl_blame_json(FILE *f, const struct fl_snapshot *s)
 		else
 			fputs("null", f);
 		fprintf(f, ",\"tid\":%u,\"comm\":", x->tid);
-		{
-			char comm[BL_COMM_LEN + 1];
-
-			memcpy(comm, x->comm, BL_COMM_LEN);
-			comm[BL_COMM_LEN] = '\0';
-			fl_json_str(f, comm);
-		}
+		fl_blame_comm(x, comm);
+		fl_json_str(f, comm);
 		fputc(',', f);
 		json_hist_short(f, "fault_wait", &x->wait);
 		fprintf(f, ",\"behind_queued\":%llu,", x->behind_wait);
@@ -318,10 +328,7 @@ void fl_blame_json(FILE *f, const struct fl_snapshot *s)
 			x->own_wait_ns, x->ns[BL_ST_ONCPU], x->ns[BL_ST_RUNNABLE],
 			x->ns[BL_ST_SLEEP], x->reclaim_ns);
 		for (unsigned int k = 0; k < x->nframes && k < BL_FRAMES; k++) {
-			char sym[FL_SYM_LEN + 1];
-
-			memcpy(sym, x->frames[k], FL_SYM_LEN);
-			sym[FL_SYM_LEN] = '\0';
+			fl_blame_frame(x, k, sym);
 			if (k)
 				fputc(',', f);
 			fl_json_str(f, sym);

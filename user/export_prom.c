@@ -164,8 +164,7 @@ static void prom_labels(FILE *f, const struct fl_export_snap *es, const struct f
 	char what[96], comm[BL_COMM_LEN + 1];
 
 	fl_blame_what(x, what, sizeof(what));
-	memcpy(comm, x->comm, BL_COMM_LEN);
-	comm[BL_COMM_LEN] = '\0';
+	fl_blame_comm(x, comm);
 	fputs("{kernel=\"", f);
 	esc(f, es->s.hdr.kernel_release);
 	fputs("\",run=\"", f);
@@ -179,8 +178,7 @@ static void prom_labels(FILE *f, const struct fl_export_snap *es, const struct f
 	for (unsigned int i = 0; i < x->nframes && i < BL_FRAMES; i++) {
 		char sym[FL_SYM_LEN + 1];
 
-		memcpy(sym, x->frames[i], FL_SYM_LEN);
-		sym[FL_SYM_LEN] = '\0';
+		fl_blame_frame(x, i, sym);
 		if (i)
 			fputc(';', f);
 		esc(f, sym);

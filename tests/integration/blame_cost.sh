@@ -19,8 +19,11 @@
 . /fl/lib.sh
 . /fl/cost.inc
 BLAME_BUDGET_612=100
-BLAME_TAX_61=2300
-BLAME_BUDGET_61=300
+# 6.1, measured 2026-12-01 (committed tree): +1090 over --locks, +357 over
+# --locks --mmap-lock (three probes that return at once: start_locking,
+# acquire_returned, released); the 100 is not met on 6.1
+BLAME_TAX_61=1200
+BLAME_BUDGET_61=400
 
 cost_settle
 rec() { faultline record -q -o /tmp/cost.snap "$@" --; }

@@ -24,6 +24,7 @@
 
 #include "backend.h"
 #include "backend_kmod.h"
+#include "blame.h"
 #include "commands.h"
 #include "errbuf.h"
 #include "kfeatures.h"
@@ -38,6 +39,7 @@ struct rec {
 
 	struct fl_be be;	/* the backend in use (user/backend.c): be.id, be.bpf */
 	struct fl_phases *ph;
+	struct fl_blame *bl;	/* --blame */
 	struct btf *btf;	/* the kernel's, probed once for the backend and phases */
 	struct fl_snapshot acc;	/* every window merged, for the summary */
 	const char *locks_caveat;	/* --locks on a machine that may hide spinlock waits */
@@ -102,6 +104,8 @@ static void usage(FILE *f)
 "  -q, --quiet            no summary\n"
 "      --phases           also time the phases of each fault (see Documentation/phases.rst)\n"
 "      --locks            also record contended lock classes\n"
+"      --blame            also name who held mmap_lock for write while faults waited\n"
+"                         (implies --locks; see Documentation/blame.rst)\n"
 "      --self-cost        also time faultline's own BPF programs (kernel BPF run-time\n"
 "                         statistics, on for the run): runs and ns per program\n"
 "      --hmf              also time each handle_mm_fault call (an entry hook per call:\n"
@@ -245,6 +249,8 @@ static void record_cleanup(struct rec *r)
 	if (r->ph)
 		fl_phases_close(r->ph);
 	r->ph = NULL;
+	fl_blame_close(r->bl);
+	r->bl = NULL;
 	fl_be_stop(&r->be);
 	btf__free(r->btf);
 	r->btf = NULL;
@@ -385,6 +391,8 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 	}
 	if (r->ph && fl_phases_read(r->ph, s, err, sizeof(err)) && !r->a.quiet)
 		fprintf(stderr, "faultline record: phases: %s\n", err);
+	if (r->bl && fl_blame_read(r->bl, s, err, sizeof(err)) && !r->a.quiet)
+		fprintf(stderr, "faultline record: blame: %s\n", err);
 	if (r->stats_fd >= 0 && (fl_bpf_tag_own_runs(r->be.bpf, s) ||
 				 (r->ph && fl_phases_tag_runs(r->ph, s))) && !r->a.quiet)
 		fprintf(stderr, "faultline record: self-cost: out of memory\n");
@@ -432,6 +440,7 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "phases", no_argument, NULL, 'P' },
 		{ "locks", no_argument, NULL, 'L' },
+		{ "blame", no_argument, NULL, 'B' },
 		{ "self-cost", no_argument, NULL, 'C' },
 		{ "hmf", no_argument, NULL, 'H' },
 		{ "mmap-lock", no_argument, NULL, 'M' },
@@ -480,6 +489,10 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 		case 'L':
 			a->locks = true;
 			break;
+		case 'B':
+			a->blame = true;
+			a->locks = true;
+			break;
 		case 'C':
 			a->self_cost = true;
 			break;
@@ -510,7 +523,8 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 	if (a->interval > 0 && a->backend_req == FL_REC_B_KMOD)
 		return fl_args_bad(err, errlen, "-i needs the bpf backend (the module has no interval reset)");
 	if ((a->phases || a->locks) && a->interval > 0)
-		return fl_args_bad(err, errlen, "--phases/--locks figures are cumulative: not with -i");
+		return fl_args_bad(err, errlen, "--phases/--locks%s figures are cumulative: not with -i",
+				   a->blame ? "/--blame" : "");
 	if (a->time_hmf && a->tier_req == FL_TIER_TRACEPOINT)
 		return fl_args_bad(err, errlen, "--hmf needs a handle_mm_fault hook: not with --tier tracepoint");
 	if (a->self_cost && a->backend_req == FL_REC_B_KMOD)
@@ -541,6 +555,25 @@ static int start_phases(struct rec *r)
 	}
 	if (!r->a.quiet)
 		fprintf(stderr, "faultline record: %s\n", fl_phases_describe(r->ph));
+	return 0;
+}
+
+/* --blame: the holder-attribution skeleton, its own tgid filter. */
+static int start_blame(struct rec *r)
+{
+	struct fl_blame_opts bo = {
+		.btf = r->btf,
+		.tgid = r->a.system_wide ? 0 : r->tgid,
+	};
+	char err[512];
+
+	r->bl = fl_blame_open(&bo, err, sizeof(err));
+	if (!r->bl) {
+		fprintf(stderr, "faultline record: --blame: %s\n", err);
+		return -1;
+	}
+	if (!r->a.quiet)
+		fprintf(stderr, "faultline record: %s\n", fl_blame_describe(r->bl));
 	return 0;
 }
 
@@ -621,6 +654,8 @@ static int record_setup(struct rec *r)
 		return 1;
 	}
 	if ((r->a.phases || r->a.locks) && start_phases(r))
+		return 1;
+	if (r->a.blame && start_blame(r))
 		return 1;
 	if (r->dir_mode) {
 		if ((mkdir(r->a.out, 0755) && errno != EEXIST) || !path_is_dir(r->a.out)) {

@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "export.h"
+#include "blame.h"
 #include "phases.h"
 #include "report_common.h"
 #include "selfcost.h"
@@ -33,7 +34,7 @@ static bool is_sweep_dir(const char *path)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: faultline report FILE|DIR [--per-cpu] [--hist] [--phases] [--locks]\n"
+"usage: faultline report FILE|DIR [--per-cpu] [--hist] [--phases] [--locks] [--blame]\n"
 "                        [--by cpu|llc|node] [--raw]\n"
 "  FILE|DIR     a snapshot, or a directory of interval snapshots (merged); with\n"
 "               --phases/--locks also a pft-sweep directory (a row per thread count)\n"
@@ -42,10 +43,11 @@ static void usage(FILE *f)
 "  --hist       bcc-style histograms (nsecs, power-of-two rows)\n"
 "  --phases     per-CPU fault phases (recorded with record --phases)\n"
 "  --locks      per-CPU contended lock classes (recorded with record --locks)\n"
+"  --blame      who held mmap_lock for write while faults waited (record --blame)\n"
 "  --by G       rows of the --phases/--locks tables per cpu (default), llc or node\n"
 "               (from the snapshot's topology tags)\n"
 "  --raw        key=value lines for scripts (unmeasured figures say why); with\n"
-"               phase and lock-class keys when recorded with --phases/--locks\n");
+"               phase, lock-class and blame keys when recorded with --phases/--locks/--blame\n");
 }
 
 static void cell_ns(char *buf, size_t len, const struct fl_hist *h, unsigned int ppm, bool ok)
@@ -253,6 +255,8 @@ static void print_raw(const struct fl_snapshot *s, const struct fl_cpu_stats *t,
 		printf("vmstat.%s=%lld\n", s->vmstat[i].name,
 		       (long long)(s->vmstat[i].after - s->vmstat[i].before));
 	fl_report_phases_raw(s, stdout);
+	if (fl_snapshot_tag(s, "blame"))
+		fl_report_blame_raw(s, stdout);
 }
 
 /*
@@ -314,6 +318,7 @@ int parse_report_args(int argc, char **argv, struct fl_report_args *a, char *err
 		{ "raw", no_argument, NULL, 'r' },
 		{ "phases", no_argument, NULL, 'P' },
 		{ "locks", no_argument, NULL, 'L' },
+		{ "blame", no_argument, NULL, 'W' },
 		{ "by", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -339,6 +344,9 @@ int parse_report_args(int argc, char **argv, struct fl_report_args *a, char *err
 			break;
 		case 'L':
 			a->locks = true;
+			break;
+		case 'W':
+			a->blame = true;
 			break;
 		case 'B':
 			if (fl_by_parse(optarg, &a->by))
@@ -435,6 +443,8 @@ int cmd_report(int argc, char **argv)
 			if (fl_report_locks(&s, stdout, &po))
 				ret = 1;
 		}
+		if (a.blame && fl_report_blame(&s, stdout))
+			ret = 1;
 	}
 	free(group);
 	free(tot);

@@ -49,12 +49,13 @@ struct fl_record_args {
 	bool self_cost;			/* time our BPF programs (kernel bpf stats) */
 	bool time_hmf;			/* --hmf: time handle_mm_fault calls */
 	bool mmap_lock;			/* --mmap-lock: where they are off by default for their cost */
+	bool blame;			/* --blame: mmap_lock write holders (implies --locks) */
 	char **cmd;			/* NULL-terminated, or NULL */
 };
 enum { FL_REC_B_AUTO, FL_REC_B_BPF, FL_REC_B_KMOD };
 
 struct fl_report_args {
-	bool per_cpu, hist, raw, phases, locks;
+	bool per_cpu, hist, raw, phases, locks, blame;
 	enum fl_by by;
 	const char *path;
 };

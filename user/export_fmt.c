@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blame.h"
 #include "export.h"
 #include "export_out.h"
 
@@ -190,6 +191,7 @@ void fl_export_json(FILE *f, const struct fl_export *e)
 			}
 		fputs("],\"total\":", f);
 		json_stats(f, &es->s, &es->total, NULL);
+		fl_blame_json(f, &es->s);
 		fputs(",\"vmstat\":[", f);
 		for (unsigned int v = 0; v < es->s.nr_vmstat; v++) {
 			const struct fl_vmstat_entry *ve = &es->s.vmstat[v];

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "blame.h"
 #include "export.h"
 
 static void esc(FILE *f, const char *s)
@@ -161,6 +162,95 @@ static void counter_family(FILE *f, const struct fl_export *e, const char *name,
 	}
 }
 
+static void prom_labels(FILE *f, const struct fl_export_snap *es, const struct fl_blame_row *x,
+			const char *state)
+{
+	char what[96], comm[BL_COMM_LEN + 1];
+
+	fl_blame_what(x, what, sizeof(what));
+	fl_blame_comm(x, comm);
+	fputs("{kernel=\"", f);
+	esc(f, es->s.hdr.kernel_release);
+	fputs("\",run=\"", f);
+	esc(f, es->run);
+	fputs("\",what=\"", f);
+	esc(f, what);
+	fputs("\",comm=\"", f);
+	esc(f, comm);
+	/* the frames make the series unique (rows are merged on them) */
+	fputs("\",stack=\"", f);
+	for (unsigned int i = 0; i < x->nframes && i < BL_FRAMES; i++) {
+		char sym[FL_SYM_LEN + 1];
+
+		fl_blame_frame(x, i, sym);
+		if (i)
+			fputc(';', f);
+		esc(f, sym);
+	}
+	fputc('"', f);
+	if (state)
+		fprintf(f, ",state=\"%s\"", state);
+	fputs("} ", f);
+}
+
+/* `record --blame` holder rows (user/blame.h, Documentation/blame.rst). */
+static void blame_families(FILE *f, const struct fl_export *e)
+{
+	static const struct {
+		const char *name, *help, *type;
+	} fam[] = {
+		{ "faultline_blame_fault_wait_seconds_total",
+		  "Fault mmap_lock wait behind this holder call site.", "counter" },
+		{ "faultline_blame_faults_delayed_total",
+		  "Faults that waited for mmap_lock behind this holder call site.", "counter" },
+		{ "faultline_blame_hold_seconds_total",
+		  "mmap_lock write hold time of this call site, by what the holder did.", "counter" },
+		{ "faultline_blame_holds_total", "mmap_lock write holds of this call site.",
+		  "counter" },
+	};
+	static const char *const st[BL_ST_NR] = { "oncpu", "runnable", "sleeping" };
+
+	for (size_t q = 0; q < sizeof(fam) / sizeof(fam[0]); q++) {
+		int header = 0;
+
+		for (unsigned int k = 0; k < e->nsnaps; k++) {
+			const struct fl_export_snap *es = &e->snaps[k];
+			unsigned int nr = 0;
+			const struct fl_blame_row *r = fl_snapshot_blame(&es->s, &nr);
+
+			if (!r || !fl_snapshot_blame_total(&es->s))
+				continue;
+			for (unsigned int i = 0; i < nr; i++) {
+				const struct fl_blame_row *x = &r[i];
+
+				if (!header++)
+					fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", fam[q].name,
+						fam[q].help, fam[q].name, fam[q].type);
+				if (q == 2) {
+					for (unsigned int z = 0; z < BL_ST_NR; z++) {
+						fputs(fam[q].name, f);
+						prom_labels(f, es, x, st[z]);
+						print_le(f, x->ns[z]);
+						fputc('\n', f);
+					}
+					fputs(fam[q].name, f);
+					prom_labels(f, es, x, "reclaim");
+					print_le(f, x->reclaim_ns);
+					fputc('\n', f);
+					continue;
+				}
+				fputs(fam[q].name, f);
+				prom_labels(f, es, x, NULL);
+				if (q == 0)
+					print_le(f, x->wait.sum);
+				else
+					fprintf(f, "%llu", q == 1 ? x->wait.count : x->hold.count);
+				fputc('\n', f);
+			}
+		}
+	}
+}
+
 void fl_export_prom(FILE *f, const struct fl_export *e)
 {
 	int header = 0;
@@ -257,6 +347,7 @@ void fl_export_prom(FILE *f, const struct fl_export *e)
 				(long long)(es->s.vmstat[v].after - es->s.vmstat[v].before));
 		}
 	}
+	blame_families(f, e);
 }
 
 /* The pieces above for the families of other writers (serve_metrics.c). */

@@ -20,6 +20,7 @@
 #include "errbuf.h"
 #include "backend_bpf.h"
 #include "kfeatures.h"
+#include "ksyms.h"
 
 #define PH_TOP_CALLERS	16
 
@@ -42,115 +43,6 @@ struct fl_phases {
 	char naming[160];
 	char desc[512];
 };
-
-/* ---- kernel function ranges from /proc/kallsyms ---------------------- */
-
-struct ksym {
-	unsigned long long addr;
-	char *name;
-};
-
-struct ksyms {
-	struct ksym *s;
-	size_t n, cap;
-	unsigned long long stext, etext;
-	unsigned long long page_offset_base, vmemmap_base, vma_lock_cachep;	/* addresses */
-};
-
-static void ksyms_free(struct ksyms *k)
-{
-	for (size_t i = 0; i < k->n; i++)
-		free(k->s[i].name);
-	free(k->s);
-	memset(k, 0, sizeof(*k));
-}
-
-static int ksym_cmp(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* Core-kernel text symbols, sorted; 0 on success with addresses visible. */
-static int ksyms_load(struct ksyms *k, char *err, size_t errlen)
-{
-	char line[512], name[256], type;
-	unsigned long long addr;
-	FILE *f;
-
-	memset(k, 0, sizeof(*k));
-	f = fopen("/proc/kallsyms", "r");
-	if (!f)
-		return fl_fail(err, errlen, "/proc/kallsyms: %s", strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
-			continue;
-		if (strchr(line, '['))		/* module symbol */
-			continue;
-		if (!strcmp(name, "_stext"))
-			k->stext = addr;
-		else if (!strcmp(name, "_etext"))
-			k->etext = addr;
-		else if (!strcmp(name, "page_offset_base"))
-			k->page_offset_base = addr;
-		else if (!strcmp(name, "vmemmap_base"))
-			k->vmemmap_base = addr;
-		else if (!strcmp(name, "vma_lock_cachep"))
-			k->vma_lock_cachep = addr;
-		if (type != 't' && type != 'T')
-			continue;
-		if (k->n == k->cap) {
-			size_t cap = k->cap ? k->cap * 2 : 65536;
-			struct ksym *n = realloc(k->s, cap * sizeof(*n));
-
-			if (!n)
-				goto oom;
-			k->s = n;
-			k->cap = cap;
-		}
-		k->s[k->n].addr = addr;
-		k->s[k->n].name = strdup(name);
-		if (!k->s[k->n].name)
-			goto oom;
-		k->n++;
-	}
-	fclose(f);
-	if (!k->n || !k->stext || k->etext <= k->stext) {
-		ksyms_free(k);
-		return fl_fail(err, errlen, "/proc/kallsyms shows no addresses (kptr_restrict, not root?)");
-	}
-	qsort(k->s, k->n, sizeof(*k->s), ksym_cmp);
-	return 0;
-oom:
-	fclose(f);
-	ksyms_free(k);
-	return fl_fail(err, errlen, "out of memory reading /proc/kallsyms");
-}
-
-/* Name without a compiler suffix (".constprop.0", ".isra.0", ".part.0", ".cold"). */
-static size_t base_len(const char *name)
-{
-	const char *dot = strchr(name, '.');
-
-	return dot ? (size_t)(dot - name) : strlen(name);
-}
-
-/* Index of the symbol containing addr, or -1. */
-static long ksyms_find(const struct ksyms *k, unsigned long long addr)
-{
-	size_t lo = 0, hi = k->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (k->s[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? (long)lo - 1 : -1;
-}
 
 /*
  * Functions that name a contended lock when they are the first real caller
@@ -276,7 +168,7 @@ static bool name_matches(const char *pat, const char *name)
 
 	if (pl && pat[pl - 1] == '*')
 		return !strncmp(pat, name, pl - 1);
-	return base_len(name) == pl && !strncmp(pat, name, pl);
+	return fl_ksym_base_len(name) == pl && !strncmp(pat, name, pl);
 }
 
 static int range_cmp(const void *a, const void *b)
@@ -287,7 +179,7 @@ static int range_cmp(const void *a, const void *b)
 }
 
 /* Fill the skeleton's ranges; returns how many classified (non-skip) ranges. */
-static int set_ranges(struct fl_phases *p, const struct ksyms *k)
+static int set_ranges(struct fl_phases *p, const struct fl_ksyms *k)
 {
 	struct ph_range r[PH_NR_RANGES];
 	unsigned int n = 0, named = 0, skip = 0;
@@ -400,7 +292,7 @@ static size_t get_pairs(struct phases_bpf *s, struct pair *out, size_t max)
 	return n;
 }
 
-static bool ksyms_has(const struct ksyms *k, const char *name)
+static bool ksyms_has(const struct fl_ksyms *k, const char *name)
 {
 	if (!k)
 		return false;
@@ -412,7 +304,7 @@ static bool ksyms_has(const struct ksyms *k, const char *name)
 
 struct load_env {
 	const struct btf *btf;
-	const struct ksyms *k;
+	const struct fl_ksyms *k;
 	bool fentry;		/* try the fentry/kprobe phase hooks */
 	bool contention;	/* lock:contention_* exist */
 	int mmap_memcg;		/* mmap_lock tracepoints: 1 (mm, memcg_path, write..),
@@ -643,7 +535,7 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	struct load_env env = {0};
 	struct fl_kfeatures kf;
 	struct fl_phases *p;
-	struct ksyms k;
+	struct fl_ksyms k;
 	bool have_k, have_fentry;
 	int n;
 	char why[160] = "", kerr[160] = "";
@@ -690,7 +582,7 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	have_fentry = kf.has_hmf;
 	/* every user fault calls it first (x86 do_user_addr_fault, 6.4+) */
 	env.lvur_start = kf.has_lock_vma;
-	have_k = ksyms_load(&k, kerr, sizeof(kerr)) == 0;
+	have_k = fl_ksyms_load(&k, kerr, sizeof(kerr)) == 0;
 	env.k = have_k ? &k : NULL;
 
 	/*
@@ -731,7 +623,7 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 					: "no lock:contention tracepoints (5.19+)");
 	}
 	if (have_k)
-		ksyms_free(&k);
+		fl_ksyms_free(&k);
 	describe(p);
 	return p;
 }
@@ -817,13 +709,13 @@ static int read_callers(struct fl_phases *p, struct fl_snapshot *s, char *err, s
 	struct ph_caller_key key, next, *kp = NULL;
 	unsigned int nc = 0, cap = 0, i, j;
 	int fd = bpf_map__fd(p->skel->maps.callers);
-	struct ksyms k;
+	struct fl_ksyms k;
 	bool have_k;
 	char kerr[160];
 
 	if (!vals)
 		return fl_fail(err, errlen, "out of memory");
-	have_k = ksyms_load(&k, kerr, sizeof(kerr)) == 0;
+	have_k = fl_ksyms_load(&k, kerr, sizeof(kerr)) == 0;
 	while (bpf_map_get_next_key(fd, kp, &next) == 0) {
 		struct fl_lock_caller one = {0};
 		long idx;
@@ -836,9 +728,9 @@ static int read_callers(struct fl_phases *p, struct fl_snapshot *s, char *err, s
 			one.count += vals[i].count;
 			one.wait_ns += vals[i].wait_ns;
 		}
-		idx = have_k && key.ip ? ksyms_find(&k, key.ip) : -1;
+		idx = have_k && key.ip ? fl_ksyms_find(&k, key.ip) : -1;
 		if (idx >= 0)
-			snprintf(one.sym, sizeof(one.sym), "%.*s", (int)base_len(k.s[idx].name),
+			snprintf(one.sym, sizeof(one.sym), "%.*s", (int)fl_ksym_base_len(k.s[idx].name),
 				 k.s[idx].name);
 		else if (key.ip)
 			snprintf(one.sym, sizeof(one.sym), "0x%llx", (unsigned long long)key.ip);
@@ -859,7 +751,7 @@ static int read_callers(struct fl_phases *p, struct fl_snapshot *s, char *err, s
 				free(c);
 				free(vals);
 				if (have_k)
-					ksyms_free(&k);
+					fl_ksyms_free(&k);
 				return fl_fail(err, errlen, "out of memory");
 			}
 			c = top;
@@ -868,7 +760,7 @@ static int read_callers(struct fl_phases *p, struct fl_snapshot *s, char *err, s
 	}
 	free(vals);
 	if (have_k)
-		ksyms_free(&k);
+		fl_ksyms_free(&k);
 	if (nc > 1)
 		qsort(c, nc, sizeof(*c), caller_cmp);
 	if (nc > PH_TOP_CALLERS)

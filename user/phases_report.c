@@ -43,20 +43,7 @@ const char *fl_lock_class_name(unsigned int cls)
 static const void *find_section(const struct fl_snapshot *s, unsigned int type, size_t elem,
 				unsigned int *nr)
 {
-	unsigned int i;
-
-	*nr = 0;
-	for (i = 0; i < s->nr_extra; i++) {
-		const struct fl_raw_section *r = &s->extra[i];
-
-		if (r->sec.type != type)
-			continue;
-		if (r->sec.size != (fl_u64)r->sec.count * elem || (r->sec.count && !r->data))
-			return NULL;
-		*nr = r->sec.count;
-		return r->data;
-	}
-	return NULL;
+	return fl_snapshot_find_section(s, type, elem, nr);
 }
 
 const struct fl_phase_stats *fl_snapshot_phases(const struct fl_snapshot *s, unsigned int *nr)

@@ -622,3 +622,22 @@ const char *fl_ll_name(unsigned int id)
 
 	return NAME_OF(n, id);
 }
+
+const void *fl_snapshot_find_section(const struct fl_snapshot *s, unsigned int type,
+				     size_t elem, unsigned int *nr)
+{
+	unsigned int i;
+
+	*nr = 0;
+	for (i = 0; i < s->nr_extra; i++) {
+		const struct fl_raw_section *r = &s->extra[i];
+
+		if (r->sec.type != type)
+			continue;
+		if (r->sec.size != (fl_u64)r->sec.count * elem || (r->sec.count && !r->data))
+			return NULL;
+		*nr = r->sec.count;
+		return r->data;
+	}
+	return NULL;
+}

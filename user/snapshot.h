@@ -47,6 +47,12 @@ void fl_snapshot_free(struct fl_snapshot *s);
 
 /* Allocate zeroed cpus[] (and cpu_online[]) for nr_cpus. */
 int fl_snapshot_alloc_cpus(struct fl_snapshot *s, unsigned int nr_cpus);
+/*
+ * The payload of the first section of TYPE in s->extra, or NULL when absent
+ * or malformed (size != count * ELEM); *nr gets the element count.
+ */
+const void *fl_snapshot_find_section(const struct fl_snapshot *s, unsigned int type,
+				     size_t elem, unsigned int *nr);
 /* Append a section of another type (phases, locks, ...); data is copied. */
 int fl_snapshot_add_section(struct fl_snapshot *s, unsigned int type, unsigned int count,
 			    const void *data, size_t size);

@@ -205,6 +205,8 @@ enum fl_section_type {
 	FL_SEC_PHASES = 16,	/* count x struct fl_phase_stats, index = CPU id */
 	FL_SEC_LOCKS = 17,	/* count x struct fl_lock_stats, index = CPU id */
 	FL_SEC_LOCK_CALLERS = 18, /* count x struct fl_lock_caller ("other" class) */
+	FL_SEC_BLAME = 19,	/* count x struct fl_blame_row (blame.h), top call sites */
+	FL_SEC_BLAME_TOTAL = 20, /* 1 x struct fl_blame_total (blame.h) */
 };
 
 /*

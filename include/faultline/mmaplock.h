@@ -85,35 +85,89 @@ FL_INLINE void fl_mmap_ev_start(struct fl_mmap_state *ms, fl_u64 now)
 		ms->wait_start_ns = now;
 }
 
+/*
+ * The transitions alone, for callers that keep their own statistics
+ * (ebpf/blame.bpf.c charges a write hold to its call site); the
+ * fl_mmap_ev_* functions below are these plus the per-CPU histograms.
+ *   fl_mmap_tr_wait_end()    an acquire (success or not) ends the wait open:
+ *                            1 with *wait set, 0 if none was open (trylock)
+ *   fl_mmap_tr_hold_begin()  a successful acquire opens a hold: 1 with *hold
+ *                            set when it ended a write hold (downgrade)
+ *   fl_mmap_tr_released()    a release ends the hold open: 1 with *hold set
+ */
+FL_INLINE int fl_mmap_tr_wait_end(struct fl_mmap_state *ms, fl_u64 now, fl_u64 *wait)
+{
+	if (!ms->wait_start_ns)
+		return 0;
+	*wait = now - ms->wait_start_ns;
+	ms->wait_start_ns = 0;
+	return 1;
+}
+
+FL_INLINE int fl_mmap_tr_hold_begin(struct fl_mmap_state *ms, int write, fl_u64 now,
+				    fl_u64 *hold)
+{
+	int ended = 0;
+
+	/* mmap_write_downgrade: the write hold ends, a read hold begins. */
+	if (ms->hold_start_ns && ms->hold_write && !write) {
+		*hold = now - ms->hold_start_ns;
+		ended = 1;
+	}
+	ms->hold_start_ns = now;
+	ms->hold_write = write;
+	return ended;
+}
+
+FL_INLINE int fl_mmap_tr_released(struct fl_mmap_state *ms, fl_u64 now, fl_u64 *hold)
+{
+	if (!ms->hold_start_ns)
+		return 0;
+	*hold = now - ms->hold_start_ns;
+	ms->hold_start_ns = 0;
+	return 1;
+}
+
 FL_INLINE void fl_mmap_ev_acquired(struct fl_mmap_state *ms, struct fl_cpu_stats *cs,
 				   int write, int success, fl_u64 now)
 {
+	fl_u64 d;
+
 	if (!success)
 		cs->cnt[FL_C_MMAP_TRYLOCK_FAIL]++;
 	if (!ms)
 		return;
-	if (ms->wait_start_ns) {
-		FL_HIST_RECORD(&cs->hist[write ? FL_H_MMAP_WAIT_W : FL_H_MMAP_WAIT_R],
-			       now - ms->wait_start_ns);
-		ms->wait_start_ns = 0;
-	}
+	if (fl_mmap_tr_wait_end(ms, now, &d))
+		FL_HIST_RECORD(&cs->hist[write ? FL_H_MMAP_WAIT_W : FL_H_MMAP_WAIT_R], d);
 	if (!success)
 		return;
-	/* mmap_write_downgrade: the write hold ends, a read hold begins. */
-	if (ms->hold_start_ns && ms->hold_write && !write)
-		FL_HIST_RECORD(&cs->hist[FL_H_MMAP_HOLD_W], now - ms->hold_start_ns);
-	ms->hold_start_ns = now;
-	ms->hold_write = write;
+	if (fl_mmap_tr_hold_begin(ms, write, now, &d))
+		FL_HIST_RECORD(&cs->hist[FL_H_MMAP_HOLD_W], d);
 }
 
 FL_INLINE void fl_mmap_ev_released(struct fl_mmap_state *ms, struct fl_cpu_stats *cs,
 				   int write, fl_u64 now)
 {
-	if (!ms || !ms->hold_start_ns)
+	fl_u64 d;
+
+	if (!ms || !fl_mmap_tr_released(ms, now, &d))
 		return;
-	FL_HIST_RECORD(&cs->hist[write ? FL_H_MMAP_HOLD_W : FL_H_MMAP_HOLD_R],
-		       now - ms->hold_start_ns);
-	ms->hold_start_ns = 0;
+	FL_HIST_RECORD(&cs->hist[write ? FL_H_MMAP_HOLD_W : FL_H_MMAP_HOLD_R], d);
+}
+
+/* lock:contention_begin / _end on the lock: the time actually blocked. */
+FL_INLINE void fl_mmap_tr_contend_begin(struct fl_mmap_state *ms, fl_u64 now)
+{
+	ms->contend_start_ns = now;
+}
+
+FL_INLINE int fl_mmap_tr_contend_end(struct fl_mmap_state *ms, fl_u64 now, fl_u64 *wait)
+{
+	if (!ms->contend_start_ns)
+		return 0;
+	*wait = now - ms->contend_start_ns;
+	ms->contend_start_ns = 0;
+	return 1;
 }
 
 FL_INLINE void fl_mmap_ev_contend_begin(struct fl_mmap_state *ms, struct fl_cpu_stats *cs,
@@ -121,16 +175,17 @@ FL_INLINE void fl_mmap_ev_contend_begin(struct fl_mmap_state *ms, struct fl_cpu_
 {
 	cs->cnt[FL_C_MMAP_CONTENDED]++;
 	if (ms)
-		ms->contend_start_ns = now;
+		fl_mmap_tr_contend_begin(ms, now);
 }
 
 FL_INLINE void fl_mmap_ev_contend_end(struct fl_mmap_state *ms, struct fl_cpu_stats *cs,
 				      fl_u64 now)
 {
-	if (!ms || !ms->contend_start_ns)
+	fl_u64 d;
+
+	if (!ms || !fl_mmap_tr_contend_end(ms, now, &d))
 		return;
-	FL_HIST_RECORD(&cs->hist[FL_H_MMAP_CONTEND], now - ms->contend_start_ns);
-	ms->contend_start_ns = 0;
+	FL_HIST_RECORD(&cs->hist[FL_H_MMAP_CONTEND], d);
 }
 
 #endif /* FAULTLINE_MMAPLOCK_H */

@@ -9,6 +9,7 @@
  * and the self-cost runs and run time (bpf_run.* tags), and refuse nothing.
  */
 #include "fuzzutil.h"
+#include "blame.h"
 #include "invariants.h"
 #include "phases.h"
 #include "report_common.h"
@@ -52,6 +53,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	FZ_ASSERT(fl_report_phases(&s, devnull, NULL) == 0);
 	FZ_ASSERT(fl_report_locks(&s, devnull, NULL) == 0);
 	FZ_ASSERT(fl_report_phases_raw(&s, devnull) == 0);
+	FZ_ASSERT(fl_report_blame(&s, devnull) == 0);
+	FZ_ASSERT(fl_report_blame_raw(&s, devnull) == 0);
+	fl_blame_json(devnull, &s);
 	v1 = fl_snapshot_check(&s, devnull);
 	v2 = fl_snapshot_check(&s, NULL);
 	FZ_ASSERT(v1 >= 0 && v1 == v2);

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Holder attribution (include/faultline/blame.h, user/blame_report.c): the
+ * hold split the BPF program keeps (the same inline code), how a holder's
+ * kind is told from its frames, and the report / raw / json of a snapshot
+ * built here, read back through the snapshot format.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "blame.h"
+
+/* on-CPU 100..130, preempted 130..150, on 150..160, asleep 160..200, on 200..210 */
+static void test_split_sums_to_hold(void **state)
+{
+	struct bl_split s;
+
+	(void)state;
+	bl_split_begin(&s, 100);
+	bl_split_to(&s, BL_ST_RUNNABLE, 130);
+	bl_split_to(&s, BL_ST_ONCPU, 150);
+	bl_reclaim_enter(&s, 152);
+	bl_reclaim_enter(&s, 153);	/* nested: counted once */
+	bl_split_to(&s, BL_ST_SLEEP, 160);
+	bl_reclaim_exit(&s, 170);
+	bl_split_to(&s, BL_ST_ONCPU, 200);
+	bl_split_end(&s, 210);
+	assert_int_equal(s.ns[BL_ST_ONCPU], 30 + 10 + 10);
+	assert_int_equal(s.ns[BL_ST_RUNNABLE], 20);
+	assert_int_equal(s.ns[BL_ST_SLEEP], 40);
+	assert_int_equal(s.ns[0] + s.ns[1] + s.ns[2], 210 - 100);
+	/* the inner exit at 170 does not end the outer reclaim: it runs to the end */
+	assert_int_equal(s.reclaim_ns, 210 - 152);
+}
+
+static void test_split_reclaim_exit_without_enter(void **state)
+{
+	struct bl_split s;
+
+	(void)state;
+	bl_split_begin(&s, 0);
+	bl_reclaim_exit(&s, 5);		/* began before the hold: ignored */
+	bl_reclaim_enter(&s, 10);
+	bl_reclaim_exit(&s, 25);
+	bl_split_end(&s, 30);
+	assert_int_equal(s.reclaim_ns, 15);
+	assert_int_equal(s.ns[BL_ST_ONCPU], 30);
+}
+
+static void test_kind_and_what(void **state)
+{
+	char f[BL_FRAMES][FL_SYM_LEN] = { "do_mprotect_pkey", "__x64_sys_mprotect", "do_syscall_64" };
+	char g[BL_FRAMES][FL_SYM_LEN] = { "expand_stack", "lock_mm_and_find_vma", "exc_page_fault" };
+	struct fl_blame_row r = { .sysnr = 10 };
+	char buf[96];
+
+	(void)state;
+	assert_int_equal(fl_blame_kind(10, (const char (*)[FL_SYM_LEN])f, 3), FL_BLAME_SYSCALL);
+	assert_int_equal(fl_blame_kind(4, (const char (*)[FL_SYM_LEN])g, 3), FL_BLAME_OTHER);
+	assert_int_equal(fl_blame_kind(BL_SYS_NONE, (const char (*)[FL_SYM_LEN])f, 3),
+			 FL_BLAME_KTHREAD);
+	r.kind = FL_BLAME_SYSCALL;
+	fl_blame_what(&r, buf, sizeof(buf));
+	assert_string_equal(buf, "mprotect()");
+	r.sysnr = 9999;
+	fl_blame_what(&r, buf, sizeof(buf));
+	assert_string_equal(buf, "syscall 9999");
+	assert_true(fl_blame_frame_skipped("bpf_trace_run2"));
+	assert_true(fl_blame_frame_skipped("__mmap_lock_do_trace_acquire_returned"));
+	assert_false(fl_blame_frame_skipped("do_mprotect_pkey"));
+	assert_string_equal(fl_syscall_name(11), "munmap");
+	assert_null(fl_syscall_name(100000));
+}
+
+/* A snapshot with one holder row and totals, through serialize + parse. */
+static void build(struct fl_snapshot *out)
+{
+	struct fl_snapshot s = { 0 };
+	struct fl_blame_row row = { 0 };
+	struct fl_blame_total t = { 0 };
+	char err[256];
+	void *buf;
+	size_t len;
+
+	assert_int_equal(fl_snapshot_alloc_cpus(&s, 1), 0);
+	s.hdr.magic = FL_SNAP_MAGIC;
+	s.hdr.version = FL_SNAP_VERSION;
+	s.hdr.header_size = sizeof(s.hdr);
+	s.hdr.nr_cpus = 1;
+	s.hdr.duration_ns = 2000000000ULL;
+	row.sysnr = 10;
+	row.kind = FL_BLAME_SYSCALL;
+	row.tid = 4411;
+	memcpy(row.comm, "pft-writer", 11);
+	row.nframes = 2;
+	memcpy(row.frames[0], "do_mprotect_pkey", 17);
+	memcpy(row.frames[1], "__x64_sys_mprotect", 19);
+	fl_hist_add(&row.wait, 1000000);
+	fl_hist_add(&row.wait, 3000000);	/* 4 ms behind it */
+	fl_hist_add(&row.hold, 500000);
+	row.ns[BL_ST_ONCPU] = 300000;
+	row.ns[BL_ST_SLEEP] = 200000;
+	row.reclaim_ns = 250000;
+	fl_hist_add(&t.wait_all, 1000000);
+	fl_hist_add(&t.wait_all, 3000000);
+	fl_hist_add(&t.wait_all, 1000000);	/* 5 ms in all: 80 % behind the writer */
+	t.waits_blamed = 2;
+	t.misc[BL_M_NOFAULT] = 7;
+	t.sites = 1;
+	assert_int_equal(fl_snapshot_add_section(&s, FL_SEC_BLAME, 1, &row, sizeof(row)), 0);
+	assert_int_equal(fl_snapshot_add_section(&s, FL_SEC_BLAME_TOTAL, 1, &t, sizeof(t)), 0);
+	assert_int_equal(fl_snapshot_set_tag(&s, "blame", "tracepoint"), 0);
+	assert_int_equal(fl_snapshot_serialize(&s, &buf, &len), 0);
+	fl_snapshot_free(&s);
+	assert_int_equal(fl_snapshot_parse(buf, len, out, err, sizeof(err)), 0);
+	free(buf);
+}
+
+static char *capture(int (*fn)(const struct fl_snapshot *, FILE *), const struct fl_snapshot *s)
+{
+	char *txt = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&txt, &n);
+
+	assert_non_null(f);
+	assert_int_equal(fn(s, f), 0);
+	fclose(f);
+	return txt;
+}
+
+static int json_wrap(const struct fl_snapshot *s, FILE *f)
+{
+	fl_blame_json(f, s);
+	return 0;
+}
+
+static void test_report_from_snapshot(void **state)
+{
+	struct fl_snapshot s;
+	char *txt;
+
+	(void)state;
+	build(&s);
+	txt = capture(fl_report_blame, &s);
+	assert_non_null(strstr(txt, "80.0% of fault mmap_lock wait (4.00ms of 5.00ms, 2.00ms per "
+				    "second) was behind mprotect() from tid 4411 (pft-writer), "
+				    "holding for write"));
+	assert_non_null(strstr(txt, "50.0% of it in direct reclaim"));
+	assert_non_null(strstr(txt, "on-CPU 60.0%, runnable 0.0%, sleeping 40.0%"));
+	assert_non_null(strstr(txt, "kernel stack: do_mprotect_pkey < __x64_sys_mprotect"));
+	free(txt);
+	txt = capture(fl_report_blame_raw, &s);
+	assert_non_null(strstr(txt, "blame=tracepoint\n"));
+	assert_non_null(strstr(txt, "blame.waits=3\nblame.wait_ns=5000000\n"));
+	assert_non_null(strstr(txt, "blame.blamed_wait_ns=4000000\n"));
+	assert_non_null(strstr(txt, "blame.event.nofault=7\n"));
+	assert_non_null(strstr(txt, "blame.row.0.what=mprotect()\n"));
+	assert_non_null(strstr(txt, "blame.row.0.holds=1\nblame.row.0.hold_ns=500000\n"));
+	assert_non_null(strstr(txt, "blame.row.0.frames=do_mprotect_pkey<__x64_sys_mprotect\n"));
+	free(txt);
+	txt = capture(json_wrap, &s);
+	assert_non_null(strstr(txt, ",\"blame\":{\"available\":true,\"fault_wait\":{\"unit\":\"ns\","
+				    "\"count\":3,\"sum\":5000000"));
+	assert_non_null(strstr(txt, "{\"what\":\"mprotect()\",\"kind\":\"syscall\",\"sysnr\":10,"
+				    "\"tid\":4411,\"comm\":\"pft-writer\""));
+	free(txt);
+	fl_snapshot_free(&s);
+}
+
+/* Recorded without --blame: the report says so; json and raw add nothing. */
+static void test_absent(void **state)
+{
+	struct fl_snapshot s = { 0 };
+	char *txt;
+
+	(void)state;
+	assert_int_equal(fl_snapshot_alloc_cpus(&s, 1), 0);
+	s.hdr.nr_cpus = 1;
+	txt = capture(fl_report_blame, &s);
+	assert_non_null(strstr(txt, "blame: absent (recorded without --blame)"));
+	free(txt);
+	txt = capture(json_wrap, &s);
+	assert_string_equal(txt, "");
+	free(txt);
+	/* a truncated section is malformed, not read */
+	assert_int_equal(fl_snapshot_add_section(&s, FL_SEC_BLAME_TOTAL, 1, "x", 1), 0);
+	assert_null(fl_snapshot_blame_total(&s));
+	fl_snapshot_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_split_sums_to_hold),
+		cmocka_unit_test(test_split_reclaim_exit_without_enter),
+		cmocka_unit_test(test_kind_and_what),
+		cmocka_unit_test(test_report_from_snapshot),
+		cmocka_unit_test(test_absent),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

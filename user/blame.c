@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Load, attach and read the holder-attribution skeleton (ebpf/blame.bpf.c).
+ * API: user/blame.h.  Design: Documentation/blame.rst.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include <faultline/blame.h>
+#include "blame.skel.h"
+#include "blame.h"
+#include "errbuf.h"
+#include "kfeatures.h"
+#include "ksyms.h"
+
+/* per-CPU site map: at most this much memory, whatever the CPU count */
+#define BL_SITES_BYTES	(64u << 20)
+#define BL_SITES_MIN	16
+#define BL_SITES_MAX	1024
+
+struct fl_blame {
+	struct blame_bpf *skel;
+	bool on;
+	bool reclaim_on;
+	unsigned int nr_cpus;
+	char why[160];		/* !on: why */
+	char reclaim_why[96];
+	char fault_path[160];	/* blame.fault_path tag */
+	char desc[384];
+};
+
+/* Functions a fault's mmap_lock wait is seen in (x86: the fault path). */
+static const char *const fault_funcs[] = {
+	"lock_mm_and_find_vma", "do_user_addr_fault", "exc_page_fault",
+};
+
+static long sym_index(const struct fl_ksyms *k, const char *name)
+{
+	for (size_t i = 0; i < k->n; i++)
+		if (!strcmp(k->s[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+/* rodata fault_ranges from kallsyms; the tag says which were found. */
+static void set_fault_ranges(struct fl_blame *b, const struct fl_ksyms *k, const char *kerr)
+{
+	unsigned int n = 0;
+	size_t off = 0;
+
+	if (!k) {
+		snprintf(b->fault_path, sizeof(b->fault_path),
+			 "none (%s): every read wait of a traced task counts as a fault's", kerr);
+		return;
+	}
+	for (size_t f = 0; f < sizeof(fault_funcs) / sizeof(fault_funcs[0]); f++) {
+		long i = sym_index(k, fault_funcs[f]);
+		unsigned long long end = 0;
+
+		if (i < 0)
+			continue;
+		for (size_t m = (size_t)i + 1; m < k->n; m++)
+			if (k->s[m].addr > k->s[i].addr) {
+				end = k->s[m].addr;
+				break;
+			}
+		if (!end || n >= sizeof(b->skel->rodata->fault_ranges) /
+				  sizeof(b->skel->rodata->fault_ranges[0]))
+			continue;
+		b->skel->rodata->fault_ranges[n].start = k->s[i].addr;
+		b->skel->rodata->fault_ranges[n].end = end;
+		n++;
+		off += snprintf(b->fault_path + off, sizeof(b->fault_path) - off, "%s%s",
+				off ? "+" : "", fault_funcs[f]);
+		if (off >= sizeof(b->fault_path))
+			off = sizeof(b->fault_path) - 1;
+	}
+	b->skel->rodata->nr_fault_ranges = n;
+	if (!n)
+		snprintf(b->fault_path, sizeof(b->fault_path),
+			 "none (no fault-path function in kallsyms): every read wait counts");
+}
+
+static void describe(struct fl_blame *b)
+{
+	if (!b->on)
+		snprintf(b->desc, sizeof(b->desc), "blame: unavailable (%s)", b->why);
+	else
+		snprintf(b->desc, sizeof(b->desc), "blame: tracepoint (fault path: %s; reclaim: %s)",
+			 b->fault_path, b->reclaim_on ? "tracepoint" : "unavailable");
+}
+
+static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
+		    const struct fl_kfeatures *kf, const struct fl_ksyms *k, const char *kerr)
+{
+	struct blame_bpf *s;
+	struct bpf_program *prog;
+	bool memcg = kf->mmap_memcg == 1, reclaim;
+	unsigned long long per = (unsigned long long)b->nr_cpus * sizeof(struct bl_site_stats);
+	unsigned int entries;
+	int err;
+
+	s = b->skel = blame_bpf__open();
+	if (!s)
+		return fl_fail(b->why, sizeof(b->why), "cannot open the BPF object: %s",
+			       strerror(errno));
+	s->rodata->filter_tgid = o->tgid != 0;
+	set_fault_ranges(b, k, kerr);
+	entries = per ? (unsigned int)(BL_SITES_BYTES / per) : BL_SITES_MIN;
+	if (entries < BL_SITES_MIN)
+		entries = BL_SITES_MIN;
+	if (entries > BL_SITES_MAX)
+		entries = BL_SITES_MAX;
+	bpf_map__set_max_entries(s->maps.sites, entries);
+
+	reclaim = fl_btf_tp_nargs(o->btf, "mm_vmscan_direct_reclaim_begin") >= 0 &&
+		  fl_btf_tp_nargs(o->btf, "mm_vmscan_direct_reclaim_end") >= 0;
+	bpf_object__for_each_program(prog, s->obj)
+		bpf_program__set_autoload(prog, false);
+	bpf_program__set_autoload(memcg ? s->progs.bl_start_memcg : s->progs.bl_start, true);
+	bpf_program__set_autoload(memcg ? s->progs.bl_acq_memcg : s->progs.bl_acq, true);
+	bpf_program__set_autoload(memcg ? s->progs.bl_rel_memcg : s->progs.bl_rel, true);
+	bpf_program__set_autoload(s->progs.bl_switch, true);
+	bpf_program__set_autoload(s->progs.bl_cont_begin, true);
+	bpf_program__set_autoload(s->progs.bl_cont_end, true);
+	bpf_program__set_autoload(s->progs.bl_fork, o->tgid != 0);
+	bpf_program__set_autoload(s->progs.bl_dr_begin, reclaim);
+	bpf_program__set_autoload(s->progs.bl_dr_end, reclaim);
+	if (fl_btf_tp_nargs(o->btf, "mm_vmscan_memcg_reclaim_begin") >= 0 &&
+	    fl_btf_tp_nargs(o->btf, "mm_vmscan_memcg_reclaim_end") >= 0) {
+		bpf_program__set_autoload(s->progs.bl_mr_begin, reclaim);
+		bpf_program__set_autoload(s->progs.bl_mr_end, reclaim);
+	}
+	err = blame_bpf__load(s);
+	if (err)
+		return fl_fail(b->why, sizeof(b->why),
+			       "programs refused by this kernel (load: %s; needs tp_btf, task "
+			       "storage and bpf_task_pt_regs, 5.15+)", strerror(-err));
+	if (o->tgid) {
+		__u32 tgid = o->tgid;
+		__u8 one = 1;
+
+		if (bpf_map_update_elem(bpf_map__fd(s->maps.bl_tgids), &tgid, &one, BPF_ANY))
+			return fl_fail(b->why, sizeof(b->why), "cannot set the tgid filter: %s",
+				       strerror(errno));
+	}
+	err = blame_bpf__attach(s);
+	if (err)
+		return fl_fail(b->why, sizeof(b->why), "attach: %s", strerror(-err));
+	b->reclaim_on = reclaim;
+	if (!reclaim)
+		snprintf(b->reclaim_why, sizeof(b->reclaim_why),
+			 "no vmscan:mm_vmscan_direct_reclaim_begin/end tracepoints");
+	return 0;
+}
+
+struct fl_blame *fl_blame_open(const struct fl_blame_opts *o, char *err, size_t errlen)
+{
+	struct fl_kfeatures kf;
+	struct fl_blame *b;
+	struct fl_ksyms k;
+	char kerr[160] = "";
+	bool have_k;
+	int n;
+
+	if (!o) {
+		fl_fail(err, errlen, "blame: no options");
+		return NULL;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		fl_fail(err, errlen, "out of memory");
+		return NULL;
+	}
+	n = libbpf_num_possible_cpus();
+	b->nr_cpus = n > 0 ? (unsigned int)n : 0;
+	if (!o->btf) {
+		snprintf(b->why, sizeof(b->why), "no kernel BTF");
+		describe(b);
+		return b;
+	}
+	fl_kfeatures_from_btf(&kf, o->btf);
+	if (!kf.tp_mmap_lock || kf.mmap_memcg < 0) {
+		snprintf(b->why, sizeof(b->why), "no mmap_lock tracepoints");
+		describe(b);
+		return b;
+	}
+	if (!kf.tp_contention) {
+		snprintf(b->why, sizeof(b->why), "no lock:contention tracepoints (5.19+)");
+		describe(b);
+		return b;
+	}
+	if (!kf.task_storage) {
+		snprintf(b->why, sizeof(b->why), "no BPF task storage (5.11+)");
+		describe(b);
+		return b;
+	}
+	have_k = fl_ksyms_load(&k, kerr, sizeof(kerr)) == 0;
+	if (try_load(b, o, &kf, have_k ? &k : NULL, kerr)) {
+		blame_bpf__destroy(b->skel);
+		b->skel = NULL;
+	} else {
+		b->on = true;
+	}
+	if (have_k)
+		fl_ksyms_free(&k);
+	describe(b);
+	return b;
+}
+
+const char *fl_blame_describe(const struct fl_blame *b)
+{
+	return b->desc;
+}
+
+void fl_blame_close(struct fl_blame *b)
+{
+	if (!b)
+		return;
+	blame_bpf__destroy(b->skel);
+	free(b);
+}
+
+/* ---- read ---------------------------------------------------------------- */
+
+static void drop_sections(struct fl_snapshot *s)
+{
+	unsigned int i, j = 0;
+
+	for (i = 0; i < s->nr_extra; i++) {
+		unsigned int t = s->extra[i].sec.type;
+
+		if (t == FL_SEC_BLAME || t == FL_SEC_BLAME_TOTAL) {
+			free(s->extra[i].data);
+			continue;
+		}
+		s->extra[j++] = s->extra[i];
+	}
+	s->nr_extra = j;
+}
+
+/* The row's frames from its stack id, tracing frames dropped, symbolised. */
+static void row_frames(struct fl_blame_row *r, int stacks_fd, __u32 stackid,
+		       const struct fl_ksyms *k)
+{
+	__u64 ips[BL_STACK_DEPTH] = {0};
+	unsigned int n = 0;
+
+	r->nframes = 0;
+	if (stackid == (__u32)-1 || bpf_map_lookup_elem(stacks_fd, &stackid, ips))
+		return;
+	for (unsigned int i = 0; i < BL_STACK_DEPTH && n < BL_FRAMES && ips[i]; i++) {
+		long idx = k ? fl_ksyms_find(k, ips[i]) : -1;
+		char sym[FL_SYM_LEN];
+
+		/* outside core-kernel text: a BPF program or trampoline, a module */
+		if (k && (ips[i] < k->stext || ips[i] >= k->etext))
+			continue;
+		if (idx >= 0)
+			snprintf(sym, sizeof(sym), "%.*s", (int)fl_ksym_base_len(k->s[idx].name),
+				 k->s[idx].name);
+		else
+			snprintf(sym, sizeof(sym), "0x%llx", (unsigned long long)ips[i]);
+		if (fl_blame_frame_skipped(sym))
+			continue;
+		memcpy(r->frames[n++], sym, FL_SYM_LEN);
+	}
+	r->nframes = n;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct fl_blame_row *x = a, *y = b;
+
+	if (x->wait.sum != y->wait.sum)
+		return x->wait.sum < y->wait.sum ? 1 : -1;
+	if (x->hold.sum != y->hold.sum)
+		return x->hold.sum < y->hold.sum ? 1 : -1;
+	return x->sysnr < y->sysnr ? -1 : x->sysnr > y->sysnr;
+}
+
+static bool same_site(const struct fl_blame_row *a, const struct fl_blame_row *b)
+{
+	if (a->sysnr != b->sysnr || a->nframes != b->nframes ||
+	    strncmp(a->comm, b->comm, BL_COMM_LEN))
+		return false;
+	for (unsigned int i = 0; i < a->nframes; i++)
+		if (strncmp(a->frames[i], b->frames[i], FL_SYM_LEN))
+			return false;
+	return true;
+}
+
+/* Every site, all CPUs summed; rows with the same syscall, comm and frames merged. */
+static int read_rows(struct fl_blame *b, struct fl_snapshot *s, fl_u64 *nsites,
+		     char *err, size_t errlen)
+{
+	int fd = bpf_map__fd(b->skel->maps.sites);
+	int sfd = bpf_map__fd(b->skel->maps.stacks);
+	struct bl_site_key key, next, *kp = NULL;
+	struct bl_site_stats *vals;
+	struct fl_blame_row *rows = NULL, *one;
+	unsigned int nr = 0, cap = 0;
+	struct fl_ksyms k;
+	bool have_k;
+	char kerr[160];
+	int ret = 0;
+
+	vals = calloc(b->nr_cpus, sizeof(*vals));
+	one = calloc(1, sizeof(*one));
+	if (!vals || !one) {
+		free(vals);
+		free(one);
+		return fl_fail(err, errlen, "out of memory");
+	}
+	have_k = fl_ksyms_load(&k, kerr, sizeof(kerr)) == 0;
+	*nsites = 0;
+	while (bpf_map_get_next_key(fd, kp, &next) == 0) {
+		fl_u64 last = 0;
+		unsigned int j;
+
+		key = next;
+		kp = &key;
+		if (bpf_map_lookup_elem(fd, &key, vals))
+			continue;
+		(*nsites)++;
+		/* the row's identity: syscall, latest holder, frames */
+		memset(one, 0, sizeof(*one));
+		one->sysnr = key.sysnr;
+		for (unsigned int c = 0; c < b->nr_cpus; c++)
+			if (vals[c].last_ns > last) {
+				last = vals[c].last_ns;
+				one->tid = vals[c].tid;
+				memcpy(one->comm, vals[c].comm, BL_COMM_LEN);
+			}
+		one->comm[BL_COMM_LEN - 1] = '\0';
+		row_frames(one, sfd, key.stackid, have_k ? &k : NULL);
+		one->kind = fl_blame_kind(one->sysnr, (const char (*)[FL_SYM_LEN])one->frames,
+					  one->nframes);
+		for (j = 0; j < nr; j++)
+			if (same_site(&rows[j], one))
+				break;
+		if (j == nr) {
+			if (nr == cap) {
+				struct fl_blame_row *n2;
+
+				cap = cap ? cap * 2 : 16;
+				n2 = realloc(rows, cap * sizeof(*rows));
+				if (!n2) {
+					ret = fl_fail(err, errlen, "out of memory");
+					goto out;
+				}
+				rows = n2;
+			}
+			rows[nr++] = *one;
+		}
+		for (unsigned int c = 0; c < b->nr_cpus; c++)
+			fl_blame_row_add_site(&rows[j], &vals[c]);
+	}
+	if (nr > 1)
+		qsort(rows, nr, sizeof(*rows), row_cmp);
+	if (nr > BL_TOP_ROWS)
+		nr = BL_TOP_ROWS;
+	if (fl_snapshot_add_section(s, FL_SEC_BLAME, nr, rows, nr * sizeof(*rows)))
+		ret = fl_fail(err, errlen, "out of memory");
+out:
+	if (have_k)
+		fl_ksyms_free(&k);
+	free(rows);
+	free(one);
+	free(vals);
+	return ret;
+}
+
+static int read_total(struct fl_blame *b, struct fl_snapshot *s, fl_u64 nsites,
+		      struct fl_blame_total *t, char *err, size_t errlen)
+{
+	struct bl_totals *pc = calloc(b->nr_cpus, sizeof(*pc));
+	__u32 key = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (!pc)
+		return fl_fail(err, errlen, "out of memory");
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.totals), &key, pc)) {
+		free(pc);
+		return fl_fail(err, errlen, "blame: read totals: %s", strerror(errno));
+	}
+	for (unsigned int c = 0; c < b->nr_cpus; c++) {
+		t->waits_blamed += pc[c].waits_blamed;
+		for (unsigned int i = 0; i < BL_M_NR; i++)
+			t->misc[i] += pc[c].misc[i];
+		fl_hist_merge(&t->wait_all, &pc[c].wait_all);
+	}
+	free(pc);
+	t->sites = nsites;
+	if (fl_snapshot_add_section(s, FL_SEC_BLAME_TOTAL, 1, t, sizeof(*t)))
+		return fl_fail(err, errlen, "out of memory");
+	return 0;
+}
+
+int fl_blame_read(struct fl_blame *b, struct fl_snapshot *s, char *err, size_t errlen)
+{
+	struct fl_blame_total *t = NULL;
+	char buf[512];
+	fl_u64 nsites = 0;
+	int rc = 0;
+
+	drop_sections(s);
+	if (!b->on) {
+		snprintf(buf, sizeof(buf), "unavailable (%s)", b->why);
+		if (fl_snapshot_set_tag(s, "blame", buf))
+			return fl_fail(err, errlen, "blame: cannot set snapshot tags");
+		return 0;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return fl_fail(err, errlen, "out of memory");
+	if (read_rows(b, s, &nsites, err, errlen) ||
+	    read_total(b, s, nsites, t, err, errlen)) {
+		free(t);
+		return -1;
+	}
+	rc |= fl_snapshot_set_tag(s, "blame", "tracepoint");
+	rc |= fl_snapshot_set_tag(s, "blame.fault_path", b->fault_path);
+	if (b->reclaim_on)
+		rc |= fl_snapshot_set_tag(s, "blame.reclaim", "tracepoint");
+	else {
+		snprintf(buf, sizeof(buf), "unavailable (%s)", b->reclaim_why);
+		rc |= fl_snapshot_set_tag(s, "blame.reclaim", buf);
+	}
+	snprintf(buf, sizeof(buf),
+		 "sites_full:%llu holders_full:%llu stack_fail:%llu nostate:%llu nested:%llu "
+		 "nofault:%llu self:%llu",
+		 t->misc[BL_M_SITES_FULL], t->misc[BL_M_HOLDERS_FULL], t->misc[BL_M_STACK_FAIL],
+		 t->misc[BL_M_NOSTATE], t->misc[BL_M_NESTED], t->misc[BL_M_NOFAULT],
+		 t->misc[BL_M_SELF]);
+	rc |= fl_snapshot_set_tag(s, "blame.events", buf);
+	free(t);
+	return rc ? fl_fail(err, errlen, "blame: cannot set snapshot tags") : 0;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Holder attribution (`record --blame`, `report --blame`): who held
+ * mmap_lock for write while faults waited.  A separate BPF skeleton
+ * (ebpf/blame.bpf.c) beside the main backend; Documentation/blame.rst.
+ *
+ *	struct fl_blame_opts o = { .btf = btf, .tgid = pid_or_0 };
+ *	struct fl_blame *b = fl_blame_open(&o, err, sizeof(err));
+ *	...workload runs...
+ *	fl_blame_read(b, &snap, err, sizeof(err));	// before writing snap
+ *	fl_blame_close(b);
+ *
+ * fl_blame_open() fails (NULL) only for bad arguments or out of memory; a
+ * kernel that cannot run it still gets a handle whose snapshot says
+ * "blame=unavailable (why)", never zero figures.
+ *
+ * What fl_blame_read() adds (cumulative since open; replaces sections of
+ * the same types):
+ *   FL_SEC_BLAME        struct fl_blame_row per call site, by wait caused (top BL_TOP_ROWS)
+ *   FL_SEC_BLAME_TOTAL  one struct fl_blame_total
+ *   tags: blame=tracepoint|unavailable (why)
+ *         blame.fault_path=<functions a fault's wait is recognised by>|none (why)
+ *         blame.reclaim=tracepoint|unavailable (why)
+ *         blame.events=sites_full:N holders_full:N stack_fail:N nostate:N nested:N
+ *                      nofault:N self:N
+ */
+#ifndef FAULTLINE_BLAME_USER_H
+#define FAULTLINE_BLAME_USER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <faultline/blame.h>
+#include "snapshot.h"
+
+#define BL_TOP_ROWS	32
+
+struct fl_blame;
+struct btf;
+
+struct fl_blame_opts {
+	const struct btf *btf;	/* the kernel's BTF (read, not kept); NULL: nothing loads */
+	unsigned int tgid;	/* trace this thread group and its children; 0 = every task */
+};
+
+struct fl_blame *fl_blame_open(const struct fl_blame_opts *o, char *err, size_t errlen);
+/* One line: "blame: tracepoint (...)" or "blame: unavailable (why)". */
+const char *fl_blame_describe(const struct fl_blame *b);
+int fl_blame_read(struct fl_blame *b, struct fl_snapshot *s, char *err, size_t errlen);
+void fl_blame_close(struct fl_blame *b);
+
+/* ---- reading it back (user/blame_report.c) ----------------------------- */
+
+/* x86_64 syscall name of nr ("mprotect"), or NULL when not in the table. */
+const char *fl_syscall_name(unsigned int nr);
+/* What the row's holder was doing: "mprotect()", "syscall 999", "kthread", "fault path". */
+void fl_blame_what(const struct fl_blame_row *r, char *buf, size_t len);
+/*
+ * Kind of a holder from its symbolised frames (innermost first) and sysnr:
+ * a syscall frame makes FL_BLAME_SYSCALL; BL_SYS_NONE a kernel thread.
+ */
+unsigned int fl_blame_kind(unsigned int sysnr, const char (*frames)[FL_SYM_LEN],
+			   unsigned int nframes);
+/* Is this kernel frame part of the tracing machinery (dropped from rows)? */
+bool fl_blame_frame_skipped(const char *sym);
+
+/* Frame i / the comm of a row read from a file, NUL-terminated (they may not be). */
+void fl_blame_frame(const struct fl_blame_row *r, unsigned int i, char out[FL_SYM_LEN + 1]);
+void fl_blame_comm(const struct fl_blame_row *r, char out[BL_COMM_LEN + 1]);
+
+const struct fl_blame_row *fl_snapshot_blame(const struct fl_snapshot *s, unsigned int *nr);
+const struct fl_blame_total *fl_snapshot_blame_total(const struct fl_snapshot *s);
+
+/* `report --blame`: the top holders.  0, or -1 on an output error. */
+int fl_report_blame(const struct fl_snapshot *s, FILE *out);
+/*
+ * `report --blame --raw`, key=value:
+ *   blame=<tag>  blame.waits= blame.wait_ns= blame.blamed_waits= blame.blamed_wait_ns=
+ *   blame.rows=  blame.event.<name>=
+ *   blame.row.<i>.what= .sysnr= .kind= .tid= .comm= .waits= .wait_ns= .wait_p99_ns=
+ *     .behind_queued= .holds= .hold_ns= .hold_p50_ns= .hold_p99_ns= .own_wait_ns=
+ *     .oncpu_ns= .runnable_ns= .sleep_ns= .reclaim_ns= .frames=<f0<f1<...>
+ */
+int fl_report_blame_raw(const struct fl_snapshot *s, FILE *out);
+/* export json: `,"blame":{...}` for a snapshot that has the sections, else nothing. */
+void fl_blame_json(FILE *f, const struct fl_snapshot *s);
+
+
+#endif

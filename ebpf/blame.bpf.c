@@ -86,9 +86,14 @@ struct {
 	__type(value, struct bl_site_stats);
 } sites SEC(".maps");
 
+/*
+ * Stacks by hash bucket: a second stack that lands in a taken bucket gets
+ * no id (counted in stack_fail; its site keeps id -1 and no frames) --
+ * BPF_F_REUSE_STACKID would give the first site the second's frames.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 2048);
+	__uint(max_entries, 8192);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, BL_STACK_DEPTH * sizeof(__u64));
 } stacks SEC(".maps");

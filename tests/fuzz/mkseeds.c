@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <faultline/blame.h>
 #include "snapshot.h"
 
 /* record --phases --locks sections, as raw sections the writer keeps */
@@ -54,6 +55,39 @@ static int add_phases(struct fl_snapshot *s)
 	       add_section(s, FL_SEC_LOCK_CALLERS, 2, 2 * sizeof(*lc), lc);
 }
 
+/* record --blame sections: two holder rows and the totals */
+static int add_blame(struct fl_snapshot *s)
+{
+	struct fl_blame_row *r = calloc(2, sizeof(*r));
+	struct fl_blame_total *t = calloc(1, sizeof(*t));
+
+	if (!r || !t) {
+		free(r);
+		free(t);
+		return -1;
+	}
+	for (unsigned int i = 0; i < 2; i++) {
+		r[i].sysnr = i ? 11 : 10;
+		r[i].kind = FL_BLAME_SYSCALL;
+		r[i].tid = 100 + i;
+		memcpy(r[i].comm, "bl-writer", 10);
+		r[i].nframes = 2;
+		memcpy(r[i].frames[0], "do_mprotect_pkey", 17);
+		memcpy(r[i].frames[1], "do_syscall_64", 14);
+		r[i].ns[BL_ST_ONCPU] = 1000;
+		for (unsigned int k = 0; k < 10; k++) {
+			fl_hist_add(&r[i].wait, 2000 + k);
+			fl_hist_add(&r[i].hold, 1000 + k);
+			fl_hist_add(&t->wait_all, 2000 + k);
+		}
+	}
+	t->waits_blamed = 20;
+	t->sites = 2;
+	fl_snapshot_set_tag(s, "blame", "tracepoint");
+	return add_section(s, FL_SEC_BLAME, 2, 2 * sizeof(*r), r) ||
+	       add_section(s, FL_SEC_BLAME_TOTAL, 1, sizeof(*t), t);
+}
+
 static int snapshot_seeds(const char *dir)
 {
 	struct fl_snapshot s = { 0 };
@@ -74,7 +108,7 @@ static int snapshot_seeds(const char *dir)
 			/* record --self-cost tags (user/selfcost.h) */
 			fl_snapshot_set_tag(&s, "bpf_run.tp_pf_user", "403 80600");
 			fl_snapshot_set_tag(&s, "bpf_run.fx_hmf", "403 120900");
-			if (add_phases(&s))
+			if (add_phases(&s) || add_blame(&s))
 				return 1;
 		}
 		snprintf(path, sizeof(path), "%s/seed-%u.snap", dir, nr);

@@ -7,8 +7,8 @@
 #   - that row's write holds == the writer's mprotect calls (every call takes
 #     mmap_lock for write once; none before its name was set)
 #   - hold + the writer's own wait for the lock <= the writer's measured
-#     syscall time (the hold is inside the call), and >= 75% of it (measured
-#     96% on 6.12, 85% on 6.1; the rest is syscall entry/exit, mprotect's
+#     syscall time (the hold is inside the call), and >= 85% of it on 6.12,
+#     >= 70% on 6.1 (measured 91-96% / 81-85%; the rest is syscall entry/exit, mprotect's
 #     work outside the lock, our own tracepoint programs and the writer
 #     preempted outside the lock: Documentation/blame.rst, "How it is tested")
 #   - the hold split (on-CPU + runnable + sleeping) adds up to the hold
@@ -80,12 +80,18 @@ fl_invariant "hold split: on-CPU + runnable + sleeping == hold" \
 	$(( $(r oncpu_ns) + $(r runnable_ns) + $(r sleep_ns) )) "$hold"
 echo "writer: $calls calls, ${wns} ns measured; in-kernel hold ${hold} ns + own lock wait ${own} ns"
 fl_check_le "hold + own lock wait <= the writer's measured call time (ns)" $((hold + own)) "$wns"
+# 6.12 measured 960, 962, 913 per mille; 6.1 846, 830, 814 (the writer
+# preempted outside the lock weighs more beside 6.1's long own waits)
+case $FL_SERIES in 6.1) lo=700 ;; *) lo=850 ;; esac
 fl_check_ge "hold + own lock wait, per mille of the writer's measured call time" \
-	$((wns ? (hold + own) * 1000 / wns : 0)) 750
+	$((wns ? (hold + own) * 1000 / wns : 0)) "$lo"
 
-for e in sites_full holders_full nostate stack_fail; do
+for e in sites_full holders_full nostate; do
 	fl_check_eq "blame event $e" "$(kv blame.event.$e)" 0
 done
+# a stack hashed into a taken bucket of the stack map gets no id: chance,
+# not a bug (the writer's own row was checked for its frames above)
+echo "blame event stack_fail: $(kv blame.event.stack_fail)"
 grep -q "of fault mmap_lock wait .* was behind mprotect() from tid $wtid (bl-writer), holding for write" \
 	/out/report.txt && fl_pass "report --blame names mprotect() from tid $wtid (bl-writer)" ||
 	fl_fail "report --blame: no 'was behind mprotect() from tid $wtid (bl-writer)' line"

@@ -31,7 +31,7 @@ struct fl_blame {
 	unsigned int nr_cpus;
 	char why[160];		/* !on: why */
 	char reclaim_why[96];
-	char fault_path[160];	/* blame.fault_path tag */
+	char fault_path[256];	/* blame.fault_path tag */
 	char desc[384];
 };
 

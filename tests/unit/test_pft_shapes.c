@@ -17,25 +17,9 @@
 
 #include "../../tools/pft/pft.h"
 
-#define PS 4096
-#define LS 64
-#define MAXARGS 16
+#include "pft_argv.h"
 
-static int parse(const char *line, struct pft_opts *o, char *err, size_t errlen)
-{
-	static char buf[512];
-	char *argv[MAXARGS + 1];
-	int argc = 0;
-
-	strncpy(buf, line, sizeof(buf) - 1);
-	argv[argc++] = "pft";
-	for (char *t = strtok(buf, " "); t && argc < MAXARGS; t = strtok(NULL, " "))
-		argv[argc++] = t;
-	argv[argc] = NULL;
-	return pft_parse_args(argc, argv, o, PS, LS, err, errlen);
-}
-
-static const struct { const char *args, *msg; } bad[] = {
+static const struct pft_bad bad[] = {
 	{ "--read", "--read needs --file PATH or --tmpfs" },
 	{ "--shared-write", "--shared-write needs --file" },
 	{ "--private-write -t 2", "--private-write needs --file" },
@@ -52,17 +36,8 @@ static const struct { const char *args, *msg; } bad[] = {
 
 static void test_bad(void **state)
 {
-	struct pft_opts o;
-	char err[256];
-
 	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		int rc = parse(bad[i].args, &o, err, sizeof(err));
-
-		if (rc != -1 || !strstr(err, bad[i].msg) || strchr(err, '\n'))
-			fail_msg("'pft %s': expected failure with '%s', got rc %d err '%s'",
-				 bad[i].args, bad[i].msg, rc, err);
-	}
+	check_bad(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 static void test_good(void **state)

@@ -55,14 +55,14 @@ place() {
 	n=0
 	while [ $n -lt 5 ]; do
 		echo $(($1 - 2)) >/proc/sys/kernel/ns_last_pid
-		/fl/pft -m 256m -t 1 >/dev/null 2>&1 &
+		/fl/pft -m 256m -t 1 >/dev/null 2>>/out/place-stderr.txt &
 		p=$!
 		i=0
 		while [ ! -d /proc/$p/task/$1 ] && [ -d /proc/$p ] && [ $i -lt 200000 ]; do
 			i=$((i + 1))
 		done
 		if [ -d /proc/$p/task/$1 ]; then echo "$p $1" >$2; return; fi
-		echo "placing $1: pft $p has threads $(ls /proc/$p/task 2>/dev/null | tr '\n' ' ')"
+		echo "placing $1: pft $p has threads $(ls /proc/$p/task 2>/dev/null | tr '\n' ' '); its stderr so far: $(tail -2 /out/place-stderr.txt 2>/dev/null | tr '\n' ' ')"
 		kill $p 2>/dev/null
 		wait $p
 		n=$((n + 1))
@@ -130,7 +130,9 @@ fl_check_eq "alone on the slot afterwards: missed" "$(kmod_sum events_missed)" 0
 # first, the parent's last): any fork during a set races.  forkfault keeps
 # 200 children alive, each faulting once a millisecond for 1 s (some hundred
 # forks a second): a child let into the new filter is still faulting when
-# its period is counted.  150 sets each way.
+# its period is counted.  150 sets each way on 6.12, 30 on the others: the
+# race is in the module's own code, the same on every kernel, and 150 sets
+# take ~5 minutes of make check per kernel (the old code failed 9 of 150).
 PMAX=4194304	# PID_MAX_LIMIT on 64-bit: the bitmap's size
 pmax0=$(cat /proc/sys/kernel/pid_max)
 fl_check_cmd "pid_max raised to $PMAX" sh -c "echo $PMAX >/proc/sys/kernel/pid_max"
@@ -145,8 +147,9 @@ fl_check_le "a child of the forker below it" \
 sleep 100000 &
 s=$!
 fl_check_cmd "enable (filter stress)" kmod_ctl enable
+case $FL_SERIES in 6.12) SETS=150 ;; *) SETS=30 ;; esac
 old=0 new=0 leaky=0 i=0
-while [ $i -lt 150 ]; do
+while [ $i -lt $SETS ]; do
 	kmod_ctl "tgid $f"
 	sleep 0.05
 	kmod_save_summary

@@ -183,8 +183,15 @@ for shape in anon private-write shared-write read; do
 		fl_pass "sweep $shape: no honesty warning"
 	fi
 done
-faultline compare /out/sweep-anon /out/sweep-read >/out/compare-anon-read.txt 2>&1
-fl_check_eq "compare anon vs read sweeps" "$?" 0
-fl_check_cmd "compare names the shapes (PFT_SHAPE anon:read)" grep -q "anon:read" /out/compare-anon-read.txt
+# two shapes are two workloads: refused with one line naming both, unless
+# --any-shape, which labels each side with its shape
+faultline compare /out/sweep-anon /out/sweep-read >/out/compare-refused.txt 2>&1
+fl_check_eq "compare anon vs read sweeps refused" "$?" 1
+fl_check_eq "the refusal is one line" "$(wc -l </out/compare-refused.txt)" 1
+fl_check_cmd "the refusal names both shapes" grep -q "is pft shape anon, B .* is read/" /out/compare-refused.txt
+faultline compare --any-shape /out/sweep-anon /out/sweep-read >/out/compare-anon-read.txt 2>&1
+fl_check_eq "compare --any-shape anon vs read sweeps" "$?" 0
+fl_check_cmd "compare names shape A" grep -q "^Shape: anon" /out/compare-anon-read.txt
+fl_check_cmd "compare names shape B" grep -q "^Shape: read/" /out/compare-anon-read.txt
 rm -f "$FL_EXT4/pft.dat" "$FL_EXT4/sweep.dat"
 fl_done

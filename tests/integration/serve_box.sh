@@ -16,16 +16,14 @@
 # timeout: 900
 . /fl/lib.sh
 . /fl/kmod.inc
+. /fl/serve.inc
 export PATH=/fl:$PATH
 PAGES=16384
 URL=http://127.0.0.1:9477/metrics
 
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 
-scrape() { wget -q -O "$1" "$URL"; }
 val() { awk -v k="$1" 'index($0, k) == 1 && substr($0, length(k) + 1, 1) ~ /[{ ]/ { print $NF; exit }' "$2"; }
-# faultline_faults_total{...,mode="user"} of FILE
-faults_user() { awk '/^faultline_faults_total\{.*mode="user"/ { print $NF; exit }' "$1"; }
 # le (ns) of the first bucket of histogram NAME in FILE whose cumulative
 # count reaches rank ceil(Q * count), and the le before it
 le_of() {  # NAME Q FILE
@@ -47,23 +45,6 @@ within_bucket() {  # WHAT VALUE_NS NAME Q FILE
 	else
 		fl_fail "$1: $2 ns not in the exported bucket ($3, $4] ns"
 	fi
-}
-settle() {  # FILE: scrape until faults_total{mode=user} is still
-	prev=
-	for i in $(seq 40); do
-		sleep 1
-		scrape "$1" || continue
-		cur=$(faults_user "$1")
-		[ -n "$cur" ] && [ "$cur" = "$prev" ] && return 0
-		prev=$cur
-	done
-	return 1
-}
-held_pft() {  # a shell held on a fifo, then exec pft (same tgid); sets HOLD
-	rm -f /tmp/go
-	mkfifo /tmp/go
-	sh -c "read x < /tmp/go; exec pft -m 64m -t 1" >/out/pft-$1.txt 2>&1 &
-	HOLD=$!
 }
 wait_up() { for i in $(seq 100); do scrape /tmp/up.prom 2>/dev/null && return 0; sleep 0.3; done; return 1; }
 

@@ -12,26 +12,19 @@
 #   serve_prom_box.sh PROMPORT GUESTPORT
 . /fl/lib.sh
 . /fl/kmod.inc
+. /fl/serve.inc
 export PATH=/fl:$PATH
 PPORT=${1:?prometheus port}
 GPORT=${2:?guest port}
 URL=http://127.0.0.1:$GPORT/metrics
 [ -n "$FL_HOST" ] || fl_fail "no network (tools/testbox/run --hostfwd)"
 
-scrape() { wget -q -O "$1" "$URL"; }
-faults_user() { awk '/^faultline_faults_total\{.*mode="user"/ { print $NF; exit }' "$1"; }
 # the value of the first sample of a PromQL instant query, "none" if empty
 pq() {
 	q=$(printf '%s' "$1" | sed 's/%/%25/g; s/ /%20/g; s/"/%22/g; s/{/%7B/g; s/}/%7D/g; s/=/%3D/g;
 		s/,/%2C/g; s/\[/%5B/g; s/\]/%5D/g; s/(/%28/g; s/)/%29/g; s/+/%2B/g')
 	wget -q -O - "http://$FL_HOST:$PPORT/api/v1/query?query=$q" 2>/dev/null |
 		sed -n 's/.*"value":\[[^,]*,"\([^"]*\)"\].*/\1/p'
-}
-held_pft() {  # a shell held on a fifo, then exec pft (same tgid); sets HOLD
-	rm -f /tmp/go
-	mkfifo /tmp/go
-	sh -c "read x < /tmp/go; exec pft -m 64m -t 1" >/out/pft-$1.txt 2>&1 &
-	HOLD=$!
 }
 # until the host's Prometheus has a sample of RUN's counter equal to WANT
 # (or any sample when WANT is empty); generous: a busy host's TCG is slow
@@ -42,17 +35,6 @@ prom_has() {  # RUN WANT
 		[ -n "$v" ] && { [ -z "$2" ] || [ "$v" = "$2" ]; } && return 0
 		sleep 1
 		i=$((i + 1))
-	done
-	return 1
-}
-settle() {  # FILE: scrape until faults_total{mode="user"} is still
-	prev=
-	for i in $(seq 60); do
-		sleep 1
-		scrape "$1" || continue
-		cur=$(faults_user "$1")
-		[ -n "$cur" ] && [ "$cur" = "$prev" ] && return 0
-		prev=$cur
 	done
 	return 1
 }
@@ -82,7 +64,7 @@ one() {  # RUN SERVE-OPTS...
 	else
 		kmod_save_summary /out/kmod-report.txt
 	fi
-	settle /out/$run.prom
+	settle /out/$run.prom 60
 	fl_check_eq "$run: serve's counter settles" $? 0
 	got=$(faults_user /out/$run.prom)
 	prom_has "$run" "$got"

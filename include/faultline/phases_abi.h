@@ -136,11 +136,18 @@ FL_INLINE void ph_reset(struct ph_acct *a)
 {
 	fl_u32 i;
 
+	/*
+	 * Only a file fault sets the file phases (acc[p] != 0 implies seen
+	 * bit p): an anonymous fault does not pay for clearing them.
+	 */
+	if (a->seen & FL_PH_FILE_MASK)
+		for (i = FL_PH_NR_V1; i < FL_PH_NR; i++)
+			a->acc[i] = 0;
 	a->fault_start = 0;
 	a->seen = 0;
 	a->depth = 0;
 	a->attributed = 0;
-	for (i = 0; i < FL_PH_NR; i++)
+	for (i = 0; i < FL_PH_NR_V1; i++)
 		a->acc[i] = 0;
 }
 
@@ -257,9 +264,13 @@ FL_INLINE fl_u64 ph_fault_end(struct ph_acct *a, struct fl_phase_stats *ps, fl_u
 		ps->overrun++;
 	else
 		ps->unattributed_sum += lat - sum;
-	for (p = 0; p < FL_PH_NR; p++)
+	for (p = 0; p < FL_PH_NR_V1; p++)
 		if (a->seen & (1u << p))
 			PH_HIST_ADD(&ps->hist[p], a->acc[p]);
+	if (a->seen & FL_PH_FILE_MASK)	/* file faults only */
+		for (p = FL_PH_NR_V1; p < FL_PH_NR; p++)
+			if (a->seen & (1u << p))
+				PH_HIST_ADD(&ps->hist[p], a->acc[p]);
 	a->fault_start = 0;
 	a->depth = 0;
 	return lat ? lat : 1;

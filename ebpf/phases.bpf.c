@@ -22,6 +22,7 @@
  *              folio_add_lru / folio_add_lru_vma
  *   REST       from the lock_vma_under_rcu return (else the fault's start)
  *              to the fault's end, minus all of the above
+ *   PCACHE, READ, AROUND, COPY: file faults, see "File faults" below
  * Programs whose function the kernel lacks are not loaded (user space decides
  * from BTF), and entry/exit pairs that do not attach are detached; their
  * phase is then reported unavailable.  --locks alone loads only the

@@ -448,8 +448,9 @@ PHASE_PROGS(lru_vma, folio_add_lru_vma, FL_PH_LRU)
 /*
  * File faults (do_read_fault / do_cow_fault / do_shared_fault are inlined
  * into do_fault on Debian's 6.1 and 6.12, so the phases are bounded by the
- * functions they call).  These fire only on file faults: an anonymous fault
- * calls none of them.
+ * functions they call).  In a fault they fire on file faults, and
+ * __folio_lock_or_retry also on a swap-in waiting for its read; a fault on
+ * anonymous memory that is not swapped out calls none of them.
  *   PCACHE  __do_fault: vm_ops->fault (filemap_fault, shmem_fault), the
  *           page-cache lookup and the folio lock, less what nests in it
  *   READ    page_cache_sync_ra / page_cache_async_ra (readahead: folios

@@ -198,6 +198,46 @@ static __always_inline bool cur_kthread_or_no_mm(void)
 }
 
 /*
+ * in_task(), as the module's probes test it (Documentation/architecture.rst,
+ * "Which tasks and contexts count"): a kernel-mode fault on a user address
+ * in NMI or hard IRQ -- perf's copy_from_user_nmi for user call chains --
+ * is not a fault of the task.  preempt_count is a per-CPU int:
+ * __preempt_count (x86, up to 6.1 and from 6.15) or pcpu_hot.preempt_count
+ * (6.2 to 6.14).  Typeless ksyms: libbpf takes their addresses from
+ * /proc/kallsyms at load, 0 where absent (no CONFIG_KALLSYMS_ALL), and then
+ * every fault counts as before.  A typed ksym would fail the whole load
+ * there (the kernel resolves its address itself).  Only the kernel-mode
+ * path pays the two reads.
+ */
+extern const void __preempt_count __ksym __weak;
+extern const void pcpu_hot __ksym __weak;
+extern const void __per_cpu_offset __ksym __weak;
+
+struct pcpu_hot___fl {
+	int preempt_count;
+} __attribute__((preserve_access_index));
+
+static __always_inline bool cur_in_task(void)
+{
+	unsigned long pc_addr, off;
+	__u32 pc;
+
+	if (&__preempt_count)
+		pc_addr = (unsigned long)&__preempt_count;
+	else if (&pcpu_hot && bpf_core_field_exists(struct pcpu_hot___fl, preempt_count))
+		pc_addr = (unsigned long)&pcpu_hot +
+			  bpf_core_field_offset(struct pcpu_hot___fl, preempt_count);
+	else
+		return true;
+	if (!&__per_cpu_offset ||
+	    bpf_probe_read_kernel(&off, sizeof(off),
+				  (unsigned long *)&__per_cpu_offset + bpf_get_smp_processor_id()) ||
+	    bpf_probe_read_kernel(&pc, sizeof(pc), (void *)(pc_addr + off)))
+		return true;
+	return fl_in_task(pc);
+}
+
+/*
  * A new entry's value, in .rodata: a zeroed struct on the stack made every
  * program's frame bigger and cost the tracepoint tier 170 guest
  * instructions per fault on 6.12, on paths that never ran it.
@@ -324,8 +364,8 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 
 	if (kernel_mode && address >= FL_USER_ADDR_END)
 		return 0;	/* vmalloc / kernel-address faults: not ours */
-	if (kernel_mode && cur_kthread_or_no_mm())
-		return 0;	/* e.g. a kernel thread on a borrowed mm (kthread_use_mm) */
+	if (kernel_mode && (cur_kthread_or_no_mm() || !cur_in_task()))
+		return 0;	/* a kernel thread on a borrowed mm; perf's NMI user copies */
 	me = cur_ids(&tgid);
 	if ((filter_tgid && !tgid_set(tgid)) || !(cs = cpu_stats()))
 		return 0;

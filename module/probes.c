@@ -258,6 +258,10 @@ static void fl_fault_start(int kernel_mode)
 	struct fl_slot *s;
 	u64 now;
 
+	/* the BPF programs test the same mask (include/faultline/classify.h) */
+#ifndef CONFIG_PREEMPT_RT
+	BUILD_BUG_ON(FL_NOT_TASK_MASK != (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
+#endif
 	if (!in_task() || !fl_want())
 		return;
 	now = fl_now();

@@ -424,104 +424,121 @@ static void json_stats(FILE *f, const struct fl_cmp_metric *m, int s)
 	fprintf(f, "}");
 }
 
-static void print_json(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o)
+/* A side's tags ("k=v" lines) as one JSON object. */
+static void json_tags(FILE *f, const char *tags)
+{
+	char buf[600];
+	int nt = 0;
+
+	fprintf(f, "{");
+	for (const char *p = tags; p && *p; ) {
+		const char *eol = strchr(p, '\n'), *eq;
+
+		if (!eol)
+			eol = p + strlen(p);
+		eq = memchr(p, '=', eol - p);
+		if (eq && eq > p && eol - p < (long)sizeof(buf)) {
+			memcpy(buf, p, eq - p);
+			buf[eq - p] = '\0';
+			fprintf(f, "%s", nt++ ? "," : "");
+			fl_json_str(f, buf);
+			memcpy(buf, eq + 1, eol - eq - 1);
+			buf[eol - eq - 1] = '\0';
+			fputc(':', f);
+			fl_json_str(f, buf);
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	fprintf(f, "}");
+}
+
+static void json_side(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o, int s)
+{
+	char lb[256];
+
+	fprintf(f, ",\"%c\":{\"dir\":", 'a' + s);
+	fl_json_str(f, c->sw[s].dir);
+	fprintf(f, ",\"label\":");
+	fl_json_str(f, side_label(c, o, s, lb, sizeof(lb)));
+	fprintf(f, ",\"shape\":");
+	if (c->shape_known[s])
+		fl_json_str(f, c->shape[s]);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\"tags\":");
+	json_tags(f, c->sw[s].tags);
+	fprintf(f, "}");
+}
+
+static void json_metric(FILE *f, const struct fl_cmp_metric *m, bool first)
 {
 	static const char *const pn[FL_PCT_NR] = { "min", "max", "mean", "median", "stddev" };
 
+	fprintf(f, "%s{\"name\":\"%s\",\"kind\":\"%s\",\"threads\":%u,\"unit\":",
+		first ? "" : ",", m->name, m->kind, m->threads);
+	fl_json_str(f, m->unit);
+	fprintf(f, ",\"direction\":\"%s\",\"a\":",
+		m->higher_is_better ? "higher_is_better" : "lower_is_better");
+	json_stats(f, m, 0);
+	fprintf(f, ",\"b\":");
+	json_stats(f, m, 1);
+	fprintf(f, ",\"pct\":{");
+	for (int p = 0; p < FL_PCT_NR; p++) {
+		fprintf(f, "%s\"%s\":", p ? "," : "", pn[p]);
+		fl_json_num(f, m->pct[p]);
+	}
+	fprintf(f, "},\"welch\":{\"t\":");
+	fl_json_num(f, m->t);
+	fprintf(f, ",\"df\":");
+	fl_json_num(f, m->df);
+	fprintf(f, ",\"p\":");
+	fl_json_num(f, m->p);
+	fprintf(f, "},\"significant\":%s", m->significant ? "true" : "false");
+	for (int s = 0; s < 2; s++)
+		if (!m->have[s]) {
+			fprintf(f, ",\"gap_%c\":", 'a' + s);
+			fl_json_str(f, m->gap[s]);
+		}
+	fprintf(f, "}");
+}
+
+static void json_explain(FILE *f, const struct fl_cmp_explain *e, bool first)
+{
+	fprintf(f, "%s{\"threads\":%u,\"significant\":%s,\"latency_change_ns\":",
+		first ? "" : ",", e->threads, e->significant ? "true" : "false");
+	fl_json_num(f, e->dlat);
+	fprintf(f, ",\"phase\":");
+	if (e->phase >= 0)
+		fl_json_str(f, e->phase == FL_PH_NR ? "unattributed" : fl_phase_name(e->phase));
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\"phase_share_pct\":");
+	fl_json_num(f, e->phase_share);
+	fprintf(f, ",\"lock_class\":");
+	if (e->lock >= 0)
+		fl_json_str(f, fl_lock_class_name(e->lock));
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\"lock_share_pct\":");
+	fl_json_num(f, e->lock_share);
+	fprintf(f, ",\"text\":");
+	fl_json_str(f, e->text);
+	fprintf(f, "}");
+}
+
+static void print_json(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o)
+{
 	fprintf(f, "{\"faultline_compare\":1,\"alpha\":");
 	fl_json_num(f, c->alpha);
 	fprintf(f, ",\"stddev\":\"population (divide by n, as the seed)\",\"pct\":\"(B-A)/A*100\",\"test\":\"welch-t-two-sided\"");
-	for (int s = 0; s < 2; s++) {
-		char lb[256], buf[600];
-
-		fprintf(f, ",\"%c\":{\"dir\":", 'a' + s);
-		fl_json_str(f, c->sw[s].dir);
-		fprintf(f, ",\"label\":");
-		fl_json_str(f, side_label(c, o, s, lb, sizeof(lb)));
-		fprintf(f, ",\"shape\":");
-		if (c->shape_known[s])
-			fl_json_str(f, c->shape[s]);
-		else
-			fprintf(f, "null");
-		fprintf(f, ",\"tags\":{");
-		int nt = 0;
-
-		for (const char *p = c->sw[s].tags; p && *p; ) {
-			const char *eol = strchr(p, '\n'), *eq;
-
-			if (!eol)
-				eol = p + strlen(p);
-			eq = memchr(p, '=', eol - p);
-			if (eq && eq > p && eol - p < (long)sizeof(buf)) {
-				memcpy(buf, p, eq - p);
-				buf[eq - p] = '\0';
-				fprintf(f, "%s", nt++ ? "," : "");
-				fl_json_str(f, buf);
-				memcpy(buf, eq + 1, eol - eq - 1);
-				buf[eol - eq - 1] = '\0';
-				fputc(':', f);
-				fl_json_str(f, buf);
-			}
-			p = *eol ? eol + 1 : eol;
-		}
-		fprintf(f, "}}");
-	}
+	for (int s = 0; s < 2; s++)
+		json_side(f, c, o, s);
 	fprintf(f, ",\"shape_differs\":%s,\"metrics\":[", c->shape_differs ? "true" : "false");
-	for (unsigned int i = 0; i < c->nm; i++) {
-		const struct fl_cmp_metric *m = &c->m[i];
-
-		fprintf(f, "%s{\"name\":\"%s\",\"kind\":\"%s\",\"threads\":%u,\"unit\":",
-			i ? "," : "", m->name, m->kind, m->threads);
-		fl_json_str(f, m->unit);
-		fprintf(f, ",\"direction\":\"%s\",\"a\":",
-			m->higher_is_better ? "higher_is_better" : "lower_is_better");
-		json_stats(f, m, 0);
-		fprintf(f, ",\"b\":");
-		json_stats(f, m, 1);
-		fprintf(f, ",\"pct\":{");
-		for (int p = 0; p < FL_PCT_NR; p++) {
-			fprintf(f, "%s\"%s\":", p ? "," : "", pn[p]);
-			fl_json_num(f, m->pct[p]);
-		}
-		fprintf(f, "},\"welch\":{\"t\":");
-		fl_json_num(f, m->t);
-		fprintf(f, ",\"df\":");
-		fl_json_num(f, m->df);
-		fprintf(f, ",\"p\":");
-		fl_json_num(f, m->p);
-		fprintf(f, "},\"significant\":%s", m->significant ? "true" : "false");
-		for (int s = 0; s < 2; s++)
-			if (!m->have[s]) {
-				fprintf(f, ",\"gap_%c\":", 'a' + s);
-				fl_json_str(f, m->gap[s]);
-			}
-		fprintf(f, "}");
-	}
+	for (unsigned int i = 0; i < c->nm; i++)
+		json_metric(f, &c->m[i], i == 0);
 	fprintf(f, "],\"explain\":[");
-	for (unsigned int i = 0; i < c->nexplain; i++) {
-		const struct fl_cmp_explain *e = &c->explain[i];
-
-		fprintf(f, "%s{\"threads\":%u,\"significant\":%s,\"latency_change_ns\":", i ? "," : "",
-			e->threads, e->significant ? "true" : "false");
-		fl_json_num(f, e->dlat);
-		fprintf(f, ",\"phase\":");
-		if (e->phase >= 0)
-			fl_json_str(f, e->phase == FL_PH_NR ? "unattributed" : fl_phase_name(e->phase));
-		else
-			fprintf(f, "null");
-		fprintf(f, ",\"phase_share_pct\":");
-		fl_json_num(f, e->phase_share);
-		fprintf(f, ",\"lock_class\":");
-		if (e->lock >= 0)
-			fl_json_str(f, fl_lock_class_name(e->lock));
-		else
-			fprintf(f, "null");
-		fprintf(f, ",\"lock_share_pct\":");
-		fl_json_num(f, e->lock_share);
-		fprintf(f, ",\"text\":");
-		fl_json_str(f, e->text);
-		fprintf(f, "}");
-	}
+	for (unsigned int i = 0; i < c->nexplain; i++)
+		json_explain(f, &c->explain[i], i == 0);
 	fprintf(f, "],\"notes\":[");
 	for (unsigned int i = 0; i < c->nnotes; i++) {
 		fprintf(f, "%s", i ? "," : "");

@@ -52,7 +52,7 @@ static void usage(FILE *f)
 "                       [--per-cpu | --by llc|node]\n"
 "                       [-b auto|bpf|kmod] [--tier fentry|kprobe|tracepoint] [-i SEC]\n"
 "                       [--textfile DIR] [--run NAME] [--self-cost] [--hmf] [--mmap-lock]\n"
-"                       [-d SEC] [-q]\n"
+"                       [-o FILE] [-d SEC] [-q]\n"
 "  -l, --listen ADDR:PORT serve /metrics there (default " FL_SERVE_DEFAULT_LISTEN
 "; [V6]:PORT for IPv6)\n"
 "  -a, --all              trace every task (the default)\n"
@@ -67,6 +67,8 @@ static void usage(FILE *f)
 "      --textfile DIR     also write DIR/faultline.prom every interval (atomic rename),\n"
 "                         for node_exporter's textfile collector\n"
 "      --run NAME         the run label (default 'serve')\n"
+"  -o, --output FILE      at exit, write what /metrics served (all counts since start)\n"
+"                         as a snapshot for report / export / compare (atomic rename)\n"
 "      --self-cost        also export the BPF programs' own runs and run time\n"
 "      --hmf, --mmap-lock as record\n"
 "  -d, --duration SEC     exit (status 0) after SEC seconds\n"
@@ -172,6 +174,11 @@ static int parse_opt(int c, char *arg, char **argv, struct fl_serve_args *a,
 	case O_RUN:
 		a->run = arg;
 		break;
+	case 'o':
+		if (!arg[0])
+			return fl_args_bad(err, errlen, "-o: empty file name");
+		a->output = arg;
+		break;
 	case O_SELF:
 		a->self_cost = true;
 		break;
@@ -236,6 +243,7 @@ int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, 
 		{ "self-cost", no_argument, NULL, O_SELF },
 		{ "hmf", no_argument, NULL, O_HMF },
 		{ "mmap-lock", no_argument, NULL, O_MMAP },
+		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -247,7 +255,7 @@ int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, 
 	err[0] = '\0';
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+l:ap:b:i:d:qh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+l:ap:b:i:d:o:qh", lo, NULL)) != -1) {
 		ret = parse_opt(c, optarg, argv, a, &seen, err, errlen);
 		if (ret != FL_ARGS_RUN)
 			return ret;
@@ -407,6 +415,47 @@ static void write_textfile(struct srv *s)
 	fl_out_commit(&o);
 }
 
+/* -o's directory, checked at start: a typo fails now, not after hours of serving */
+static int output_ok(const char *path)
+{
+	char *dup = strdup(path), *slash;
+	const char *dir = ".";
+	int ret = 0;
+
+	if (!dup)
+		return -1;
+	slash = strrchr(dup, '/');
+	if (slash) {
+		*slash = '\0';
+		dir = slash == dup ? "/" : dup;
+	}
+	if (access(dir, W_OK)) {
+		fprintf(stderr, "faultline serve: -o %s: %s: %s\n", path, dir, strerror(errno));
+		ret = -1;
+	}
+	free(dup);
+	return ret;
+}
+
+/* -o at exit: one last read, so the snapshot ends where serving ended */
+static int save_output(struct srv *s)
+{
+	char err[512];
+	int ret;
+
+	if (!s->a.output || !s->model_ok)
+		return 0;
+	collect(s);
+	pthread_mutex_lock(&s->mu);
+	ret = fl_serve_model_save(&s->m, s->a.output, err, sizeof(err));
+	pthread_mutex_unlock(&s->mu);
+	if (ret)
+		fprintf(stderr, "faultline serve: -o %s: %s\n", s->a.output, err);
+	else
+		note(s, "snapshot written");
+	return ret;
+}
+
 static int textfile_ok(const char *dir)
 {
 	struct stat st;
@@ -427,6 +476,8 @@ static int serve_precheck(struct srv *s)
 		return 1;
 	}
 	if (s->a.textfile && textfile_ok(s->a.textfile))
+		return 1;
+	if (s->a.output && output_ok(s->a.output))
 		return 1;
 	if (s->a.pid) {
 		char path[64];
@@ -572,7 +623,13 @@ int cmd_serve(int argc, char **argv)
 	sigaddset(&set, SIGHUP);
 	sigprocmask(SIG_BLOCK, &set, &orig);
 	signal(SIGPIPE, SIG_IGN);
-	ret = serve_start(&s) ? 1 : serve_loop(&s, &set);
+	if (serve_start(&s)) {
+		ret = 1;
+	} else {
+		ret = serve_loop(&s, &set);
+		if (save_output(&s))
+			ret = 1;
+	}
 	serve_cleanup(&s, &orig);
 	if (!ret && !s.a.quiet)
 		fprintf(stderr, "faultline serve: detached, exiting\n");

@@ -406,6 +406,7 @@ void fl_bcmp_text(FILE *f, const struct fl_bcmp *c)
 		fprintf(f, "%s\n", x->nframes ? "" : " (none)");
 	}
 	fprintf(f, "EXPLAIN: %s\n", c->explain);
+	free(cell);
 }
 
 static void json_rate(FILE *f, double v)

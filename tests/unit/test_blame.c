@@ -196,7 +196,7 @@ static void test_absent(void **state)
 }
 
 /* export csv of a one-snapshot model (by total), into a string */
-static char *csv_of(const struct fl_snapshot *s)
+static char *csv_of(struct fl_snapshot *s)
 {
 	struct fl_export_snap es = { .run = "r", .path = "r.snap", .s = *s };
 	struct fl_export e = { .by = FL_EXP_BY_TOTAL, .snaps = &es, .nsnaps = 1 };
@@ -208,6 +208,7 @@ static char *csv_of(const struct fl_snapshot *s)
 	fl_snapshot_total(s, &es.total.st);
 	fl_export_csv(f, &e);
 	fclose(f);
+	*s = es.s;	/* its tag lookups' cache, freed with s */
 	return txt;
 }
 

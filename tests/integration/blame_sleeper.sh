@@ -15,9 +15,8 @@
 #     run_delay), at most 110% of its time off CPU.  faultline's "sleeping"
 #     runs from the switch-out to the switch-in, so it also holds the wait
 #     for a CPU after the wakeup: it should lie between the two; measured
-#     0.985..1.045 of them (one 6.1 run 4% above the off-CPU time, not
-#     explained: the two clocks, read on either vCPU, are the suspects)
-#   - 6.12: sleeping is at least half of the row's hold
+#     0.93..1.05 of them, on either side (not explained: the two clocks,
+#     read on either vCPU of a TCG guest, are the suspects)
 # kernels: 6.12 6.1
 # smp: 2
 # timeout: 420
@@ -67,13 +66,10 @@ fl_check_ge "the row's sleeping time, per mille of the sleeper's time asleep" \
 	$((me ? sl * 1000 / me : 0)) 900
 fl_check_le "the row's sleeping time, per mille of the sleeper's time off CPU" \
 	$((off ? sl * 1000 / off : 0)) 1100
-# 6.12: 37 of 40 calls blocked, sleeping 75% of the hold: the row reads as
-# sleeping.  6.1: 4 of 40 blocked (9%; why so few is not measured: see
-# blame.rst); printed, not asserted
-case $FL_SERIES in
-6.1)	echo "note: 6.1: sleeping $((hold ? sl * 1000 / hold : 0)) per mille of the hold" ;;
-*)	fl_check_ge "sleeping, per mille of the row's hold" $((hold ? sl * 1000 / hold : 0)) 500 ;;
-esac
+# how much of the hold is asleep depends on how many calls meet a zap
+# (6.12: 75% and 49% in two runs, 6.1: 4-9%): printed, not a check of
+# faultline (the two checks above are)
+echo "sleeping: $((hold ? sl * 1000 / hold : 0)) per mille of the row's hold"
 grep -q "was behind mmap() from tid $(hv sleeper_tid) (bl-sleeper)" /out/report.txt &&
 	fl_pass "report --blame names mmap() from bl-sleeper" ||
 	fl_fail "report --blame: no line for mmap() from bl-sleeper"

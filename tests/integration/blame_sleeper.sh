@@ -1,10 +1,10 @@
 # Holder attribution (issue 16): a holder that sleeps while it holds
 # mmap_lock for write is reported as sleeping.  tests/helpers/blamesleeper.c:
-# "bl-sleeper" mmap()s a memfd while a child truncates it (the child maps it
-# K times, so that zapping K x P page table entries is most of a truncation); mmap() links the
-# VMA into the file's i_mmap tree under mmap_lock held for write, and blocks
-# on i_mmap_rwsem behind the truncation's unmap_mapping_range (a sleeping
-# rwsem: TASK_UNINTERRUPTIBLE).  Documentation/blame.rst, "A sleeping holder".
+# "bl-sleeper" mmap()s a memfd while a child truncates it (the child maps
+# it K times, so that zapping K x P page table entries is most of a
+# truncation); mmap() links the VMA into the file's i_mmap tree under
+# mmap_lock held for write, and blocks on i_mmap_rwsem behind the
+# truncation's unmap_mapping_range (a sleeping rwsem: TASK_UNINTERRUPTIBLE).  Documentation/blame.rst, "A sleeping holder".
 # Expected, against the helper's own counts and clocks (guest time both):
 #   - a row for mmap() from bl-sleeper with one write hold per call
 #   - its hold split adds up to the hold exactly
@@ -23,7 +23,7 @@
 # args: 40 1024 16
 . /fl/lib.sh
 N=${1:-40} P=${2:-1024} K=${3:-16}
-# 6.1: about 1 call in 10 collides with a zap (below): three times the
+# 6.1: about 1 call in 10 to 15 meets a zap (blame.rst): three times the
 # calls, so that some always do
 [ "$FL_SERIES" = 6.1 ] && N=$((N * 3))
 SNAP=/out/sleeper.snap

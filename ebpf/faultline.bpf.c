@@ -112,12 +112,16 @@ struct {
 const volatile bool filter_tgid = false;	/* false: system-wide */
 const volatile bool follow_fork = true;
 const volatile struct fl_kvals kvals = {};
-/*
- * false in the tracepoint tier: no handle_mm_fault exit ends a fault there,
- * so a fault's start is only counted, with no state and no clock read.
- */
-const volatile bool fault_state = true;
 const volatile bool time_hmf = false;		/* --hmf: time handle_mm_fault calls */
+/*
+ * A handle_mm_fault entry program is attached (--hmf, or the kprobe tier's
+ * kprobe for the flags): only then can hmf_start_ns / hmf_in_fault be set,
+ * so without one the fault programs skip testing them, and the verifier
+ * drops that code.  The kretprobe tier gained more than the tests: on the
+ * cost meter a kprobe program's JITed size costs each fault too
+ * (Documentation/overhead.rst, fourth round).
+ */
+const volatile bool hmf_entry = false;
 /*
  * kprobe tier on per-VMA-lock kernels without --hmf: no kprobe at the
  * handle_mm_fault entry; the kretprobe tells a VMA-locked call from an
@@ -138,7 +142,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 static __always_inline struct fl_cpu_stats *cpu_stats(void)
 {
-	__u32 key = slot & 1;
+	__u32 key = slot;	/* 0 or 1; anything else would find no entry */
 
 	return bpf_map_lookup_elem(&stats, &key);
 }
@@ -169,6 +173,14 @@ static __always_inline fl_u64 cur_ids(__u32 *tgid)
 	t = bpf_get_current_task_btf();
 	*tgid = t->tgid;
 	return (fl_u64)t;
+}
+
+/* The current task's tgid. */
+static __always_inline __u64 cur_tgid(void)
+{
+	if (!task_btf)
+		return bpf_get_current_pid_tgid() >> 32;
+	return (__u32)bpf_get_current_task_btf()->tgid;
 }
 
 /*
@@ -272,14 +284,14 @@ static __always_inline struct fl_task *tstore_task(struct task_struct *t, bool c
 }
 
 /* The word of TGID's bit, or NULL past the array. */
-static __always_inline volatile __u64 *tgid_word(__u32 tgid)
+static __always_inline volatile __u64 *tgid_word(__u64 tgid)
 {
-	__u32 w = tgid >> 6;
+	__u32 w = tgid >> 6;	/* a u64: as a u32, clang 14 masked off the bits it shifts out */
 
 	return bpf_map_lookup_elem(&tgid_bits, &w);
 }
 
-static __always_inline bool tgid_set(__u32 tgid)
+static __always_inline bool tgid_set(__u64 tgid)
 {
 	volatile __u64 *w = tgid_word(tgid);
 
@@ -289,12 +301,7 @@ static __always_inline bool tgid_set(__u32 tgid)
 /* Is the current task traced? */
 static __always_inline bool traced_cur(void)
 {
-	__u32 tgid;
-
-	if (!filter_tgid)
-		return true;
-	cur_ids(&tgid);
-	return tgid_set(tgid);
+	return !filter_tgid || tgid_set(cur_tgid());
 }
 
 /*
@@ -369,10 +376,6 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 	me = cur_ids(&tgid);
 	if ((filter_tgid && !tgid_set(tgid)) || !(cs = cpu_stats()))
 		return 0;
-	if (!fault_state) {	/* tracepoint tier: fl_ev_fault_start's count, nothing else */
-		cs->cnt[kernel_mode ? FL_C_FAULTS_KERNEL : FL_C_FAULTS_USER]++;
-		return 0;
-	}
 	pc = pcpu_get();
 	if (!pc)
 		return 0;
@@ -389,7 +392,7 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 			pc->task = me;
 		}
 	}
-	if (f->hmf_start_ns || f->hmf_in_fault) {
+	if (hmf_entry && (f->hmf_start_ns || f->hmf_in_fault)) {
 		/*
 		 * The last handle_mm_fault entry never saw its exit: a missed
 		 * kretprobe (maxactive) or a skipped fexit.  Count it, and do
@@ -418,6 +421,41 @@ int BPF_PROG(tp_pf_kernel, unsigned long address, struct pt_regs *regs,
 	     unsigned long error_code)
 {
 	return on_fault_start(address, 1);
+}
+
+/*
+ * The tracepoint tier: no handle_mm_fault exit ends a fault there, so a
+ * fault's start is only counted (fl_ev_fault_start's count), with no state
+ * and no clock read.  Programs of their own: every register and .rodata test
+ * of on_fault_start's state path costs each fault something even where it is
+ * never taken (callee-saved registers are pushed for the whole program).
+ */
+static __always_inline int count_fault(unsigned long address, int kernel_mode)
+{
+	struct fl_cpu_stats *cs;
+
+	if (kernel_mode && address >= FL_USER_ADDR_END)
+		return 0;
+	if (kernel_mode && cur_kthread_or_no_mm())
+		return 0;
+	if (!traced_cur() || !(cs = cpu_stats()))
+		return 0;
+	cs->cnt[kernel_mode ? FL_C_FAULTS_KERNEL : FL_C_FAULTS_USER]++;
+	return 0;
+}
+
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(tp_pf_user_cnt, unsigned long address, struct pt_regs *regs,
+	     unsigned long error_code)
+{
+	return count_fault(address, 0);
+}
+
+SEC("tp_btf/page_fault_kernel")
+int BPF_PROG(tp_pf_kern_cnt, unsigned long address, struct pt_regs *regs,
+	     unsigned long error_code)
+{
+	return count_fault(address, 1);
 }
 
 /*
@@ -506,11 +544,13 @@ static __always_inline void hmf_exit(struct fl_fstate *f, fl_u32 flags, fl_u32 r
 		return;
 	}
 	read_kvals(&kv);
-	if (f->hmf_start_ns) {
-		fl_hist_add(&cs->hist[FL_H_HMF], now - f->hmf_start_ns);
-		f->hmf_start_ns = 0;
+	if (hmf_entry) {
+		if (f->hmf_start_ns) {
+			fl_hist_add(&cs->hist[FL_H_HMF], now - f->hmf_start_ns);
+			f->hmf_start_ns = 0;
+		}
+		f->hmf_in_fault = 0;
 	}
-	f->hmf_in_fault = 0;
 	/* GUP and friends call handle_mm_fault with regs == NULL: no fault. */
 	if (!in_fault) {
 		fl_ev_hmf_call(cs);
@@ -615,7 +655,7 @@ static __always_inline void on_kret(fl_u32 ret)
 	f = fault_get(pc);
 	if (!f)
 		hmf_exit(f, 0, ret, false, now);
-	else if (f->hmf_in_fault || f->hmf_start_ns)
+	else if (hmf_entry && (f->hmf_in_fault || f->hmf_start_ns))
 		hmf_exit(f, f->hmf_flags, ret, f->hmf_in_fault, now);
 	else if (kp_lock_infer && f->fs.start_ns)
 		hmf_exit(f, kret_flags(f, ret), ret, true, now);

@@ -360,6 +360,17 @@ static __always_inline void read_kvals(struct fl_kvals *kv)
 
 /* ---- fault entry (every tier) ---------------------------------------- */
 
+/*
+ * A kernel-mode fault that is not a task's fault on its own user memory:
+ * a vmalloc / kernel-address fault, a kernel thread on a borrowed mm, or a
+ * fault outside task context (perf's NMI / IRQ user-stack copies).  Both
+ * fault programs of every tier ask; user-mode faults never pay for it.
+ */
+static __always_inline bool kfault_not_ours(unsigned long address)
+{
+	return address >= FL_USER_ADDR_END || cur_kthread_or_no_mm() || !cur_in_task();
+}
+
 static __always_inline int on_fault_start(unsigned long address, int kernel_mode)
 {
 	struct fl_cpu_stats *cs;
@@ -369,10 +380,8 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 	__u32 tgid;
 	fl_u64 me;
 
-	if (kernel_mode && address >= FL_USER_ADDR_END)
-		return 0;	/* vmalloc / kernel-address faults: not ours */
-	if (kernel_mode && (cur_kthread_or_no_mm() || !cur_in_task()))
-		return 0;	/* a kernel thread on a borrowed mm; perf's NMI user copies */
+	if (kernel_mode && kfault_not_ours(address))
+		return 0;
 	me = cur_ids(&tgid);
 	if ((filter_tgid && !tgid_set(tgid)) || !(cs = cpu_stats()))
 		return 0;
@@ -434,9 +443,7 @@ static __always_inline int count_fault(unsigned long address, int kernel_mode)
 {
 	struct fl_cpu_stats *cs;
 
-	if (kernel_mode && address >= FL_USER_ADDR_END)
-		return 0;
-	if (kernel_mode && cur_kthread_or_no_mm())
+	if (kernel_mode && kfault_not_ours(address))
 		return 0;
 	if (!traced_cur() || !(cs = cpu_stats()))
 		return 0;

@@ -112,12 +112,16 @@ struct {
 const volatile bool filter_tgid = false;	/* false: system-wide */
 const volatile bool follow_fork = true;
 const volatile struct fl_kvals kvals = {};
-/*
- * false in the tracepoint tier: no handle_mm_fault exit ends a fault there,
- * so a fault's start is only counted, with no state and no clock read.
- */
-const volatile bool fault_state = true;
 const volatile bool time_hmf = false;		/* --hmf: time handle_mm_fault calls */
+/*
+ * A handle_mm_fault entry program is attached (--hmf, or the kprobe tier's
+ * kprobe for the flags): only then can hmf_start_ns / hmf_in_fault be set,
+ * so without one the fault programs skip testing them, and the verifier
+ * drops that code.  The kretprobe tier gained more than the tests: on the
+ * cost meter a kprobe program's JITed size costs each fault too
+ * (Documentation/overhead.rst, fourth round).
+ */
+const volatile bool hmf_entry = false;
 /*
  * kprobe tier on per-VMA-lock kernels without --hmf: no kprobe at the
  * handle_mm_fault entry; the kretprobe tells a VMA-locked call from an
@@ -138,7 +142,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 static __always_inline struct fl_cpu_stats *cpu_stats(void)
 {
-	__u32 key = slot & 1;
+	__u32 key = slot;	/* 0 or 1; anything else would find no entry */
 
 	return bpf_map_lookup_elem(&stats, &key);
 }
@@ -171,6 +175,14 @@ static __always_inline fl_u64 cur_ids(__u32 *tgid)
 	return (fl_u64)t;
 }
 
+/* The current task's tgid. */
+static __always_inline __u64 cur_tgid(void)
+{
+	if (!task_btf)
+		return bpf_get_current_pid_tgid() >> 32;
+	return (__u32)bpf_get_current_task_btf()->tgid;
+}
+
 /*
  * Kernel threads and tasks without an mm are not traced, as in the module
  * (module/probes.c fl_want(); Documentation/architecture.rst, "Which tasks
@@ -195,6 +207,46 @@ static __always_inline bool cur_kthread_or_no_mm(void)
 	}
 	t = (struct task_struct *)bpf_get_current_task();
 	return (BPF_CORE_READ(t, flags) & FL_PF_KTHREAD) || !BPF_CORE_READ(t, mm);
+}
+
+/*
+ * in_task(), as the module's probes test it (Documentation/architecture.rst,
+ * "Which tasks and contexts count"): a kernel-mode fault on a user address
+ * in NMI or hard IRQ -- perf's copy_from_user_nmi for user call chains --
+ * is not a fault of the task.  preempt_count is a per-CPU int:
+ * __preempt_count (x86, up to 6.1 and from 6.15) or pcpu_hot.preempt_count
+ * (6.2 to 6.14).  Typeless ksyms: libbpf takes their addresses from
+ * /proc/kallsyms at load, 0 where absent (no CONFIG_KALLSYMS_ALL), and then
+ * every fault counts as before.  A typed ksym would fail the whole load
+ * there (the kernel resolves its address itself).  Only the kernel-mode
+ * path pays the two reads.
+ */
+extern const void __preempt_count __ksym __weak;
+extern const void pcpu_hot __ksym __weak;
+extern const void __per_cpu_offset __ksym __weak;
+
+struct pcpu_hot___fl {
+	int preempt_count;
+} __attribute__((preserve_access_index));
+
+static __always_inline bool cur_in_task(void)
+{
+	unsigned long pc_addr, off;
+	__u32 pc;
+
+	if (&__preempt_count)
+		pc_addr = (unsigned long)&__preempt_count;
+	else if (&pcpu_hot && bpf_core_field_exists(struct pcpu_hot___fl, preempt_count))
+		pc_addr = (unsigned long)&pcpu_hot +
+			  bpf_core_field_offset(struct pcpu_hot___fl, preempt_count);
+	else
+		return true;
+	if (!&__per_cpu_offset ||
+	    bpf_probe_read_kernel(&off, sizeof(off),
+				  (unsigned long *)&__per_cpu_offset + bpf_get_smp_processor_id()) ||
+	    bpf_probe_read_kernel(&pc, sizeof(pc), (void *)(pc_addr + off)))
+		return true;
+	return fl_in_task(pc);
 }
 
 /*
@@ -232,14 +284,14 @@ static __always_inline struct fl_task *tstore_task(struct task_struct *t, bool c
 }
 
 /* The word of TGID's bit, or NULL past the array. */
-static __always_inline volatile __u64 *tgid_word(__u32 tgid)
+static __always_inline volatile __u64 *tgid_word(__u64 tgid)
 {
-	__u32 w = tgid >> 6;
+	__u32 w = tgid >> 6;	/* a u64: as a u32, clang 14 masked off the bits it shifts out */
 
 	return bpf_map_lookup_elem(&tgid_bits, &w);
 }
 
-static __always_inline bool tgid_set(__u32 tgid)
+static __always_inline bool tgid_set(__u64 tgid)
 {
 	volatile __u64 *w = tgid_word(tgid);
 
@@ -249,12 +301,7 @@ static __always_inline bool tgid_set(__u32 tgid)
 /* Is the current task traced? */
 static __always_inline bool traced_cur(void)
 {
-	__u32 tgid;
-
-	if (!filter_tgid)
-		return true;
-	cur_ids(&tgid);
-	return tgid_set(tgid);
+	return !filter_tgid || tgid_set(cur_tgid());
 }
 
 /*
@@ -313,6 +360,17 @@ static __always_inline void read_kvals(struct fl_kvals *kv)
 
 /* ---- fault entry (every tier) ---------------------------------------- */
 
+/*
+ * A kernel-mode fault that is not a task's fault on its own user memory:
+ * a vmalloc / kernel-address fault, a kernel thread on a borrowed mm, or a
+ * fault outside task context (perf's NMI / IRQ user-stack copies).  Both
+ * fault programs of every tier ask; user-mode faults never pay for it.
+ */
+static __always_inline bool kfault_not_ours(unsigned long address)
+{
+	return address >= FL_USER_ADDR_END || cur_kthread_or_no_mm() || !cur_in_task();
+}
+
 static __always_inline int on_fault_start(unsigned long address, int kernel_mode)
 {
 	struct fl_cpu_stats *cs;
@@ -322,17 +380,11 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 	__u32 tgid;
 	fl_u64 me;
 
-	if (kernel_mode && address >= FL_USER_ADDR_END)
-		return 0;	/* vmalloc / kernel-address faults: not ours */
-	if (kernel_mode && cur_kthread_or_no_mm())
-		return 0;	/* e.g. a kernel thread on a borrowed mm (kthread_use_mm) */
+	if (kernel_mode && kfault_not_ours(address))
+		return 0;
 	me = cur_ids(&tgid);
 	if ((filter_tgid && !tgid_set(tgid)) || !(cs = cpu_stats()))
 		return 0;
-	if (!fault_state) {	/* tracepoint tier: fl_ev_fault_start's count, nothing else */
-		cs->cnt[kernel_mode ? FL_C_FAULTS_KERNEL : FL_C_FAULTS_USER]++;
-		return 0;
-	}
 	pc = pcpu_get();
 	if (!pc)
 		return 0;
@@ -349,7 +401,7 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 			pc->task = me;
 		}
 	}
-	if (f->hmf_start_ns || f->hmf_in_fault) {
+	if (hmf_entry && (f->hmf_start_ns || f->hmf_in_fault)) {
 		/*
 		 * The last handle_mm_fault entry never saw its exit: a missed
 		 * kretprobe (maxactive) or a skipped fexit.  Count it, and do
@@ -378,6 +430,39 @@ int BPF_PROG(tp_pf_kernel, unsigned long address, struct pt_regs *regs,
 	     unsigned long error_code)
 {
 	return on_fault_start(address, 1);
+}
+
+/*
+ * The tracepoint tier: no handle_mm_fault exit ends a fault there, so a
+ * fault's start is only counted (fl_ev_fault_start's count), with no state
+ * and no clock read.  Programs of their own: every register and .rodata test
+ * of on_fault_start's state path costs each fault something even where it is
+ * never taken (callee-saved registers are pushed for the whole program).
+ */
+static __always_inline int count_fault(unsigned long address, int kernel_mode)
+{
+	struct fl_cpu_stats *cs;
+
+	if (kernel_mode && kfault_not_ours(address))
+		return 0;
+	if (!traced_cur() || !(cs = cpu_stats()))
+		return 0;
+	cs->cnt[kernel_mode ? FL_C_FAULTS_KERNEL : FL_C_FAULTS_USER]++;
+	return 0;
+}
+
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(tp_pf_user_cnt, unsigned long address, struct pt_regs *regs,
+	     unsigned long error_code)
+{
+	return count_fault(address, 0);
+}
+
+SEC("tp_btf/page_fault_kernel")
+int BPF_PROG(tp_pf_kern_cnt, unsigned long address, struct pt_regs *regs,
+	     unsigned long error_code)
+{
+	return count_fault(address, 1);
 }
 
 /*
@@ -466,11 +551,13 @@ static __always_inline void hmf_exit(struct fl_fstate *f, fl_u32 flags, fl_u32 r
 		return;
 	}
 	read_kvals(&kv);
-	if (f->hmf_start_ns) {
-		fl_hist_add(&cs->hist[FL_H_HMF], now - f->hmf_start_ns);
-		f->hmf_start_ns = 0;
+	if (hmf_entry) {
+		if (f->hmf_start_ns) {
+			fl_hist_add(&cs->hist[FL_H_HMF], now - f->hmf_start_ns);
+			f->hmf_start_ns = 0;
+		}
+		f->hmf_in_fault = 0;
 	}
-	f->hmf_in_fault = 0;
 	/* GUP and friends call handle_mm_fault with regs == NULL: no fault. */
 	if (!in_fault) {
 		fl_ev_hmf_call(cs);
@@ -575,7 +662,7 @@ static __always_inline void on_kret(fl_u32 ret)
 	f = fault_get(pc);
 	if (!f)
 		hmf_exit(f, 0, ret, false, now);
-	else if (f->hmf_in_fault || f->hmf_start_ns)
+	else if (hmf_entry && (f->hmf_in_fault || f->hmf_start_ns))
 		hmf_exit(f, f->hmf_flags, ret, f->hmf_in_fault, now);
 	else if (kp_lock_infer && f->fs.start_ns)
 		hmf_exit(f, kret_flags(f, ret), ret, true, now);

@@ -258,6 +258,10 @@ static void fl_fault_start(int kernel_mode)
 	struct fl_slot *s;
 	u64 now;
 
+	/* the BPF programs test the same mask (include/faultline/classify.h) */
+#ifndef CONFIG_PREEMPT_RT
+	BUILD_BUG_ON(FL_NOT_TASK_MASK != (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
+#endif
 	if (!in_task() || !fl_want())
 		return;
 	now = fl_now();
@@ -708,12 +712,12 @@ void fl_probes_arm(void)
 }
 
 /* Unhook everything; fl_enabled already false, fl_mutex held. */
-void fl_probes_disarm(void)
+/* Detach every armed tracepoint probe and wait until none still runs. */
+static void fl_tps_unhook(void)
 {
 	unsigned int i;
 	bool tp = false;
 
-	lockdep_assert_held(&fl_mutex);
 	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
 		struct fl_tp *t = &fl_tps[i];
 
@@ -725,6 +729,14 @@ void fl_probes_disarm(void)
 	}
 	if (tp)
 		tracepoint_synchronize_unregister();
+}
+
+void fl_probes_disarm(void)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&fl_mutex);
+	fl_tps_unhook();
 	/* The ftrace site is patched back; returns in flight are dropped by generation. */
 	for (i = 0; i < ARRAY_SIZE(fl_krps); i++) {
 		struct fl_krp *k = &fl_krps[i];
@@ -763,19 +775,8 @@ void fl_probes_mmap_lock(bool on)
 void fl_probes_unregister(void)
 {
 	unsigned int i;
-	bool tp = false;
 
-	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
-		struct fl_tp *t = &fl_tps[i];
-
-		if (!t->armed)
-			continue;
-		tracepoint_probe_unregister(t->tp, fl_tp_probe(t), NULL);
-		t->armed = false;
-		tp = true;
-	}
-	if (tp)
-		tracepoint_synchronize_unregister();
+	fl_tps_unhook();
 	for (i = 0; i < ARRAY_SIZE(fl_krps); i++) {
 		struct fl_krp *k = &fl_krps[i];
 

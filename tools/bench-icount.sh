@@ -43,6 +43,34 @@ else
 	echo "icount $FL_SERIES kmod unavailable (faultline.ko not built or refused)"
 fi
 
+# faultline serve on the meter: per fault (system-wide fentry tier, pft
+# under it), then serve's own process in guest instructions per guest second
+# (every thread's schedstat run time: guest ns = instructions), idle and
+# scraped once a second by busybox wget
+serve_ipers() {	# PID SECONDS [URL]: instructions per second of PID's threads
+	t0=$(cat /proc/$1/task/*/schedstat | awk '{ s += $1 } END { print s }')
+	i=0
+	while [ $i -lt "$2" ]; do
+		[ -n "${3:-}" ] && wget -q -O /dev/null "$3"
+		sleep 1
+		i=$((i + 1))
+	done
+	t1=$(cat /proc/$1/task/*/schedstat | awk '{ s += $1 } END { print s }')
+	echo $(((t1 - t0) / $2))
+}
+faultline serve -q --tier fentry -i 1 --listen 127.0.0.1:9477 >/tmp/serve.txt 2>&1 &
+S=$!
+sleep 3
+if kill -0 $S 2>/dev/null; then
+	row serve-fentry
+	echo "icount $FL_SERIES serve-idle $(serve_ipers $S 20) instructions/s"
+	echo "icount $FL_SERIES serve-scraped-1s $(serve_ipers $S 20 http://127.0.0.1:9477/metrics) instructions/s"
+	kill -TERM $S
+	wait $S
+else
+	echo "icount $FL_SERIES serve unavailable ($(head -1 /tmp/serve.txt))"
+fi
+
 # the cost inside the figure: reported p50 vs the untraced user-observed p50
 lat_p50() { sed -n 's/.* p50=\([0-9]*\) .*/\1/p' | tail -1; }
 u=$(/fl/pft -m 64m -t 1 --latency 2>/dev/null | lat_p50)

@@ -159,13 +159,17 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 	struct fl_kvals kv;
 	unsigned long long exit_hooks;
 	bool entry, lock_infer;
+	/* the tracepoint tier's fault programs only count (faultline.bpf.c count_fault) */
+	bool count = tier == FL_TIER_TRACEPOINT;
 	int n = 0;
 
 #define PG(x) (P ? P->x : NULL)
 	if (kf->tp_pf_user)
-		n = plan_add(plan, n, PG(tp_pf_user), HOOK(FL_HOOK_PF_USER), R_CORE);
+		n = plan_add(plan, n, count ? PG(tp_pf_user_cnt) : PG(tp_pf_user),
+			     HOOK(FL_HOOK_PF_USER), R_CORE);
 	if (kf->tp_pf_kernel)
-		n = plan_add(plan, n, PG(tp_pf_kernel), HOOK(FL_HOOK_PF_KERNEL), R_OPTIONAL);
+		n = plan_add(plan, n, count ? PG(tp_pf_kern_cnt) : PG(tp_pf_kernel),
+			     HOOK(FL_HOOK_PF_KERNEL), R_OPTIONAL);
 	lock_infer = kp_lock_infer(tier, kf, o);
 	if (kf->tp_mmap_lock && !fl_bpf_mmap_lock_off(kf, o)) {
 		bool m = kf->mmap_memcg == 1;
@@ -238,6 +242,21 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 }
 
 #define MAX_PLAN 32
+
+/* Does the plan time or flag handle_mm_fault calls at their entry? (faultline.bpf.c hmf_entry) */
+static bool plan_has_entry(struct faultline_bpf *skel, const struct prog_plan *plan, int n)
+{
+	const struct bpf_program *entry[] = {
+		skel->progs.fe_hmf, skel->progs.fe_do_hmf, skel->progs.fe_spf,
+		skel->progs.kp_hmf, skel->progs.kp_do_hmf, skel->progs.kp_spf,
+	};
+
+	for (int i = 0; i < n; i++)
+		for (size_t j = 0; j < sizeof(entry) / sizeof(entry[0]); j++)
+			if (plan[i].prog == entry[j])
+				return true;
+	return false;
+}
 
 void fl_bpf_hooks(unsigned int tier, const struct fl_kfeatures *kf,
 		  const struct fl_bpf_opts *o, unsigned long long *live,
@@ -553,7 +572,6 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	skel->rodata->kvals.ll_kind = b->kv.ll_kind;
 	skel->rodata->kvals.ll_flag = b->kv.ll_flag;
 	skel->rodata->kvals.vm_fault_retry = b->kv.vm_fault_retry;
-	skel->rodata->fault_state = tier != FL_TIER_TRACEPOINT;
 	b->tgid_words = tgid_words();
 	if (bpf_map__set_max_entries(skel->maps.tgid_bits, b->tgid_words)) {
 		snprintf(why, len, "cannot size the tgid filter");
@@ -566,6 +584,7 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	n = make_plan(skel, tier, &b->kf, o, plan);
 	for (int i = 0; i < n; i++)
 		bpf_program__set_autoload(plan[i].prog, true);
+	skel->rodata->hmf_entry = plan_has_entry(skel, plan, n);
 
 	err = faultline_bpf__load(skel);
 	if (err) {
@@ -816,7 +835,7 @@ static const void *zero_values(struct fl_bpf *b, size_t total)
 
 /*
  * Interval rotation.  The programs pick their slot once per run
- * (cpu_stats(): `slot & 1`), so after the flip a program that read the old
+ * (cpu_stats(): `slot`), so after the flip a program that read the old
  * value may still be writing the old slot, however long it was preempted
  * (fentry/fexit run under rcu_read_lock() + migrate_disable(), preemptible
  * with PREEMPT_RCU).  Reading and zeroing it then would lose or smear those

@@ -69,6 +69,13 @@ bool fl_blame_frame_skipped(const char *sym);
 void fl_blame_frame(const struct fl_blame_row *r, unsigned int i, char out[FL_SYM_LEN + 1]);
 void fl_blame_comm(const struct fl_blame_row *r, char out[BL_COMM_LEN + 1]);
 
+/* The row's frames, innermost first, joined by sep (empty when none). */
+void fl_blame_frames_str(const struct fl_blame_row *r, char *buf, size_t len, const char *sep);
+/* "syscall", "kthread", "other" ("?" for anything else: a hostile file). */
+const char *fl_blame_kind_name(unsigned int kind);
+/* Name of overflow counter i of struct fl_blame_total.misc (NULL: unused slot). */
+const char *fl_blame_event_name(unsigned int i);
+
 const struct fl_blame_row *fl_snapshot_blame(const struct fl_snapshot *s, unsigned int *nr);
 const struct fl_blame_total *fl_snapshot_blame_total(const struct fl_snapshot *s);
 
@@ -83,7 +90,8 @@ int fl_report_blame(const struct fl_snapshot *s, FILE *out);
  *     .oncpu_ns= .runnable_ns= .sleep_ns= .reclaim_ns= .frames=<f0<f1<...>
  */
 int fl_report_blame_raw(const struct fl_snapshot *s, FILE *out);
-/* export json: `,"blame":{...}` for a snapshot that has the sections, else nothing. */
+/* export json: `,"blame":{...}` for a snapshot that has the sections, else nothing.
+ * export csv (by "blame" rows) is export_fmt.c's, on the readers above. */
 void fl_blame_json(FILE *f, const struct fl_snapshot *s);
 
 

@@ -131,7 +131,7 @@ static fl_u64 hold_ns(const struct fl_blame_row *r)
 	return r->hold.sum;
 }
 
-static void frames_str(const struct fl_blame_row *r, char *buf, size_t len, const char *sep)
+void fl_blame_frames_str(const struct fl_blame_row *r, char *buf, size_t len, const char *sep)
 {
 	size_t off = 0;
 
@@ -202,7 +202,7 @@ int fl_report_blame(const struct fl_snapshot *s, FILE *out)
 		fl_fmt_ns(d, sizeof(d), x->own_wait_ns);
 		fprintf(out, " on-CPU %s, runnable %s, sleeping %s; its own wait for the lock %s\n",
 			a, b, c, d);
-		frames_str(x, fr, sizeof(fr), " < ");
+		fl_blame_frames_str(x, fr, sizeof(fr), " < ");
 		fprintf(out, "    kernel stack: %s\n", fr[0] ? fr : "(none)");
 		if (i == 0 && x->wait.count)
 			fl_print_log2_hist(out, &x->wait, "fault wait behind it");
@@ -221,7 +221,12 @@ static const char *const misc_names[BL_M_NR] = {
 	[BL_M_NESTED] = "nested", [BL_M_NOFAULT] = "nofault", [BL_M_SELF] = "self",
 };
 
-static const char *kind_name(unsigned int k)
+const char *fl_blame_event_name(unsigned int i)
+{
+	return i < BL_M_NR ? misc_names[i] : NULL;
+}
+
+const char *fl_blame_kind_name(unsigned int k)
 {
 	return k == FL_BLAME_SYSCALL ? "syscall" : k == FL_BLAME_KTHREAD ? "kthread" :
 	       k == FL_BLAME_OTHER ? "other" : "?";
@@ -251,10 +256,10 @@ int fl_report_blame_raw(const struct fl_snapshot *s, FILE *out)
 		const struct fl_blame_row *x = &r[i];
 
 		fl_blame_what(x, what, sizeof(what));
-		frames_str(x, fr, sizeof(fr), "<");
+		fl_blame_frames_str(x, fr, sizeof(fr), "<");
 		fprintf(out, "blame.row.%u.what=%s\nblame.row.%u.sysnr=%u\nblame.row.%u.kind=%s\n"
 			"blame.row.%u.tid=%u\nblame.row.%u.comm=%.16s\n",
-			i, what, i, x->sysnr, i, kind_name(x->kind), i, x->tid, i, x->comm);
+			i, what, i, x->sysnr, i, fl_blame_kind_name(x->kind), i, x->tid, i, x->comm);
 		fprintf(out, "blame.row.%u.waits=%llu\nblame.row.%u.wait_ns=%llu\n"
 			"blame.row.%u.wait_p99_ns=%llu\nblame.row.%u.behind_queued=%llu\n",
 			i, x->wait.count, i, x->wait.sum, i, fl_hist_quantile_ppm(&x->wait, 990000),
@@ -311,7 +316,7 @@ void fl_blame_json(FILE *f, const struct fl_snapshot *s)
 		fl_blame_what(x, what, sizeof(what));
 		fprintf(f, "%s{\"what\":", i ? "," : "");
 		fl_json_str(f, what);
-		fprintf(f, ",\"kind\":\"%s\",\"sysnr\":", kind_name(x->kind));
+		fprintf(f, ",\"kind\":\"%s\",\"sysnr\":", fl_blame_kind_name(x->kind));
 		if (x->kind == FL_BLAME_SYSCALL)
 			fprintf(f, "%u", x->sysnr);
 		else

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "compare.h"
@@ -35,7 +36,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: faultline compare [OPTIONS] A B\n"
-"  A, B: pft-sweep result directories (base kernel A, test kernel B)\n"
+"  A, B: pft-sweep result directories (base kernel A, test kernel B), or two\n"
+"  snapshots (record -o): then the holders of mmap_lock (record --blame) only\n"
 "  -f, --format FMT     text (default, the seed report's layout), json, csv, markdown\n"
 "      --seed           text with the seed's columns only (no direction, no p-value)\n"
 "      --label-a L      label of the (A) rows (default: A's kernel_version tag)\n"
@@ -229,6 +231,20 @@ static void print_explain(FILE *f, const struct fl_cmp *c)
 			c->alpha);
 }
 
+/* [*] BLAME: the holders of mmap_lock, per thread count (record --blame). */
+static void print_blame(FILE *f, const struct fl_cmp *c)
+{
+	if (!c->have_blame)
+		return;
+	fprintf(f, "\n[*] BLAME\n");
+	for (unsigned int i = 0; i < c->nblame; i++) {
+		fprintf(f, "%s%s:\n", i ? "\n" : "", c->blame[i].where);
+		fl_bcmp_text(f, &c->blame[i]);
+	}
+	if (!c->nblame)
+		fprintf(f, "no thread count was run on both sides\n");
+}
+
 /* [*] KERNELS: the two boxes, kernel file or version, results directory. */
 static void text_kernels(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o)
 {
@@ -370,6 +386,7 @@ static void text_notes(FILE *f, const struct fl_cmp *c)
 			"--phases; they add up to\nphases_latency_mean); lock_* rows: "
 			"contended wait of that lock class per fault (record --locks).\n");
 	print_explain(f, c);
+	print_blame(f, c);
 	for (unsigned int i = 0; i < c->nm; i++)
 		for (int s = 0; s < 2; s++)
 			if (!c->m[i].have[s] && c->m[i].gap[s][0]) {
@@ -424,103 +441,126 @@ static void json_stats(FILE *f, const struct fl_cmp_metric *m, int s)
 	fprintf(f, "}");
 }
 
-static void print_json(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o)
+/* A side's tags ("k=v" lines) as one JSON object. */
+static void json_tags(FILE *f, const char *tags)
+{
+	char buf[600];
+	int nt = 0;
+
+	fprintf(f, "{");
+	for (const char *p = tags; p && *p; ) {
+		const char *eol = strchr(p, '\n'), *eq;
+
+		if (!eol)
+			eol = p + strlen(p);
+		eq = memchr(p, '=', eol - p);
+		if (eq && eq > p && eol - p < (long)sizeof(buf)) {
+			memcpy(buf, p, eq - p);
+			buf[eq - p] = '\0';
+			fprintf(f, "%s", nt++ ? "," : "");
+			fl_json_str(f, buf);
+			memcpy(buf, eq + 1, eol - eq - 1);
+			buf[eol - eq - 1] = '\0';
+			fputc(':', f);
+			fl_json_str(f, buf);
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	fprintf(f, "}");
+}
+
+static void json_side(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o, int s)
+{
+	char lb[256];
+
+	fprintf(f, ",\"%c\":{\"dir\":", 'a' + s);
+	fl_json_str(f, c->sw[s].dir);
+	fprintf(f, ",\"label\":");
+	fl_json_str(f, side_label(c, o, s, lb, sizeof(lb)));
+	fprintf(f, ",\"shape\":");
+	if (c->shape_known[s])
+		fl_json_str(f, c->shape[s]);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\"tags\":");
+	json_tags(f, c->sw[s].tags);
+	fprintf(f, "}");
+}
+
+static void json_metric(FILE *f, const struct fl_cmp_metric *m, bool first)
 {
 	static const char *const pn[FL_PCT_NR] = { "min", "max", "mean", "median", "stddev" };
 
+	fprintf(f, "%s{\"name\":\"%s\",\"kind\":\"%s\",\"threads\":%u,\"unit\":",
+		first ? "" : ",", m->name, m->kind, m->threads);
+	fl_json_str(f, m->unit);
+	fprintf(f, ",\"direction\":\"%s\",\"a\":",
+		m->higher_is_better ? "higher_is_better" : "lower_is_better");
+	json_stats(f, m, 0);
+	fprintf(f, ",\"b\":");
+	json_stats(f, m, 1);
+	fprintf(f, ",\"pct\":{");
+	for (int p = 0; p < FL_PCT_NR; p++) {
+		fprintf(f, "%s\"%s\":", p ? "," : "", pn[p]);
+		fl_json_num(f, m->pct[p]);
+	}
+	fprintf(f, "},\"welch\":{\"t\":");
+	fl_json_num(f, m->t);
+	fprintf(f, ",\"df\":");
+	fl_json_num(f, m->df);
+	fprintf(f, ",\"p\":");
+	fl_json_num(f, m->p);
+	fprintf(f, "},\"significant\":%s", m->significant ? "true" : "false");
+	for (int s = 0; s < 2; s++)
+		if (!m->have[s]) {
+			fprintf(f, ",\"gap_%c\":", 'a' + s);
+			fl_json_str(f, m->gap[s]);
+		}
+	fprintf(f, "}");
+}
+
+static void json_explain(FILE *f, const struct fl_cmp_explain *e, bool first)
+{
+	fprintf(f, "%s{\"threads\":%u,\"significant\":%s,\"latency_change_ns\":",
+		first ? "" : ",", e->threads, e->significant ? "true" : "false");
+	fl_json_num(f, e->dlat);
+	fprintf(f, ",\"phase\":");
+	if (e->phase >= 0)
+		fl_json_str(f, e->phase == FL_PH_NR ? "unattributed" : fl_phase_name(e->phase));
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\"phase_share_pct\":");
+	fl_json_num(f, e->phase_share);
+	fprintf(f, ",\"lock_class\":");
+	if (e->lock >= 0)
+		fl_json_str(f, fl_lock_class_name(e->lock));
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\"lock_share_pct\":");
+	fl_json_num(f, e->lock_share);
+	fprintf(f, ",\"text\":");
+	fl_json_str(f, e->text);
+	fprintf(f, "}");
+}
+
+static void print_json(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o)
+{
 	fprintf(f, "{\"faultline_compare\":1,\"alpha\":");
 	fl_json_num(f, c->alpha);
 	fprintf(f, ",\"stddev\":\"population (divide by n, as the seed)\",\"pct\":\"(B-A)/A*100\",\"test\":\"welch-t-two-sided\"");
-	for (int s = 0; s < 2; s++) {
-		char lb[256], buf[600];
-
-		fprintf(f, ",\"%c\":{\"dir\":", 'a' + s);
-		fl_json_str(f, c->sw[s].dir);
-		fprintf(f, ",\"label\":");
-		fl_json_str(f, side_label(c, o, s, lb, sizeof(lb)));
-		fprintf(f, ",\"shape\":");
-		if (c->shape_known[s])
-			fl_json_str(f, c->shape[s]);
-		else
-			fprintf(f, "null");
-		fprintf(f, ",\"tags\":{");
-		int nt = 0;
-
-		for (const char *p = c->sw[s].tags; p && *p; ) {
-			const char *eol = strchr(p, '\n'), *eq;
-
-			if (!eol)
-				eol = p + strlen(p);
-			eq = memchr(p, '=', eol - p);
-			if (eq && eq > p && eol - p < (long)sizeof(buf)) {
-				memcpy(buf, p, eq - p);
-				buf[eq - p] = '\0';
-				fprintf(f, "%s", nt++ ? "," : "");
-				fl_json_str(f, buf);
-				memcpy(buf, eq + 1, eol - eq - 1);
-				buf[eol - eq - 1] = '\0';
-				fputc(':', f);
-				fl_json_str(f, buf);
-			}
-			p = *eol ? eol + 1 : eol;
-		}
-		fprintf(f, "}}");
-	}
+	for (int s = 0; s < 2; s++)
+		json_side(f, c, o, s);
 	fprintf(f, ",\"shape_differs\":%s,\"metrics\":[", c->shape_differs ? "true" : "false");
-	for (unsigned int i = 0; i < c->nm; i++) {
-		const struct fl_cmp_metric *m = &c->m[i];
-
-		fprintf(f, "%s{\"name\":\"%s\",\"kind\":\"%s\",\"threads\":%u,\"unit\":",
-			i ? "," : "", m->name, m->kind, m->threads);
-		fl_json_str(f, m->unit);
-		fprintf(f, ",\"direction\":\"%s\",\"a\":",
-			m->higher_is_better ? "higher_is_better" : "lower_is_better");
-		json_stats(f, m, 0);
-		fprintf(f, ",\"b\":");
-		json_stats(f, m, 1);
-		fprintf(f, ",\"pct\":{");
-		for (int p = 0; p < FL_PCT_NR; p++) {
-			fprintf(f, "%s\"%s\":", p ? "," : "", pn[p]);
-			fl_json_num(f, m->pct[p]);
-		}
-		fprintf(f, "},\"welch\":{\"t\":");
-		fl_json_num(f, m->t);
-		fprintf(f, ",\"df\":");
-		fl_json_num(f, m->df);
-		fprintf(f, ",\"p\":");
-		fl_json_num(f, m->p);
-		fprintf(f, "},\"significant\":%s", m->significant ? "true" : "false");
-		for (int s = 0; s < 2; s++)
-			if (!m->have[s]) {
-				fprintf(f, ",\"gap_%c\":", 'a' + s);
-				fl_json_str(f, m->gap[s]);
-			}
-		fprintf(f, "}");
-	}
+	for (unsigned int i = 0; i < c->nm; i++)
+		json_metric(f, &c->m[i], i == 0);
 	fprintf(f, "],\"explain\":[");
-	for (unsigned int i = 0; i < c->nexplain; i++) {
-		const struct fl_cmp_explain *e = &c->explain[i];
-
-		fprintf(f, "%s{\"threads\":%u,\"significant\":%s,\"latency_change_ns\":", i ? "," : "",
-			e->threads, e->significant ? "true" : "false");
-		fl_json_num(f, e->dlat);
-		fprintf(f, ",\"phase\":");
-		if (e->phase >= 0)
-			fl_json_str(f, e->phase == FL_PH_NR ? "unattributed" : fl_phase_name(e->phase));
-		else
-			fprintf(f, "null");
-		fprintf(f, ",\"phase_share_pct\":");
-		fl_json_num(f, e->phase_share);
-		fprintf(f, ",\"lock_class\":");
-		if (e->lock >= 0)
-			fl_json_str(f, fl_lock_class_name(e->lock));
-		else
-			fprintf(f, "null");
-		fprintf(f, ",\"lock_share_pct\":");
-		fl_json_num(f, e->lock_share);
-		fprintf(f, ",\"text\":");
-		fl_json_str(f, e->text);
-		fprintf(f, "}");
+	for (unsigned int i = 0; i < c->nexplain; i++)
+		json_explain(f, &c->explain[i], i == 0);
+	fprintf(f, "],\"blame\":[");
+	for (unsigned int i = 0; i < c->nblame; i++) {
+		fprintf(f, "%s{\"threads\":%u,\"holders\":", i ? "," : "", c->blame[i].threads);
+		fl_bcmp_json(f, &c->blame[i]);
+		fputc('}', f);
 	}
 	fprintf(f, "],\"notes\":[");
 	for (unsigned int i = 0; i < c->nnotes; i++) {
@@ -602,6 +642,17 @@ static void print_csv(FILE *f, const struct fl_cmp *c, const struct fl_compare_a
 		fl_csv_str(f, e->text);
 		fputs(",\n", f);
 	}
+	/* BLAME: one row per thread count; mean = B - A of the fault wait in ns/s */
+	for (unsigned int i = 0; i < c->nblame; i++) {
+		const struct fl_bcmp *b = &c->blame[i];
+
+		fprintf(f, "blame_explain,explain,%u,ns/s,explain,,,,,", b->threads);
+		if (b->have[0] && b->have[1])
+			csv_num(f, b->d_total);
+		fprintf(f, ",,,,,%s,", b->speaks ? "yes" : "");
+		fl_csv_str(f, b->explain);
+		fputs(",\n", f);
+	}
 }
 
 static void print_md(FILE *f, const struct fl_cmp *c, const struct fl_compare_args *o)
@@ -643,8 +694,98 @@ static void print_md(FILE *f, const struct fl_cmp *c, const struct fl_compare_ar
 	fprintf(f, "\nBold: p < %g (Welch's t-test, two-sided). %% = (B-A)/A.\n", c->alpha);
 	for (unsigned int i = 0; i < c->nexplain; i++)
 		fprintf(f, "%s- %s\n", i ? "" : "\nExplain:\n", c->explain[i].text);
+	for (unsigned int i = 0; i < c->nblame; i++)
+		fprintf(f, "%s- %s\n", i ? "" : "\nBlame:\n", c->blame[i].explain);
 	for (unsigned int i = 0; i < c->nnotes; i++)
 		fprintf(f, "%s- %s\n", i ? "" : "\nNotes:\n", c->notes[i]);
+}
+
+/*
+ * compare A.snap B.snap: two recordings, not sweeps -- one run a side, so
+ * no metric table (no test is possible); the holder rows and the clause of
+ * record --blame.
+ */
+static int compare_snapshots(const struct fl_compare_args *o)
+{
+	struct fl_bcmp_rec rec[2];
+	char krel[2][FL_KREL_LEN + 1], err[512];
+	double secs[2];
+	struct fl_out out;
+	struct fl_bcmp c;
+	int rc = 1;
+
+	memset(rec, 0, sizeof(rec));
+	if ((o->fmt != FL_CMP_FMT_TEXT && o->fmt != FL_CMP_FMT_JSON) || o->seed) {
+		fprintf(stderr, "faultline compare: two snapshot files compare as text or json "
+			"(not --seed)\n");
+		return 2;
+	}
+	for (int s = 0; s < 2; s++) {
+		struct fl_snapshot snap;
+
+		memset(&snap, 0, sizeof(snap));
+		if (fl_snapshot_read_file(s ? o->b : o->a, &snap, err, sizeof(err))) {
+			fprintf(stderr, "faultline compare: %s\n", err);
+			goto out;
+		}
+		memcpy(krel[s], snap.hdr.kernel_release, FL_KREL_LEN);
+		krel[s][FL_KREL_LEN] = '\0';
+		secs[s] = snap.hdr.duration_ns / 1e9;
+		rc = fl_bcmp_rec_from(&rec[s], &snap);
+		fl_snapshot_free(&snap);
+		if (rc) {
+			fprintf(stderr, "faultline compare: out of memory\n");
+			rc = 1;
+			goto out;
+		}
+		rc = 1;
+	}
+	if (fl_bcmp_build(&c, (const struct fl_bcmp_rec *const[2]){ &rec[0], &rec[1] },
+			  (const unsigned int[2]){ 1, 1 }, o->alpha, "")) {
+		fprintf(stderr, "faultline compare: out of memory\n");
+		goto out;
+	}
+	if (!fl_out_open(&out, o->out)) {
+		if (o->fmt == FL_CMP_FMT_TEXT) {
+			fprintf(out.f, "[*] RECORDINGS\n");
+			for (int s = 0; s < 2; s++)
+				fprintf(out.f, "(%c) %s%s%s: kernel %s, %.3f s\n", 'A' + s,
+					s ? o->b : o->a, o->label[s] ? " " : "",
+					o->label[s] ? o->label[s] : "", krel[s], secs[s]);
+			fprintf(out.f, "\n[*] BLAME\n");
+			fl_bcmp_text(out.f, &c);
+		} else {
+			fprintf(out.f, "{\"faultline_compare\":1,\"inputs\":\"snapshots\"");
+			for (int s = 0; s < 2; s++) {
+				fprintf(out.f, ",\"%c\":{\"file\":", 'a' + s);
+				fl_json_str(out.f, s ? o->b : o->a);
+				fprintf(out.f, ",\"label\":");
+				fl_json_str(out.f, o->label[s] ? o->label[s] : krel[s]);
+				fprintf(out.f, ",\"kernel\":");
+				fl_json_str(out.f, krel[s]);
+				fprintf(out.f, ",\"seconds\":");
+				fl_json_num(out.f, secs[s]);
+				fputc('}', out.f);
+			}
+			fprintf(out.f, ",\"blame\":");
+			fl_bcmp_json(out.f, &c);
+			fprintf(out.f, "}\n");
+		}
+		rc = fl_out_commit(&out) ? 1 : 0;
+	}
+	fl_bcmp_free(&c);
+out:
+	fl_bcmp_rec_free(&rec[0]);
+	fl_bcmp_rec_free(&rec[1]);
+	return rc;
+}
+
+/* 1 when P is a regular file (a snapshot), 0 otherwise (a sweep directory, or nothing). */
+static int is_file(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISREG(st.st_mode);
 }
 
 int parse_compare_args(int argc, char **argv, struct fl_compare_args *a, char *err, size_t errlen)
@@ -732,6 +873,14 @@ int cmd_compare(int argc, char **argv)
 			  usage);
 	if (rc >= 0)
 		return rc;
+	if (is_file(o.a) && is_file(o.b))
+		return compare_snapshots(&o);
+	if (is_file(o.a) || is_file(o.b)) {
+		fprintf(stderr, "faultline compare: %s is a file and %s is not: give two snapshots "
+			"or two pft-sweep directories\n", is_file(o.a) ? o.a : o.b,
+			is_file(o.a) ? o.b : o.a);
+		return 1;
+	}
 	if (fl_cmp_build(&c, o.a, o.b, o.alpha, err, sizeof(err))) {
 		fprintf(stderr, "faultline compare: %s\n", err);
 		return 1;

@@ -59,19 +59,15 @@ int parse_export_args(int argc, char **argv, struct fl_export_args *a, char *err
 				return fl_args_bad(err, errlen, "unknown format '%s' "
 					"(json, csv, prom, text)", optarg);
 			break;
-		case 'b':
-			if (!strcmp(optarg, "cpu"))
-				a->by = FL_EXP_BY_CPU;
-			else if (!strcmp(optarg, "llc"))
-				a->by = FL_EXP_BY_LLC;
-			else if (!strcmp(optarg, "node"))
-				a->by = FL_EXP_BY_NODE;
-			else if (!strcmp(optarg, "total"))
-				a->by = FL_EXP_BY_TOTAL;
-			else
+		case 'b': {
+			enum fl_export_by by;
+
+			if (fl_export_by_parse(optarg, &by))
 				return fl_args_bad(err, errlen, "--by wants cpu, llc, node or "
 					"total, got '%s'", optarg);
+			a->by = by;
 			break;
+		}
 		case 'o':
 			a->out = optarg;
 			break;

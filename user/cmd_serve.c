@@ -52,7 +52,7 @@ static void usage(FILE *f)
 "                       [--per-cpu | --by llc|node]\n"
 "                       [-b auto|bpf|kmod] [--tier fentry|kprobe|tracepoint] [-i SEC]\n"
 "                       [--textfile DIR] [--run NAME] [--self-cost] [--hmf] [--mmap-lock]\n"
-"                       [-d SEC] [-q]\n"
+"                       [-o FILE] [-d SEC] [-q]\n"
 "  -l, --listen ADDR:PORT serve /metrics there (default " FL_SERVE_DEFAULT_LISTEN
 "; [V6]:PORT for IPv6)\n"
 "  -a, --all              trace every task (the default)\n"
@@ -67,6 +67,8 @@ static void usage(FILE *f)
 "      --textfile DIR     also write DIR/faultline.prom every interval (atomic rename),\n"
 "                         for node_exporter's textfile collector\n"
 "      --run NAME         the run label (default 'serve')\n"
+"  -o, --output FILE      at exit, write what /metrics served (all counts since start)\n"
+"                         as a snapshot for report / export / compare (atomic rename)\n"
 "      --self-cost        also export the BPF programs' own runs and run time\n"
 "      --hmf, --mmap-lock as record\n"
 "  -d, --duration SEC     exit (status 0) after SEC seconds\n"
@@ -74,9 +76,157 @@ static void usage(FILE *f)
 "SIGTERM/SIGINT: detach and exit 0; SIGHUP: detach and attach the backend again.\n");
 }
 
+static void serve_defaults(struct fl_serve_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->listen = FL_SERVE_DEFAULT_LISTEN;
+	a->by = FL_EXP_BY_TOTAL;
+	a->interval = 1;
+	a->run = "serve";
+}
+
+enum { O_PERCPU = 256, O_BY, O_TIER, O_TEXTFILE, O_RUN, O_SELF, O_HMF, O_MMAP, O_CGROUP };
+
+/* what the cross-option checks need beyond the arguments themselves */
+struct serve_seen {
+	bool all;
+	bool by_set;
+};
+
+static int parse_pid(const char *arg, struct fl_serve_args *a, char *err, size_t errlen)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (arg[0] < '0' || arg[0] > '9' || errno || *end || !v || v > 0x7fffffff)
+		return fl_args_bad(err, errlen, "-p: expected a process id, got '%s'", arg);
+	a->pid = v;
+	return FL_ARGS_RUN;
+}
+
+static int parse_by(const char *arg, struct fl_serve_args *a, char *err, size_t errlen)
+{
+	enum fl_export_by by;
+
+	if (fl_export_by_parse(arg, &by))
+		return fl_args_bad(err, errlen, "--by: expected llc, node, cpu or total, got '%s'",
+				   arg);
+	a->by = by;
+	return FL_ARGS_RUN;
+}
+
+/* The options that take a value to check: FL_ARGS_RUN, or FL_ARGS_BAD. */
+static int parse_valued(int c, const char *arg, struct fl_serve_args *a,
+			struct serve_seen *seen, char *err, size_t errlen)
+{
+	switch (c) {
+	case 'p':
+		return parse_pid(arg, a, err, errlen);
+	case O_CGROUP:
+		if (!arg[0])
+			return fl_args_bad(err, errlen, "--cgroup: empty path");
+		a->cgroup = arg;
+		return FL_ARGS_RUN;
+	case O_BY:
+		seen->by_set = true;
+		return parse_by(arg, a, err, errlen);
+	case 'b':
+		if (fl_parse_backend(arg, &a->backend_req))
+			return fl_args_bad(err, errlen, "-b: expected auto, bpf or kmod, got '%s'", arg);
+		return FL_ARGS_RUN;
+	case O_TIER:
+		if (fl_parse_tier(arg, &a->tier_req))
+			return fl_args_bad(err, errlen, "--tier: expected fentry, kprobe or "
+					   "tracepoint, got '%s'", arg);
+		return FL_ARGS_RUN;
+	case 'i':
+		if (fl_parse_secs(arg, 0.01, &a->interval))
+			return fl_args_bad(err, errlen, "-i: expected seconds >= 0.01, got '%s'", arg);
+		return FL_ARGS_RUN;
+	default:	/* 'd' */
+		if (fl_parse_secs(arg, 0.01, &a->duration))
+			return fl_args_bad(err, errlen, "-d: expected seconds >= 0.01, got '%s'", arg);
+		return FL_ARGS_RUN;
+	}
+}
+
+/* One option: FL_ARGS_RUN to go on, FL_ARGS_HELP or FL_ARGS_BAD. */
+static int parse_opt(int c, char *arg, char **argv, struct fl_serve_args *a,
+		     struct serve_seen *seen, char *err, size_t errlen)
+{
+	switch (c) {
+	case 'p': case O_CGROUP: case O_BY: case 'b': case O_TIER: case 'i': case 'd':
+		return parse_valued(c, arg, a, seen, err, errlen);
+	case 'l':
+		a->listen = arg;
+		break;
+	case 'a':
+		seen->all = true;
+		break;
+	case O_PERCPU:
+		a->per_cpu = true;
+		break;
+	case O_TEXTFILE:
+		a->textfile = arg;
+		break;
+	case O_RUN:
+		a->run = arg;
+		break;
+	case 'o':
+		if (!arg[0])
+			return fl_args_bad(err, errlen, "-o: empty file name");
+		a->output = arg;
+		break;
+	case O_SELF:
+		a->self_cost = true;
+		break;
+	case O_HMF:
+		a->time_hmf = true;
+		break;
+	case O_MMAP:
+		a->mmap_lock = true;
+		break;
+	case 'q':
+		a->quiet = true;
+		break;
+	case 'h':
+		return FL_ARGS_HELP;
+	default:
+		return fl_args_bad(err, errlen, "unknown or incomplete option '%s'",
+				   argv[optind - 1 > 0 ? optind - 1 : 0]);
+	}
+	return FL_ARGS_RUN;
+}
+
+/* The options against each other, once all are read. */
+static int check_args(struct fl_serve_args *a, const struct serve_seen *seen,
+		      char *err, size_t errlen)
+{
+	if (seen->all && a->pid)
+		return fl_args_bad(err, errlen, "-a and -p exclude each other");
+	if (a->cgroup && (seen->all || a->pid))
+		return fl_args_bad(err, errlen, "--cgroup excludes -a and -p");
+	if (a->cgroup && a->backend_req == FL_REC_B_KMOD)
+		return fl_args_bad(err, errlen, "--cgroup needs the bpf backend (the module "
+				   "filters one thread group)");
+	if (a->per_cpu && seen->by_set && a->by != FL_EXP_BY_CPU)
+		return fl_args_bad(err, errlen, "--per-cpu and --by exclude each other");
+	if (a->per_cpu)
+		a->by = FL_EXP_BY_CPU;
+	if (a->backend_req == FL_REC_B_KMOD && a->tier_req)
+		return fl_args_bad(err, errlen, "--tier is for the bpf backend");
+	if (a->time_hmf && a->tier_req == FL_TIER_TRACEPOINT)
+		return fl_args_bad(err, errlen, "--hmf needs a handle_mm_fault hook: not with "
+				   "--tier tracepoint");
+	if (a->backend_req == FL_REC_B_KMOD && a->self_cost)
+		return fl_args_bad(err, errlen, "--self-cost times BPF programs: not with -b kmod");
+	return FL_ARGS_RUN;
+}
+
 int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, size_t errlen)
 {
-	enum { O_PERCPU = 256, O_BY, O_TIER, O_TEXTFILE, O_RUN, O_SELF, O_HMF, O_MMAP, O_CGROUP };
 	static const struct option lo[] = {
 		{ "listen", required_argument, NULL, 'l' },
 		{ "all", no_argument, NULL, 'a' },
@@ -93,128 +243,26 @@ int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, 
 		{ "self-cost", no_argument, NULL, O_SELF },
 		{ "hmf", no_argument, NULL, O_HMF },
 		{ "mmap-lock", no_argument, NULL, O_MMAP },
+		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	bool all = false, by_set = false;
-	int c;
+	struct serve_seen seen = { 0 };
+	int c, ret;
 
-	memset(a, 0, sizeof(*a));
-	a->listen = FL_SERVE_DEFAULT_LISTEN;
-	a->by = FL_EXP_BY_TOTAL;
-	a->interval = 1;
-	a->run = "serve";
+	serve_defaults(a);
 	err[0] = '\0';
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+l:ap:b:i:d:qh", lo, NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			a->listen = optarg;
-			break;
-		case 'a':
-			all = true;
-			break;
-		case 'p': {
-			char *end;
-			unsigned long v;
-
-			errno = 0;
-			v = strtoul(optarg, &end, 10);
-			if (optarg[0] < '0' || optarg[0] > '9' || errno || *end || !v || v > 0x7fffffff)
-				return fl_args_bad(err, errlen, "-p: expected a process id, got '%s'", optarg);
-			a->pid = v;
-			break;
-		}
-		case O_CGROUP:
-			if (!optarg[0])
-				return fl_args_bad(err, errlen, "--cgroup: empty path");
-			a->cgroup = optarg;
-			break;
-		case O_PERCPU:
-			a->per_cpu = true;
-			break;
-		case O_BY:
-			if (!strcmp(optarg, "llc"))
-				a->by = FL_EXP_BY_LLC;
-			else if (!strcmp(optarg, "node"))
-				a->by = FL_EXP_BY_NODE;
-			else if (!strcmp(optarg, "cpu"))
-				a->by = FL_EXP_BY_CPU;
-			else if (!strcmp(optarg, "total"))
-				a->by = FL_EXP_BY_TOTAL;
-			else
-				return fl_args_bad(err, errlen, "--by: expected llc, node, cpu or total, "
-						   "got '%s'", optarg);
-			by_set = true;
-			break;
-		case 'b':
-			if (fl_parse_backend(optarg, &a->backend_req))
-				return fl_args_bad(err, errlen, "-b: expected auto, bpf or kmod, got '%s'",
-						   optarg);
-			break;
-		case O_TIER:
-			if (fl_parse_tier(optarg, &a->tier_req))
-				return fl_args_bad(err, errlen, "--tier: expected fentry, kprobe or "
-						   "tracepoint, got '%s'", optarg);
-			break;
-		case 'i':
-			if (fl_parse_secs(optarg, 0.01, &a->interval))
-				return fl_args_bad(err, errlen, "-i: expected seconds >= 0.01, got '%s'",
-						   optarg);
-			break;
-		case 'd':
-			if (fl_parse_secs(optarg, 0.01, &a->duration))
-				return fl_args_bad(err, errlen, "-d: expected seconds >= 0.01, got '%s'",
-						   optarg);
-			break;
-		case O_TEXTFILE:
-			a->textfile = optarg;
-			break;
-		case O_RUN:
-			a->run = optarg;
-			break;
-		case O_SELF:
-			a->self_cost = true;
-			break;
-		case O_HMF:
-			a->time_hmf = true;
-			break;
-		case O_MMAP:
-			a->mmap_lock = true;
-			break;
-		case 'q':
-			a->quiet = true;
-			break;
-		case 'h':
-			return FL_ARGS_HELP;
-		default:
-			return fl_args_bad(err, errlen, "unknown or incomplete option '%s'",
-					   argv[optind - 1 > 0 ? optind - 1 : 0]);
-		}
+	while ((c = getopt_long(argc, argv, "+l:ap:b:i:d:o:qh", lo, NULL)) != -1) {
+		ret = parse_opt(c, optarg, argv, a, &seen, err, errlen);
+		if (ret != FL_ARGS_RUN)
+			return ret;
 	}
 	if (optind < argc)
 		return fl_args_bad(err, errlen, "unexpected argument '%s'", argv[optind]);
-	if (all && a->pid)
-		return fl_args_bad(err, errlen, "-a and -p exclude each other");
-	if (a->cgroup && (all || a->pid))
-		return fl_args_bad(err, errlen, "--cgroup excludes -a and -p");
-	if (a->cgroup && a->backend_req == FL_REC_B_KMOD)
-		return fl_args_bad(err, errlen, "--cgroup needs the bpf backend (the module "
-				   "filters one thread group)");
-	if (a->per_cpu && by_set && a->by != FL_EXP_BY_CPU)
-		return fl_args_bad(err, errlen, "--per-cpu and --by exclude each other");
-	if (a->per_cpu)
-		a->by = FL_EXP_BY_CPU;
-	if (a->backend_req == FL_REC_B_KMOD && a->tier_req)
-		return fl_args_bad(err, errlen, "--tier is for the bpf backend");
-	if (a->time_hmf && a->tier_req == FL_TIER_TRACEPOINT)
-		return fl_args_bad(err, errlen, "--hmf needs a handle_mm_fault hook: not with "
-				   "--tier tracepoint");
-	if (a->backend_req == FL_REC_B_KMOD && a->self_cost)
-		return fl_args_bad(err, errlen, "--self-cost times BPF programs: not with -b kmod");
-	return FL_ARGS_RUN;
+	return check_args(a, &seen, err, errlen);
 }
 
 static unsigned long long now_ns(clockid_t clk)
@@ -367,6 +415,47 @@ static void write_textfile(struct srv *s)
 	fl_out_commit(&o);
 }
 
+/* -o's directory, checked at start: a typo fails now, not after hours of serving */
+static int output_ok(const char *path)
+{
+	char *dup = strdup(path), *slash;
+	const char *dir = ".";
+	int ret = 0;
+
+	if (!dup)
+		return -1;
+	slash = strrchr(dup, '/');
+	if (slash) {
+		*slash = '\0';
+		dir = slash == dup ? "/" : dup;
+	}
+	if (access(dir, W_OK)) {
+		fprintf(stderr, "faultline serve: -o %s: %s: %s\n", path, dir, strerror(errno));
+		ret = -1;
+	}
+	free(dup);
+	return ret;
+}
+
+/* -o at exit: one last read, so the snapshot ends where serving ended */
+static int save_output(struct srv *s)
+{
+	char err[512];
+	int ret;
+
+	if (!s->a.output || !s->model_ok)
+		return 0;
+	collect(s);
+	pthread_mutex_lock(&s->mu);
+	ret = fl_serve_model_save(&s->m, s->a.output, err, sizeof(err));
+	pthread_mutex_unlock(&s->mu);
+	if (ret)
+		fprintf(stderr, "faultline serve: -o %s: %s\n", s->a.output, err);
+	else
+		note(s, "snapshot written");
+	return ret;
+}
+
 static int textfile_ok(const char *dir)
 {
 	struct stat st;
@@ -378,77 +467,90 @@ static int textfile_ok(const char *dir)
 	return 0;
 }
 
-int cmd_serve(int argc, char **argv)
+/* Before anything is set up: 0, or the exit status. */
+static int serve_precheck(struct srv *s)
 {
-	struct srv s = { .stats_fd = -1 };
-	char err[512];
-	sigset_t set, orig;
-	unsigned long long t_end = 0, next;
-	int ret = fl_args_exit(parse_serve_args(argc, argv, &s.a, err, sizeof(err)), "serve",
-			       err, usage);
-
-	if (ret >= 0)
-		return ret;
 	if (!privileged()) {
 		fprintf(stderr, "faultline serve: needs root (or CAP_BPF + CAP_PERFMON) to attach "
 			"its probes; not starting\n");
 		return 1;
 	}
-	if (s.a.textfile && textfile_ok(s.a.textfile))
+	if (s->a.textfile && textfile_ok(s->a.textfile))
 		return 1;
-	if (s.a.pid) {
+	if (s->a.output && output_ok(s->a.output))
+		return 1;
+	if (s->a.pid) {
 		char path[64];
 
-		snprintf(path, sizeof(path), "/proc/%u", s.a.pid);
+		snprintf(path, sizeof(path), "/proc/%u", s->a.pid);
 		if (access(path, F_OK)) {
-			fprintf(stderr, "faultline serve: -p %u: no such process\n", s.a.pid);
+			fprintf(stderr, "faultline serve: -p %u: no such process\n", s->a.pid);
 			return 1;
 		}
-		s.tgid = s.a.pid;
+		s->tgid = s->a.pid;
 	}
-	pthread_mutex_init(&s.mu, NULL);
-	/* the HTTP threads inherit this mask: the signals come to sigtimedwait here */
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, &orig);
-	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+/* The backend attached, read once, served over HTTP: 0 or -1. */
+static int serve_start(struct srv *s)
+{
+	char err[512];
+
 	fl_bpf_setup_libbpf();
-	if (s.a.self_cost) {
-		s.stats_fd = fl_bpf_stats_enable(err, sizeof(err));
-		if (s.stats_fd < 0) {
+	if (s->a.self_cost) {
+		s->stats_fd = fl_bpf_stats_enable(err, sizeof(err));
+		if (s->stats_fd < 0) {
 			fprintf(stderr, "faultline serve: --self-cost: %s\n", err);
-			return 1;
+			return -1;
 		}
 	}
-	s.vm_ok = !fl_vmstat_read(&s.vm, NULL, false, err, sizeof(err));
-	if (!s.vm_ok)
+	s->vm_ok = !fl_vmstat_read(&s->vm, NULL, false, err, sizeof(err));
+	if (!s->vm_ok)
 		fprintf(stderr, "faultline serve: %s (vmstat not exported)\n", err);
-	if (start_backend(&s) || cgroup_scan(&s)) {
-		ret = 1;
-		goto out;
-	}
-	if (collect(&s)) {
-		ret = 1;
-		goto out;
-	}
-	s.http = fl_http_start(s.a.listen, &s.m, &s.mu, err, sizeof(err));
-	if (!s.http) {
+	if (start_backend(s) || cgroup_scan(s) || collect(s))
+		return -1;
+	s->http = fl_http_start(s->a.listen, &s->m, &s->mu, err, sizeof(err));
+	if (!s->http) {
 		fprintf(stderr, "faultline serve: %s\n", err);
-		ret = 1;
-		goto out;
+		return -1;
 	}
-	if (!s.a.quiet)
+	if (!s->a.quiet)
 		fprintf(stderr, "faultline serve: http://%s/metrics, reading every %gs%s%s\n",
-			s.a.listen, s.a.interval, s.a.textfile ? ", textfile in " : "",
-			s.a.textfile ? s.a.textfile : "");
-	if (s.a.textfile)
-		write_textfile(&s);
-	next = now_ns(CLOCK_MONOTONIC) + (unsigned long long)(s.a.interval * 1e9);
-	if (s.a.duration)
-		t_end = now_ns(CLOCK_MONOTONIC) + (unsigned long long)(s.a.duration * 1e9);
-	ret = 0;
+			s->a.listen, s->a.interval, s->a.textfile ? ", textfile in " : "",
+			s->a.textfile ? s->a.textfile : "");
+	if (s->a.textfile)
+		write_textfile(s);
+	return 0;
+}
+
+/* SIGHUP: the old session's last counts folded in, the backend attached anew; 0 or -1. */
+static int serve_reopen(struct srv *s)
+{
+	collect(s);
+	fl_be_stop(&s->be);
+	pthread_mutex_lock(&s->mu);
+	fl_serve_model_new_session(&s->m);
+	pthread_mutex_unlock(&s->mu);
+	if (s->a.textfile)
+		textfile_ok(s->a.textfile);
+	if (start_backend(s)) {
+		fprintf(stderr, "faultline serve: SIGHUP: the backend did not come back; exiting\n");
+		return -1;
+	}
+	cgroup_scan(s);
+	note(s, "SIGHUP: backend reopened");
+	return 0;
+}
+
+/* Wait for the next read, the end of -d or a signal; the exit status. */
+static int serve_loop(struct srv *s, const sigset_t *set)
+{
+	unsigned long long next, t_end = 0, step = (unsigned long long)(s->a.interval * 1e9);
+
+	next = now_ns(CLOCK_MONOTONIC) + step;
+	if (s->a.duration)
+		t_end = now_ns(CLOCK_MONOTONIC) + (unsigned long long)(s->a.duration * 1e9);
 	for (;;) {
 		unsigned long long now = now_ns(CLOCK_MONOTONIC), until = next;
 		struct timespec ts;
@@ -459,56 +561,76 @@ int cmd_serve(int argc, char **argv)
 		if (until > now) {
 			ts.tv_sec = (until - now) / 1000000000ULL;
 			ts.tv_nsec = (until - now) % 1000000000ULL;
-			sig = sigtimedwait(&set, NULL, &ts);
+			sig = sigtimedwait(set, NULL, &ts);
 		} else {
 			sig = -1;
 			errno = EAGAIN;
 		}
 		if (sig == SIGTERM || sig == SIGINT)
-			break;
+			return 0;
 		if (sig == SIGHUP) {
-			/* what the old session counted since the last read is folded in first */
-			collect(&s);
-			fl_be_stop(&s.be);
-			pthread_mutex_lock(&s.mu);
-			fl_serve_model_new_session(&s.m);
-			pthread_mutex_unlock(&s.mu);
-			if (s.a.textfile)
-				textfile_ok(s.a.textfile);
-			if (start_backend(&s)) {
-				fprintf(stderr, "faultline serve: SIGHUP: the backend did not come back; "
-					"exiting\n");
-				ret = 1;
-				break;
-			}
-			cgroup_scan(&s);
-			note(&s, "SIGHUP: backend reopened");
+			if (serve_reopen(s))
+				return 1;
 			continue;
 		}
 		if (sig < 0 && errno == EINTR)
 			continue;
 		now = now_ns(CLOCK_MONOTONIC);
 		if (now >= next) {
-			collect(&s);
-			if (s.a.textfile)
-				write_textfile(&s);
-			next += (unsigned long long)(s.a.interval * 1e9);
+			collect(s);
+			if (s->a.textfile)
+				write_textfile(s);
+			next += step;
 			if (next <= now)	/* fell behind: skip, do not burst */
-				next = now + (unsigned long long)(s.a.interval * 1e9);
+				next = now + step;
 		}
 		if (t_end && now >= t_end)
-			break;
+			return 0;
 	}
-out:
-	fl_http_stop(s.http);
-	fl_be_stop(&s.be);
-	if (s.stats_fd >= 0)
-		close(s.stats_fd);
-	fl_vmstat_free(&s.vm);
-	if (s.model_ok)
-		fl_serve_model_free(&s.m);
-	pthread_mutex_destroy(&s.mu);
-	sigprocmask(SIG_SETMASK, &orig, NULL);
+}
+
+static void serve_cleanup(struct srv *s, const sigset_t *orig)
+{
+	fl_http_stop(s->http);
+	fl_be_stop(&s->be);
+	if (s->stats_fd >= 0)
+		close(s->stats_fd);
+	fl_vmstat_free(&s->vm);
+	if (s->model_ok)
+		fl_serve_model_free(&s->m);
+	pthread_mutex_destroy(&s->mu);
+	sigprocmask(SIG_SETMASK, orig, NULL);
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	struct srv s = { .stats_fd = -1 };
+	char err[512];
+	sigset_t set, orig;
+	int ret = fl_args_exit(parse_serve_args(argc, argv, &s.a, err, sizeof(err)), "serve",
+			       err, usage);
+
+	if (ret >= 0)
+		return ret;
+	ret = serve_precheck(&s);
+	if (ret)
+		return ret;
+	pthread_mutex_init(&s.mu, NULL);
+	/* the HTTP threads inherit this mask: the signals come to sigtimedwait here */
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, &orig);
+	signal(SIGPIPE, SIG_IGN);
+	if (serve_start(&s)) {
+		ret = 1;
+	} else {
+		ret = serve_loop(&s, &set);
+		if (save_output(&s))
+			ret = 1;
+	}
+	serve_cleanup(&s, &orig);
 	if (!ret && !s.a.quiet)
 		fprintf(stderr, "faultline serve: detached, exiting\n");
 	return ret;

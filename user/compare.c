@@ -274,6 +274,12 @@ static int read_sums(struct fl_cmp *c)
 					continue;	/* noted by snap_values() */
 				snapsum_fill(&cs->v[k], &snap);
 				snapsum_groups(&cs->v[k], &snap);
+				if (fl_bcmp_rec_from(&cs->v[k].blame, &snap)) {
+					fl_snapshot_free(&snap);
+					return -1;
+				}
+				c->have_blame |= cs->v[k].blame.have ||
+						 fl_snapshot_tag(&snap, "blame") != NULL;
 				c->have_phases |= cs->v[k].sum.phases;
 				c->side_phases[s] |= cs->v[k].sum.phases;
 				c->have_locks |= cs->v[k].sum.locks;
@@ -748,6 +754,48 @@ int fl_cmp_build_explain(struct fl_cmp *c)
 	return 0;
 }
 
+int fl_cmp_build_blame(struct fl_cmp *c)
+{
+	for (unsigned int i = 0; c->have_blame && i < c->sw[0].nseries; i++) {
+		unsigned int t = c->sw[0].series[i].threads, n[2];
+		const struct fl_pft_series *ser[2] = { &c->sw[0].series[i],
+						       fl_sweep_series(&c->sw[1], t) };
+		struct fl_bcmp_rec *rec[2] = { NULL, NULL };
+		struct fl_bcmp *nb;
+		char where[64];
+		int rc = -1;
+
+		if (!ser[1])
+			continue;
+		nb = realloc(c->blame, (c->nblame + 1) * sizeof(*nb));
+		if (!nb)
+			return -1;
+		c->blame = nb;
+		for (int s = 0; s < 2; s++) {
+			const struct fl_cmp_sums *cs = &c->sums[s][ser[s] - c->sw[s].series];
+
+			/* shallow copies: the rows stay the snapshot summaries' */
+			n[s] = cs->n;
+			rec[s] = calloc(n[s] ? n[s] : 1, sizeof(*rec[s]));
+			for (unsigned int k = 0; rec[s] && k < n[s]; k++)
+				if (cs->v[k].ok)
+					rec[s][k] = cs->v[k].blame;
+				else
+					snprintf(rec[s][k].why, sizeof(rec[s][k].why), "unreadable snapshot");
+		}
+		snprintf(where, sizeof(where), "at %u thread%s", t, t == 1 ? "" : "s");
+		if (rec[0] && rec[1])
+			rc = fl_bcmp_build(&c->blame[c->nblame], (const struct fl_bcmp_rec *const[2]){
+						   rec[0], rec[1] }, n, c->alpha, where);
+		free(rec[0]);
+		free(rec[1]);
+		if (rc)
+			return -1;
+		c->blame[c->nblame++].threads = t;
+	}
+	return 0;
+}
+
 static int cmp_uint(const void *a, const void *b)
 {
 	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
@@ -901,7 +949,7 @@ int fl_cmp_build(struct fl_cmp *c, const char *dir_a, const char *dir_b, double 
 		}
 	}
 	drop_quiet_locks(c);
-	if (fl_cmp_build_explain(c))
+	if (fl_cmp_build_explain(c) || fl_cmp_build_blame(c))
 		goto oom;
 	free(thr);
 	return 0;
@@ -940,14 +988,19 @@ void fl_cmp_free(struct fl_cmp *c)
 	free(c->m);
 	for (int s = 0; s < 2; s++) {
 		for (unsigned int i = 0; c->sums[s] && i < c->sw[s].nseries; i++) {
-			for (unsigned int k = 0; k < c->sums[s][i].n; k++)
+			for (unsigned int k = 0; k < c->sums[s][i].n; k++) {
 				for (int by = 0; by < 2; by++)
 					free(c->sums[s][i].v[k].grp[by].sum);
+				fl_bcmp_rec_free(&c->sums[s][i].v[k].blame);
+			}
 			free(c->sums[s][i].v);
 		}
 		free(c->sums[s]);
 	}
 	free(c->explain);
+	for (unsigned int i = 0; i < c->nblame; i++)
+		fl_bcmp_free(&c->blame[i]);
+	free(c->blame);
 	fl_sweep_free(&c->sw[0]);
 	fl_sweep_free(&c->sw[1]);
 	memset(c, 0, sizeof(*c));

@@ -7,6 +7,7 @@
 #ifndef FAULTLINE_COMPARE_H
 #define FAULTLINE_COMPARE_H
 
+#include "blame_compare.h"
 #include "phases.h"
 #include "pftlog.h"
 #include "report_common.h"
@@ -49,6 +50,7 @@ struct fl_cmp_snapsum {
 		struct fl_phases_summary *sum;
 		unsigned int n;
 	} grp[2];			/* FL_CMP_BY_NODE, FL_CMP_BY_LLC */
+	struct fl_bcmp_rec blame;	/* record --blame rows (BLAME section) */
 };
 #define FL_CMP_BY_NODE	0
 #define FL_CMP_BY_LLC	1
@@ -82,6 +84,9 @@ struct fl_cmp {
 	struct fl_cmp_sums *sums[2];	/* per series of sw[s] */
 	struct fl_cmp_explain *explain;	/* thread counts with a change to explain */
 	unsigned int nexplain;
+	int have_blame;			/* some snapshot was recorded with --blame */
+	struct fl_bcmp *blame;		/* per thread count run on both sides */
+	unsigned int nblame;
 	char shape[2][80];		/* pft fault shape of A, B: fl_sweep_shape() */
 	int shape_known[2];
 	int shape_differs;		/* both known, and not the same */
@@ -146,5 +151,7 @@ int fl_cmp_sum_metric(const struct fl_cmp_snapsum *ss, const struct fl_cmp_kind 
  * tests; fl_cmp_build calls it.
  */
 int fl_cmp_build_explain(struct fl_cmp *c);
+/* The BLAME comparisons of c (fl_cmp_build calls it when a snapshot has --blame data). */
+int fl_cmp_build_blame(struct fl_cmp *c);
 
 #endif

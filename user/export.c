@@ -15,11 +15,21 @@
 #include "export.h"
 #include "kv.h"
 
+static const char *const fl_export_by_names[] = { "cpu", "llc", "node", "total" };
+
 const char *fl_export_by_name(enum fl_export_by by)
 {
-	static const char *const n[] = { "cpu", "llc", "node", "total" };
+	return by <= FL_EXP_BY_TOTAL ? fl_export_by_names[by] : "?";
+}
 
-	return by <= FL_EXP_BY_TOTAL ? n[by] : "?";
+int fl_export_by_parse(const char *s, enum fl_export_by *by)
+{
+	for (unsigned int i = 0; i <= FL_EXP_BY_TOTAL; i++)
+		if (!strcmp(s, fl_export_by_names[i])) {
+			*by = i;
+			return 0;
+		}
+	return -1;
 }
 
 const enum fl_figure fl_export_figs[FL_FIG_NR] = {

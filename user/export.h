@@ -44,6 +44,8 @@ struct fl_export {
 };
 
 const char *fl_export_by_name(enum fl_export_by by);
+/* "cpu", "llc", "node" or "total": 0, else -1. */
+int fl_export_by_parse(const char *s, enum fl_export_by *by);
 
 /*
  * Every figure in export order (json "figures", prom faultline_unavailable)

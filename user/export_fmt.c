@@ -211,83 +211,169 @@ void fl_export_json(FILE *f, const struct fl_export *e)
 
 /* ---- csv ---- */
 
-static void csv_row(FILE *f, const struct fl_export *e, const struct fl_export_snap *es,
-		    const struct fl_export_group *g, const char *metric, const char *kind,
+/* Where rows go: one snapshot, one "by" and "group" column pair. */
+struct csv_at {
+	FILE *f;
+	const struct fl_export_snap *es;
+	const char *by, *group;
+};
+
+static void csv_put(const struct csv_at *at, const char *metric, const char *kind,
 		    const char *lower, const char *upper, const char *value, const char *note)
 {
 	char krel[FL_KREL_LEN + 1];
 
-	memcpy(krel, es->s.hdr.kernel_release, FL_KREL_LEN);
+	memcpy(krel, at->es->s.hdr.kernel_release, FL_KREL_LEN);
 	krel[FL_KREL_LEN] = '\0';
-	fl_csv_str(f, es->run);
-	fputc(',', f);
-	fl_csv_str(f, krel);
-	fprintf(f, ",%s,", g == &es->total ? "total" : fl_export_by_name(e->by));
+	fl_csv_str(at->f, at->es->run);
+	fputc(',', at->f);
+	fl_csv_str(at->f, krel);
+	fprintf(at->f, ",%s,%s,%s,%s,%s,%s,%s,", at->by, at->group, metric, kind, lower, upper,
+		value);
+	fl_csv_str(at->f, note);
+	fputc('\n', at->f);
+}
+
+/* The by / group columns of group g of es. */
+static void csv_at_group(struct csv_at *at, char id[16], FILE *f, const struct fl_export *e,
+			 const struct fl_export_snap *es, const struct fl_export_group *g)
+{
+	*at = (struct csv_at){ f, es, g == &es->total ? "total" : fl_export_by_name(e->by), id };
 	if (g == &es->total)
-		fputs("all", f);
+		snprintf(id, 16, "all");
 	else if (g->id < 0)
-		fputs("unknown", f);
+		snprintf(id, 16, "unknown");
 	else
-		fprintf(f, "%d", g->id);
-	fprintf(f, ",%s,%s,%s,%s,%s,", metric, kind, lower, upper, value);
-	fl_csv_str(f, note);
-	fputc('\n', f);
+		snprintf(id, 16, "%d", g->id);
+}
+
+/* A histogram: count, sum, min, max (when not empty), every non-empty bucket. */
+static void csv_hist(const struct csv_at *at, const char *name, const struct fl_hist *h)
+{
+	char v[32], lo[32], hi[32];
+
+	snprintf(v, sizeof(v), "%llu", h->count);
+	csv_put(at, name, "count", "", "", v, "ns");
+	snprintf(v, sizeof(v), "%llu", h->sum);
+	csv_put(at, name, "sum", "", "", v, "ns");
+	if (h->count) {
+		snprintf(v, sizeof(v), "%llu", h->min);
+		csv_put(at, name, "min", "", "", v, "ns");
+		snprintf(v, sizeof(v), "%llu", h->max);
+		csv_put(at, name, "max", "", "", v, "ns");
+	}
+	for (unsigned int i = 0; i < FL_HIST_NBUCKETS; i++) {
+		if (!h->buckets[i])
+			continue;
+		snprintf(lo, sizeof(lo), "%llu", fl_hist_lower(i));
+		snprintf(hi, sizeof(hi), "%llu", fl_hist_upper(i));
+		snprintf(v, sizeof(v), "%llu", h->buckets[i]);
+		csv_put(at, name, "bucket", lo, hi, v, "ns");
+	}
+}
+
+static void csv_u64(const struct csv_at *at, const char *metric, const char *kind,
+		    unsigned long long x, const char *note)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%llu", x);
+	csv_put(at, metric, kind, "", "", v, note);
+}
+
+/*
+ * record --blame (Documentation/formats.rst, CSV): by "blame", group "all"
+ * for the totals, the row's rank for each holder call site.
+ */
+static void csv_blame(FILE *f, const struct fl_export_snap *es)
+{
+	static const char *const st[BL_ST_NR] = {
+		"blame_hold_oncpu", "blame_hold_runnable", "blame_hold_sleeping",
+	};
+	const struct fl_blame_total *t = fl_snapshot_blame_total(&es->s);
+	const struct fl_blame_row *r;
+	struct csv_at at = { f, es, "blame", "all" };
+	char id[16], buf[BL_FRAMES * (FL_SYM_LEN + 1)], comm[BL_COMM_LEN + 1];
+	unsigned int nr = 0;
+
+	r = fl_snapshot_blame(&es->s, &nr);
+	if (!t || !r) {
+		/* recorded without --blame: nothing, as json; unavailable: say why */
+		if (fl_snapshot_tag(&es->s, "blame"))
+			csv_put(&at, "blame_fault_wait", "count", "", "", "",
+				fl_snapshot_tag(&es->s, "blame"));
+		return;
+	}
+	csv_hist(&at, "blame_fault_wait", &t->wait_all);
+	csv_u64(&at, "blame_blamed_waits", "counter", t->waits_blamed, "");
+	csv_u64(&at, "blame_sites", "counter", t->sites, "");
+	for (unsigned int i = 0; i < BL_M_NR; i++)
+		if (fl_blame_event_name(i)) {
+			snprintf(buf, sizeof(buf), "blame_event_%s", fl_blame_event_name(i));
+			csv_u64(&at, buf, "counter", t->misc[i], "");
+		}
+	at.group = id;
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct fl_blame_row *x = &r[i];
+
+		snprintf(id, sizeof(id), "%u", i);
+		fl_blame_what(x, buf, sizeof(buf));
+		csv_put(&at, "blame_what", "label", "", "", "", buf);
+		fl_blame_comm(x, comm);
+		csv_put(&at, "blame_comm", "label", "", "", "", comm);
+		csv_put(&at, "blame_kind", "label", "", "", "", fl_blame_kind_name(x->kind));
+		fl_blame_frames_str(x, buf, sizeof(buf), "<");
+		csv_put(&at, "blame_frames", "label", "", "", "", buf);
+		if (x->kind == FL_BLAME_SYSCALL)
+			csv_u64(&at, "blame_sysnr", "id", x->sysnr, "");
+		csv_u64(&at, "blame_tid", "id", x->tid, "");
+		csv_hist(&at, "blame_fault_wait", &x->wait);
+		csv_u64(&at, "blame_behind_queued", "counter", x->behind_wait, "");
+		csv_hist(&at, "blame_hold", &x->hold);
+		for (unsigned int z = 0; z < BL_ST_NR; z++)
+			csv_u64(&at, st[z], "sum", x->ns[z], "ns");
+		csv_u64(&at, "blame_hold_reclaim", "sum", x->reclaim_ns, "ns");
+		csv_u64(&at, "blame_own_wait", "sum", x->own_wait_ns, "ns");
+	}
 }
 
 static void csv_group(FILE *f, const struct fl_export *e, const struct fl_export_snap *es,
 		      const struct fl_export_group *g)
 {
 	const struct fl_snapshot *s = &es->s;
-	char v[32], lo[32], hi[32], note[300];
+	char v[32], note[300], id[16];
+	struct csv_at at;
 	const char *why;
 	enum fl_avail a;
 
+	csv_at_group(&at, id, f, e, es, g);
 	for (unsigned int id = 0; id < FL_C_NR; id++) {
 		if (!fl_counter_known(id))
 			continue;
 		if (counter_avail(s, id, &why)) {
 			snprintf(v, sizeof(v), "%llu", g->st.cnt[id]);
-			csv_row(f, e, es, g, fl_counter_name(id), "counter", "", "", v, "");
+			csv_put(&at, fl_counter_name(id), "counter", "", "", v, "");
 		} else {
 			a = fl_figure_avail(s, fl_counter_figure(id), &why);
 			fl_fmt_unavail(note, sizeof(note), a, why);
-			csv_row(f, e, es, g, fl_counter_name(id), "counter", "", "", "", note);
+			csv_put(&at, fl_counter_name(id), "counter", "", "", "", note);
 		}
 	}
 	a = fl_figure_avail(s, FL_FIG_LOCKLESS, &why);
 	fl_fmt_unavail(note, sizeof(note), a, why);
 	for (unsigned int id = 0; id < FL_LL_NR; id++) {
 		snprintf(v, sizeof(v), "%llu", g->st.ll[id]);
-		csv_row(f, e, es, g, fl_ll_name(id), "counter", "", "", a == FL_AVAIL_YES ? v : "",
+		csv_put(&at, fl_ll_name(id), "counter", "", "", a == FL_AVAIL_YES ? v : "",
 			a == FL_AVAIL_YES ? "" : note);
 	}
 	for (unsigned int id = 0; id < FL_H_NR; id++) {
-		const struct fl_hist *h = &g->st.hist[id];
-
 		a = fl_figure_avail(s, fl_hist_figure(id), &why);
 		if (a != FL_AVAIL_YES) {
 			fl_fmt_unavail(note, sizeof(note), a, why);
-			csv_row(f, e, es, g, fl_hist_name(id), "count", "", "", "", note);
+			csv_put(&at, fl_hist_name(id), "count", "", "", "", note);
 			continue;
 		}
-		snprintf(v, sizeof(v), "%llu", h->count);
-		csv_row(f, e, es, g, fl_hist_name(id), "count", "", "", v, "ns");
-		snprintf(v, sizeof(v), "%llu", h->sum);
-		csv_row(f, e, es, g, fl_hist_name(id), "sum", "", "", v, "ns");
-		if (h->count) {
-			snprintf(v, sizeof(v), "%llu", h->min);
-			csv_row(f, e, es, g, fl_hist_name(id), "min", "", "", v, "ns");
-			snprintf(v, sizeof(v), "%llu", h->max);
-			csv_row(f, e, es, g, fl_hist_name(id), "max", "", "", v, "ns");
-		}
-		for (unsigned int i = 0; i < FL_HIST_NBUCKETS; i++) {
-			if (!h->buckets[i])
-				continue;
-			snprintf(lo, sizeof(lo), "%llu", fl_hist_lower(i));
-			snprintf(hi, sizeof(hi), "%llu", fl_hist_upper(i));
-			snprintf(v, sizeof(v), "%llu", h->buckets[i]);
-			csv_row(f, e, es, g, fl_hist_name(id), "bucket", lo, hi, v, "ns");
-		}
+		csv_hist(&at, fl_hist_name(id), &g->st.hist[id]);
 	}
 }
 
@@ -296,11 +382,14 @@ void fl_export_csv(FILE *f, const struct fl_export *e)
 	fputs("run,kernel,by,group,metric,kind,lower,upper,value,note\n", f);
 	for (unsigned int k = 0; k < e->nsnaps; k++) {
 		const struct fl_export_snap *es = &e->snaps[k];
+		struct csv_at at;
+		char id[16];
 
 		if (e->by != FL_EXP_BY_TOTAL)
 			for (unsigned int g = 0; g < es->ngroups; g++)
 				csv_group(f, e, es, &es->groups[g]);
 		csv_group(f, e, es, &es->total);
+		csv_at_group(&at, id, f, e, es, &es->total);
 		for (unsigned int v = 0; v < es->s.nr_vmstat; v++) {
 			char name[FL_NAME_LEN + 1], val[32];
 
@@ -308,8 +397,9 @@ void fl_export_csv(FILE *f, const struct fl_export *e)
 			name[FL_NAME_LEN] = '\0';
 			snprintf(val, sizeof(val), "%lld",
 				 (long long)(es->s.vmstat[v].after - es->s.vmstat[v].before));
-			csv_row(f, e, es, &es->total, name, "vmstat_delta", "", "", val, "");
+			csv_put(&at, name, "vmstat_delta", "", "", val, "");
 		}
+		csv_blame(f, es);
 	}
 }
 

@@ -391,19 +391,12 @@ static void note_phase(struct fl_phases *p, unsigned int ph, const char *why)
 		snprintf(p->phase_unavail[ph], sizeof(p->phase_unavail[ph]), "%.95s", why);
 }
 
-static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
-		    const struct load_env *e, char *why, size_t whylen)
+/* The object opened and configured, not loaded: 0 or -1 (the reason in WHY). */
+static int open_skel(struct fl_phases *p, const struct fl_phases_opts *o,
+		     const struct load_env *e, char *why, size_t whylen)
 {
-	struct pair pr[40];
-	bool got[FL_PH_NR] = {0}, contention_ok = false, zero0 = false;
-	unsigned int reclaim = 0, reclaim_want = 0;
-	char perr[FL_PH_NR][96];
-	struct bpf_program *prog;
-	size_t n, i;
 	int err;
 
-	memset(perr, 0, sizeof(perr));
-	memset(p->phase_unavail, 0, sizeof(p->phase_unavail));
 	p->skel = phases_bpf__open();
 	if (!p->skel)
 		return fl_fail(why, whylen, "cannot open the BPF object: %s", strerror(errno));
@@ -417,12 +410,19 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 		set_ranges(p, e->k);
 	if (o->tgids_map_fd >= 0) {
 		err = bpf_map__reuse_fd(p->skel->maps.ph_tgids, o->tgids_map_fd);
-		if (err) {
-			fl_fail(why, whylen, "cannot share the tgid map: %s", strerror(-err));
-			goto out;
-		}
+		if (err)
+			return fl_fail(why, whylen, "cannot share the tgid map: %s", strerror(-err));
 	}
-	n = get_pairs(p->skel, pr, sizeof(pr) / sizeof(pr[0]));
+	return 0;
+}
+
+/* Only the wanted pairs' programs are loaded. */
+static void choose_programs(struct fl_phases *p, const struct load_env *e,
+			    struct pair *pr, size_t n)
+{
+	struct bpf_program *prog;
+	size_t i;
+
 	bpf_object__for_each_program(prog, p->skel->obj)
 		bpf_program__set_autoload(prog, false);
 	for (i = 0; i < n; i++) {
@@ -432,6 +432,98 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 		if (pr[i].b)
 			bpf_program__set_autoload(pr[i].b, on);
 	}
+}
+
+/* What attach_all found. */
+struct attached {
+	bool got[FL_PH_NR];
+	bool contention_ok;
+	bool zero0;		/* base-page zeroing hooked (a kprobe) */
+	unsigned int reclaim, reclaim_want;
+	char perr[FL_PH_NR][96];	/* why a phase's hook did not attach */
+};
+
+/* Attach the loaded pairs: 0, or -1 when one the load cannot go without fails. */
+static int attach_all(struct fl_phases *p, const struct load_env *e, struct pair *pr,
+		      size_t n, struct attached *at, char *why, size_t whylen)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char aerr[96];
+
+		if (!bpf_program__autoload(pr[i].a))
+			continue;
+		if (pr[i].phase == PH_RECLAIM)
+			at->reclaim_want++;
+		if (attach_pair(&pr[i], aerr, sizeof(aerr)) == 0) {
+			if (pr[i].phase == PH_RECLAIM)
+				at->reclaim++;
+			if (pr[i].phase >= 0)
+				at->got[pr[i].phase] = true;
+			if (pr[i].phase == PH_CONTENTION)
+				at->contention_ok = true;
+			if (pr[i].kind == K_KPROBE && pr[i].phase == FL_PH_ZERO)
+				at->zero0 = true;
+			continue;
+		}
+		if (pr[i].phase == PH_CORE || pr[i].phase == PH_FAULT_TP ||
+		    (e->lvur_start && pr[i].a == p->skel->progs.ph_fe_lock_vma))
+			return fl_fail(why, whylen, "%s", aerr);
+		if (pr[i].phase >= 0)
+			snprintf(at->perr[pr[i].phase], sizeof(at->perr[0]), "%s", aerr);
+		if (pr[i].phase == PH_CONTENTION)
+			snprintf(p->locks_why, sizeof(p->locks_why), "%s", aerr);
+	}
+	return 0;
+}
+
+/* fentry: a reason for every phase this load does not see. */
+static void note_unseen(struct fl_phases *p, const struct load_env *e, struct attached *at)
+{
+	size_t i;
+
+	at->got[FL_PH_REST] = true;
+	at->got[FL_PH_PTL] = at->contention_ok;
+	p->notes[0] = 0;
+	if (at->got[FL_PH_ZERO] && !at->zero0)
+		snprintf(p->notes, sizeof(p->notes), "zero: huge pages only; base-page zeroing "
+			 "(post_alloc_hook, not traceable on this kernel) is counted in alloc");
+	/* the copy is timed from __do_fault's return to finish_fault */
+	if (at->got[FL_PH_COPY] && !at->got[FL_PH_PCACHE]) {
+		at->got[FL_PH_COPY] = false;
+		note_phase(p, FL_PH_COPY, at->perr[FL_PH_PCACHE][0] ? at->perr[FL_PH_PCACHE] :
+			   "no __do_fault hook (its return starts the copy)");
+	}
+	if (!fl_btf_has_func(e->btf, "lock_vma_under_rcu"))
+		note_phase(p, FL_PH_LOCKLESS, "no lockless fault path (lock_vma_under_rcu) in this kernel");
+	if (e->mmap_memcg < 0)
+		note_phase(p, FL_PH_MMAP_WAIT, "no mmap_lock tracepoints");
+	else if (e->mmap_off)
+		note_phase(p, FL_PH_MMAP_WAIT, e->mmap_off);
+	if (!e->contention)
+		note_phase(p, FL_PH_PTL, "no lock:contention tracepoints (5.19+)");
+	for (i = 0; i < FL_PH_NR; i++) {
+		if (at->got[i])
+			continue;
+		note_phase(p, i, at->perr[i][0] ? at->perr[i] : "no traceable hook in this kernel");
+	}
+}
+
+static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
+		    const struct load_env *e, char *why, size_t whylen)
+{
+	struct attached at;
+	struct pair pr[40];
+	size_t n;
+	int err;
+
+	memset(&at, 0, sizeof(at));
+	memset(p->phase_unavail, 0, sizeof(p->phase_unavail));
+	if (open_skel(p, o, e, why, whylen))
+		goto out;
+	n = get_pairs(p->skel, pr, sizeof(pr) / sizeof(pr[0]));
+	choose_programs(p, e, pr, n);
 	err = phases_bpf__load(p->skel);
 	if (err) {
 		fl_fail(why, whylen, "%s programs refused by this kernel (load: %s)",
@@ -447,64 +539,13 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 			goto out;
 		}
 	}
-	for (i = 0; i < n; i++) {
-		char aerr[96];
-
-		if (!bpf_program__autoload(pr[i].a))
-			continue;
-		if (pr[i].phase == PH_RECLAIM)
-			reclaim_want++;
-		if (attach_pair(&pr[i], aerr, sizeof(aerr)) == 0) {
-			if (pr[i].phase == PH_RECLAIM)
-				reclaim++;
-			if (pr[i].phase >= 0)
-				got[pr[i].phase] = true;
-			if (pr[i].phase == PH_CONTENTION)
-				contention_ok = true;
-			if (pr[i].kind == K_KPROBE && pr[i].phase == FL_PH_ZERO)
-				zero0 = true;
-			continue;
-		}
-		if (pr[i].phase == PH_CORE || pr[i].phase == PH_FAULT_TP ||
-		    (e->lvur_start && pr[i].a == p->skel->progs.ph_fe_lock_vma)) {
-			fl_fail(why, whylen, "%s", aerr);
-			goto out;
-		}
-		if (pr[i].phase >= 0)
-			snprintf(perr[pr[i].phase], sizeof(perr[0]), "%s", aerr);
-		if (pr[i].phase == PH_CONTENTION)
-			snprintf(p->locks_why, sizeof(p->locks_why), "%s", aerr);
-	}
-	p->contention_ok = contention_ok;
+	if (attach_all(p, e, pr, n, &at, why, whylen))
+		goto out;
+	p->contention_ok = at.contention_ok;
 	/* both or the naming would depend on which reclaim ran */
-	p->reclaim_ok = reclaim && reclaim == reclaim_want;
-	if (!e->fentry)
-		return 0;
-	got[FL_PH_REST] = true;
-	got[FL_PH_PTL] = contention_ok;
-	p->notes[0] = 0;
-	if (got[FL_PH_ZERO] && !zero0)
-		snprintf(p->notes, sizeof(p->notes), "zero: huge pages only; base-page zeroing "
-			 "(post_alloc_hook, not traceable on this kernel) is counted in alloc");
-	/* the copy is timed from __do_fault's return to finish_fault */
-	if (got[FL_PH_COPY] && !got[FL_PH_PCACHE]) {
-		got[FL_PH_COPY] = false;
-		note_phase(p, FL_PH_COPY, perr[FL_PH_PCACHE][0] ? perr[FL_PH_PCACHE] :
-			   "no __do_fault hook (its return starts the copy)");
-	}
-	if (!fl_btf_has_func(e->btf, "lock_vma_under_rcu"))
-		note_phase(p, FL_PH_LOCKLESS, "no lockless fault path (lock_vma_under_rcu) in this kernel");
-	if (e->mmap_memcg < 0)
-		note_phase(p, FL_PH_MMAP_WAIT, "no mmap_lock tracepoints");
-	else if (e->mmap_off)
-		note_phase(p, FL_PH_MMAP_WAIT, e->mmap_off);
-	if (!e->contention)
-		note_phase(p, FL_PH_PTL, "no lock:contention tracepoints (5.19+)");
-	for (i = 0; i < FL_PH_NR; i++) {
-		if (got[i])
-			continue;
-		note_phase(p, i, perr[i][0] ? perr[i] : "no traceable hook in this kernel");
-	}
+	p->reclaim_ok = at.reclaim && at.reclaim == at.reclaim_want;
+	if (e->fentry)
+		note_unseen(p, e, &at);
 	return 0;
 out:
 	phases_bpf__destroy(p->skel);

@@ -60,6 +60,14 @@ void fl_serve_model_new_session(struct fl_serve_model *m);
 int fl_serve_render(struct fl_serve_model *m, char *err, size_t errlen);
 
 /*
+ * serve -o: write what /metrics shows -- every session's counts since serve
+ * started, the latest read's header, tags and vmstat -- as one snapshot that
+ * report / export / compare read like a record's (atomic: temp + rename).
+ * 0 or -1 + err.
+ */
+int fl_serve_model_save(struct fl_serve_model *m, const char *path, char *err, size_t errlen);
+
+/*
  * The per-scrape families (the latency peak since the previous scrape,
  * then reset) written after the body into buf (at most len bytes);
  * returns the length written.  has_latency: the tier measures latency.
@@ -78,6 +86,7 @@ struct fl_serve_args {
 	int by;				/* enum fl_export_by */
 	double interval, duration;
 	const char *textfile;		/* directory, or NULL */
+	const char *output;		/* -o: the snapshot written at exit, or NULL */
 	const char *run;
 	bool self_cost, time_hmf, mmap_lock, quiet;
 };

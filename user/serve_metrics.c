@@ -227,6 +227,27 @@ static void free_groups(struct fl_export_snap *es)
 	es->total.cpus = NULL;
 }
 
+/* m->last with the cumulative counts (base + this session) and the window since start */
+static void model_totals(struct fl_serve_model *m)
+{
+	for (unsigned int c = 0; c < m->nr_cpus; c++) {
+		m->last.cpus[c] = m->base[c];
+		fl_cpu_stats_add(&m->last.cpus[c], &m->sess[c]);
+	}
+	m->last.hdr.t_start_ns = m->start_real_ns;
+	m->last.hdr.duration_ns = m->now_mono_ns - m->start_mono_ns;
+}
+
+int fl_serve_model_save(struct fl_serve_model *m, const char *path, char *err, size_t errlen)
+{
+	if (!m->have_read) {
+		snprintf(err, errlen, "nothing read yet");
+		return -1;
+	}
+	model_totals(m);
+	return fl_snapshot_write_file(path, &m->last, err, errlen);
+}
+
 int fl_serve_render(struct fl_serve_model *m, char *err, size_t errlen)
 {
 	struct fl_export_snap es = { 0 };
@@ -236,12 +257,7 @@ int fl_serve_render(struct fl_serve_model *m, char *err, size_t errlen)
 		snprintf(err, errlen, "nothing read yet");
 		return -1;
 	}
-	for (unsigned int c = 0; c < m->nr_cpus; c++) {
-		m->last.cpus[c] = m->base[c];
-		fl_cpu_stats_add(&m->last.cpus[c], &m->sess[c]);
-	}
-	m->last.hdr.t_start_ns = m->start_real_ns;
-	m->last.hdr.duration_ns = m->now_mono_ns - m->start_mono_ns;
+	model_totals(m);
 	es.s = m->last;
 	es.run = (char *)m->run;
 	es.path = (char *)"serve";

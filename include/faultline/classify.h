@@ -39,6 +39,21 @@ struct fl_kvals {
 	fl_u32 ll_infer;	/* no lock_vma_under_rcu hook: read its outcome from hmf flags */
 };
 
+/*
+ * Faults count only in task context: the module's probes test the kernel's
+ * in_task(), the BPF programs (a kernel-mode fault only: a user-mode fault is
+ * always in task context) this, on the per-CPU preempt_count they read.
+ * NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET of include/linux/preempt.h (the
+ * same in 5.10, 6.1 and 6.12); the module build checks it against the
+ * kernel's.  PREEMPT_RT serves softirqs in threads and is not covered.
+ */
+#define FL_NOT_TASK_MASK	0x00ff0100u
+
+FL_INLINE int fl_in_task(fl_u32 preempt_count)
+{
+	return !(preempt_count & FL_NOT_TASK_MASK);
+}
+
 FL_INLINE void fl_ev_fault_start(struct fl_fault_state *st, struct fl_cpu_stats *cs,
 				 fl_u64 now, int kernel_mode)
 {

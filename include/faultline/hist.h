@@ -38,44 +38,59 @@ struct fl_hist {
  * instructions where the 6-step branch-free cascade it replaces took about
  * 40: BPF has no conditional move, so each "(v > m) << k" was a branch too.
  */
-FL_INLINE fl_u32 fl_ilog2(fl_u64 v)
+#ifdef __bpf__
+/*
+ * One branch per step: clang turns a step's two updates into two selects,
+ * and BPF (no conditional move) compiles each select into a compare and
+ * branch of its own.  An asm statement cannot be speculated: the step
+ * stays one branch.
+ */
+#define FL_ONE_BRANCH(x)	asm volatile("" : "+r"(x))
+#else
+#define FL_ONE_BRANCH(x)	do { } while (0)
+#endif
+
+FL_INLINE fl_u64 fl_ilog2(fl_u64 v)
 {
-	fl_u32 r = 0;
+	fl_u64 r = 0;	/* 64-bit: 32-bit arithmetic costs BPF zero-extensions */
 
 	if (v >> 16) {		/* rare for latencies: one test skips two steps */
 		if (v >> 32) {
 			v >>= 32;
 			r = 32;
+			FL_ONE_BRANCH(v);
 		}
 		if (v >> 16) {
 			v >>= 16;
 			r += 16;
+			FL_ONE_BRANCH(v);
 		}
 	}
 	if (v >> 8) {
 		v >>= 8;
 		r += 8;
+		FL_ONE_BRANCH(v);
 	}
 	if (v >> 4) {
 		v >>= 4;
 		r += 4;
+		FL_ONE_BRANCH(v);
 	}
-	return r + ((0xffffaa50u >> ((fl_u32)v << 1)) & 3);
+	return r + ((0xffffaa50ULL >> (v << 1)) & 3);
 }
 
 /*
  * Bucket index of v.  For v < 16 the index is v itself; otherwise
  * ((msb - 3) << 3) + (v >> (msb - 3)), where v >> (msb - 3) lies in [8, 16).
  */
-FL_INLINE fl_u32 fl_hist_bucket(fl_u64 v)
+FL_INLINE fl_u64 fl_hist_bucket(fl_u64 v)
 {
-	fl_u32 msb, shift;
+	fl_u64 shift;	/* 64-bit: see fl_ilog2() */
 
 	if (v > FL_HIST_VMAX)
 		v = FL_HIST_VMAX;
-	msb = fl_ilog2(v | FL_HIST_SUB);		/* >= 3 */
-	shift = msb - FL_HIST_SUB_BITS;
-	return (shift << FL_HIST_SUB_BITS) + (fl_u32)(v >> shift);
+	shift = fl_ilog2(v | FL_HIST_SUB) - FL_HIST_SUB_BITS;	/* msb >= 3 */
+	return (shift << FL_HIST_SUB_BITS) + (v >> shift);
 }
 
 /* Inclusive lower bound of bucket i. */

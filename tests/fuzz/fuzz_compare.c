@@ -6,7 +6,8 @@
  * after, fields separated by 0x01).  A sweep against itself must give, for
  * every metric with values, identical statistics on both sides, a 0 % change
  * of the mean wherever the mean is finite and non-zero, and no significant
- * difference.
+ * difference; and for record --blame snapshots, no change of the fault wait
+ * and no holder blamed for one.
  */
 #include <math.h>
 
@@ -41,6 +42,12 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		if (isfinite(m->st[0].mean) && m->st[0].mean != 0)
 			FZ_ASSERT(m->pct[FL_PCT_MEAN] == 0);
 		FZ_ASSERT(!m->significant);
+	}
+	for (unsigned int i = 0; i < c.nblame; i++) {
+		const struct fl_bcmp *b = &c.blame[i];
+
+		FZ_ASSERT(b->have[0] == b->have[1] && !b->speaks && b->named < 0);
+		FZ_ASSERT(!b->have[0] || b->d_total == 0 || isnan(b->d_total));
 	}
 	fl_cmp_free(&c);
 out:

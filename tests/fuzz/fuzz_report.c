@@ -3,13 +3,15 @@
  * Fuzz what reads a parsed snapshot (report, check, merge): a snapshot
  * file that fl_snapshot_parse accepts may still be hostile (counts that
  * overflow, histograms that disagree with counters, phase and lock sections
- * of any size).  Every report section and the invariant checks must run
- * to completion on it (ASan/UBSan watch them) and be deterministic; merging
- * a snapshot into a copy of itself must double every counter (mod 2^64),
- * and the self-cost runs and run time (bpf_run.* tags), and refuse nothing.
+ * of any size).  Every report section, the invariant checks and the csv
+ * export (its blame rows included) must run to completion on it
+ * (ASan/UBSan watch them) and be deterministic; merging a snapshot into a
+ * copy of itself must double every counter (mod 2^64) and the self-cost
+ * runs and run time (bpf_run.* tags), and refuse nothing.
  */
 #include "fuzzutil.h"
 #include "blame.h"
+#include "export.h"
 #include "invariants.h"
 #include "phases.h"
 #include "report_common.h"
@@ -56,6 +58,15 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	FZ_ASSERT(fl_report_blame(&s, devnull) == 0);
 	FZ_ASSERT(fl_report_blame_raw(&s, devnull) == 0);
 	fl_blame_json(devnull, &s);
+	{
+		/* export csv (its blame rows included) of the snapshot as it is */
+		struct fl_export_snap es = { .run = "fuzz", .path = "fuzz.snap", .s = s };
+		struct fl_export e = { .by = FL_EXP_BY_TOTAL, .snaps = &es, .nsnaps = 1 };
+
+		es.total.st = tot;
+		fl_export_csv(devnull, &e);
+		s = es.s;	/* its tag lookups' cache, freed with s */
+	}
 	v1 = fl_snapshot_check(&s, devnull);
 	v2 = fl_snapshot_check(&s, NULL);
 	FZ_ASSERT(v1 >= 0 && v1 == v2);

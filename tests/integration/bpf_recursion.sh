@@ -12,11 +12,11 @@
 #   fentry and kprobe tiers: consumed = N, nested = efault = N, and the
 #     snapshot's bpf_recursion_misses (bpf_prog_info.recursion_misses summed
 #     over faultline's programs) = N exactly; report's text line too.
-#   tracepoint tier (control): tp_pf_kernel only counts there (no clock
-#     read), so the armed program is consumed elsewhere (the mmap_lock
+#   tracepoint tier (control): its page_fault_kernel program (tp_pf_kern_cnt)
+#     only counts (no clock read), so the armed program is consumed elsewhere (the mmap_lock
 #     program timing the fault's trylock; 6.1: with --mmap-lock) while no faultline
 #     program is re-entered: bpf_recursion_misses = 0.
-#     And there the nested faults are counted as kernel faults (tp_pf_kernel
+#     And there the nested faults are counted as kernel faults (tp_pf_kern_cnt
 #     was not running when they came): faults_kernel on the tracepoint tier
 #     minus faults_kernel on the fentry tier (where they were skipped) = N,
 #     +-2 for the start-up faults that differ between the tiers.

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "blame.h"
+#include "export.h"
 
 /* on-CPU 100..130, preempted 130..150, on 150..160, asleep 160..200, on 200..210 */
 static void test_split_sums_to_hold(void **state)
@@ -194,6 +195,105 @@ static void test_absent(void **state)
 	fl_snapshot_free(&s);
 }
 
+/* export csv of a one-snapshot model (by total), into a string */
+static char *csv_of(struct fl_snapshot *s)
+{
+	struct fl_export_snap es = { .run = "r", .path = "r.snap", .s = *s };
+	struct fl_export e = { .by = FL_EXP_BY_TOTAL, .snaps = &es, .nsnaps = 1 };
+	char *txt = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&txt, &n);
+
+	assert_non_null(f);
+	fl_snapshot_total(s, &es.total.st);
+	fl_export_csv(f, &e);
+	fclose(f);
+	*s = es.s;	/* its tag lookups' cache, freed with s */
+	return txt;
+}
+
+/*
+ * The csv rows of build()'s snapshot.  Expected figures are build()'s own
+ * inputs, and the buckets worked out by hand from formats.rst's layout:
+ * 1000000 ns is in [2^19, 2^20) = 8 buckets of 65536: [983040, 1048576);
+ * 3000000 ns in [2^21, 2^22), 8 of 262144: [2883584, 3145728).
+ */
+static void test_csv(void **state)
+{
+	static const char *const want[] = {
+		"r,,blame,all,blame_fault_wait,count,,,3,ns\n",
+		"r,,blame,all,blame_fault_wait,sum,,,5000000,ns\n",
+		"r,,blame,all,blame_fault_wait,min,,,1000000,ns\n",
+		"r,,blame,all,blame_fault_wait,max,,,3000000,ns\n",
+		"r,,blame,all,blame_fault_wait,bucket,983040,1048576,2,ns\n",
+		"r,,blame,all,blame_fault_wait,bucket,2883584,3145728,1,ns\n",
+		"r,,blame,all,blame_blamed_waits,counter,,,2,\n",
+		"r,,blame,all,blame_sites,counter,,,1,\n",
+		"r,,blame,all,blame_event_nofault,counter,,,7,\n",
+		"r,,blame,all,blame_event_sites_full,counter,,,0,\n",
+		"r,,blame,0,blame_what,label,,,,mprotect()\n",
+		"r,,blame,0,blame_comm,label,,,,pft-writer\n",
+		"r,,blame,0,blame_kind,label,,,,syscall\n",
+		"r,,blame,0,blame_frames,label,,,,do_mprotect_pkey<__x64_sys_mprotect\n",
+		"r,,blame,0,blame_sysnr,id,,,10,\n",
+		"r,,blame,0,blame_tid,id,,,4411,\n",
+		"r,,blame,0,blame_fault_wait,count,,,2,ns\n",
+		"r,,blame,0,blame_fault_wait,sum,,,4000000,ns\n",
+		"r,,blame,0,blame_fault_wait,bucket,983040,1048576,1,ns\n",
+		"r,,blame,0,blame_fault_wait,bucket,2883584,3145728,1,ns\n",
+		"r,,blame,0,blame_behind_queued,counter,,,0,\n",
+		"r,,blame,0,blame_hold,count,,,1,ns\n",
+		"r,,blame,0,blame_hold,sum,,,500000,ns\n",
+		"r,,blame,0,blame_hold_oncpu,sum,,,300000,ns\n",
+		"r,,blame,0,blame_hold_runnable,sum,,,0,ns\n",
+		"r,,blame,0,blame_hold_sleeping,sum,,,200000,ns\n",
+		"r,,blame,0,blame_hold_reclaim,sum,,,250000,ns\n",
+		"r,,blame,0,blame_own_wait,sum,,,0,ns\n",
+	};
+	struct fl_snapshot s = { 0 };
+	char *txt;
+	int rows = 0;
+
+	(void)state;
+	build(&s);
+	txt = csv_of(&s);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (!strstr(txt, want[i]))
+			fail_msg("missing csv row %s", want[i]);
+	/*
+	 * nothing else: totals 4 + 2 buckets, 2 counters, 7 events; the row: 4
+	 * labels, sysnr, tid, wait 4 + 2 buckets, behind_queued, hold 4 + 1
+	 * bucket, 3 states, reclaim, own wait
+	 */
+	for (char *p = txt; (p = strstr(p, ",blame,")); p++)
+		rows++;
+	assert_int_equal(rows, (6 + 2 + 7) + (4 + 2 + 6 + 1 + 5 + 3 + 2));
+	free(txt);
+	fl_snapshot_free(&s);
+
+	/* recorded with --blame on a kernel that cannot: one row, the reason */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(fl_snapshot_alloc_cpus(&s, 1), 0);
+	s.hdr.nr_cpus = 1;
+	assert_int_equal(fl_snapshot_set_tag(&s, "blame", "unavailable (no lock:contention "
+					     "tracepoints (5.19+))"), 0);
+	txt = csv_of(&s);
+	assert_non_null(strstr(txt, "\nr,,blame,all,blame_fault_wait,count,,,,unavailable (no "
+				    "lock:contention tracepoints (5.19+))\n"));
+	assert_int_equal(strstr(strstr(txt, ",blame,") + 1, ",blame,"), NULL);
+	free(txt);
+	fl_snapshot_free(&s);
+
+	/* recorded without --blame: no blame rows at all */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(fl_snapshot_alloc_cpus(&s, 1), 0);
+	s.hdr.nr_cpus = 1;
+	txt = csv_of(&s);
+	assert_null(strstr(txt, ",blame,"));
+	free(txt);
+	fl_snapshot_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_kind_and_what),
 		cmocka_unit_test(test_report_from_snapshot),
 		cmocka_unit_test(test_absent),
+		cmocka_unit_test(test_csv),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -770,9 +770,35 @@ static void test_spin_caveat(void **state)
 	assert_null(fl_spin_contention_caveat("/nonexistent/cpuinfo"));
 }
 
+/*
+ * fl_in_task(): the in_task() of include/linux/preempt.h (!PREEMPT_RT) on a
+ * raw preempt_count as the BPF programs read it.  The kernel's own masks,
+ * spelled out here: NMI 0x00f00000, HARDIRQ 0x000f0000, SOFTIRQ_OFFSET
+ * 0x100 (serving); not in it: preemption depth (0xff), softirqs disabled
+ * (SOFTIRQ_DISABLE_OFFSET 0x200, local_bh_disable), and x86's inverted
+ * PREEMPT_NEED_RESCHED bit 0x80000000 that the raw per-CPU value carries.
+ */
+static void test_in_task(void **state)
+{
+	(void)state;
+	assert_true(fl_in_task(0));
+	assert_true(fl_in_task(0x80000000u));		/* no resched needed */
+	assert_true(fl_in_task(0x80000003u));		/* preempt_disable() x3 */
+	assert_true(fl_in_task(0x200));			/* local_bh_disable() */
+	assert_true(fl_in_task(0x80000000u | 0xfe00));	/* nested bh disables */
+	assert_false(fl_in_task(0x100));		/* serving a softirq */
+	assert_false(fl_in_task(0x80000000u | 0x301));	/* softirq, bh off, preempt off */
+	assert_false(fl_in_task(0x10000));		/* hard IRQ */
+	assert_false(fl_in_task(0x10001));		/* hard IRQ, under a spinlock */
+	assert_false(fl_in_task(0x80110000u));		/* NMI (nmi_enter adds HARDIRQ too) */
+	assert_false(fl_in_task(0x00100000));		/* NMI bits alone */
+	assert_false(fl_in_task(0x00f00000));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_in_task),
 		cmocka_unit_test(test_kvals_vma_lock),
 		cmocka_unit_test(test_kvals_spf),
 		cmocka_unit_test(test_kvals_none),

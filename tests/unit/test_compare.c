@@ -7,7 +7,9 @@
  *    collapsed, as the mail archive did), every % cell exactly;
  *  - the default layout adds a direction, Welch p-values and *x%* flags;
  *  - collector metrics from snapshots, with unavailable figures as gaps;
- *  - malformed inputs: clear errors or marked gaps, never a crash.
+ *  - malformed inputs: clear errors or marked gaps, never a crash;
+ *  - record --blame: holder sites matched across A and B, the BLAME rows
+ *    and their EXPLAIN clause, from two snapshots and from sweeps.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -22,6 +24,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "blame.h"
 #include "commands.h"
 #include "phases.h"
 #include "pftlog.h"
@@ -975,6 +978,253 @@ static void test_pft_line(void **state)
 	}
 }
 
+/* ---- record --blame: holder rows and clause ---- */
+
+struct bsite {
+	unsigned int sysnr;
+	const char *comm;
+	const char *frames[4];
+	unsigned int tid;
+	unsigned int nwaits;
+	unsigned long long wait_ns;	/* split evenly over nwaits */
+	unsigned long long hold_ns;	/* one hold */
+};
+
+/*
+ * A snapshot of DURATION ns with the given holder rows (through the
+ * snapshot format's writer); unknown_ns of fault wait behind no row.
+ * tag: NULL = recorded without --blame; "tracepoint" = with it; else the
+ * tag of a kernel that could not (no sections).
+ */
+static void write_blame_snap(const char *path, unsigned long long duration,
+			     const struct bsite *st, unsigned int n, unsigned long long unknown_ns,
+			     const char *tag)
+{
+	struct fl_blame_row *rows = calloc(n ? n : 1, sizeof(*rows));
+	struct fl_blame_total t;
+	struct fl_snapshot s;
+	char err[256];
+
+	assert_non_null(rows);
+	memset(&s, 0, sizeof(s));
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(fl_snapshot_alloc_cpus(&s, 1), 0);
+	s.cpu_online[0] = 1;
+	s.hdr.duration_ns = duration;
+	strcpy(s.hdr.kernel_release, "6.12.0-test");
+	for (unsigned int i = 0; i < n; i++) {
+		struct fl_blame_row *r = &rows[i];
+
+		r->sysnr = st[i].sysnr;
+		r->kind = FL_BLAME_SYSCALL;
+		r->tid = st[i].tid;
+		snprintf(r->comm, sizeof(r->comm), "%s", st[i].comm);
+		for (unsigned int k = 0; k < 4 && st[i].frames[k]; k++)
+			snprintf(r->frames[r->nframes++], FL_SYM_LEN, "%s", st[i].frames[k]);
+		for (unsigned int k = 0; k < st[i].nwaits; k++) {
+			fl_hist_add(&r->wait, st[i].wait_ns / st[i].nwaits);
+			fl_hist_add(&t.wait_all, st[i].wait_ns / st[i].nwaits);
+		}
+		if (st[i].hold_ns) {
+			fl_hist_add(&r->hold, st[i].hold_ns);
+			r->ns[BL_ST_ONCPU] = st[i].hold_ns;
+		}
+	}
+	if (unknown_ns)
+		fl_hist_add(&t.wait_all, unknown_ns);
+	t.sites = n;
+	if (tag && !strcmp(tag, "tracepoint")) {
+		assert_int_equal(fl_snapshot_add_section(&s, FL_SEC_BLAME, n, rows,
+							 n * sizeof(*rows)), 0);
+		assert_int_equal(fl_snapshot_add_section(&s, FL_SEC_BLAME_TOTAL, 1, &t, sizeof(t)), 0);
+	}
+	if (tag)
+		assert_int_equal(fl_snapshot_set_tag(&s, "blame", tag), 0);
+	assert_int_equal(fl_snapshot_write_file(path, &s, err, sizeof(err)), 0);
+	fl_snapshot_free(&s);
+	free(rows);
+}
+
+#define MPROTECT_FRAMES "do_mprotect_pkey", "__x64_sys_mprotect", "do_syscall_64"
+
+/* A: mprotect() only; B: the same site (other tid, other 4th frame) and a new madvise() */
+static void blame_pair(const char *a, const char *b, const char *a_tag)
+{
+	const struct bsite sa[] = {
+		{ 10, "bl-writer", { MPROTECT_FRAMES, "entry_SYSCALL_64_after_hwframe" }, 100, 2,
+		  2000000, 5000000 },
+	};
+	const struct bsite sb[] = {
+		{ 10, "bl-writer", { MPROTECT_FRAMES, "x64_sys_call" }, 200, 1, 1000000, 2000000 },
+		{ 28, "pft-writer", { "zap_page_range_single", "madvise_vma_behavior", "do_madvise",
+				      "__x64_sys_madvise" }, 201, 3, 1800000, 3000000 },
+	};
+
+	/* A: 2 ms in 2 s = 1 ms/s; B: 1 + 1.8 + 0.2 (no row) ms in 1 s = 3 ms/s */
+	write_blame_snap(a, 2000000000ULL, sa, 1, 0, a_tag);
+	write_blame_snap(b, 1000000000ULL, sb, 2, 200000, "tracepoint");
+}
+
+static void test_blame_named(void **state)
+{
+	char a[300], b[300], out[300], *t, *p;
+
+	(void)state;
+	snprintf(a, sizeof(a), "%s/bl-a.snap", tmpdir);
+	snprintf(b, sizeof(b), "%s/bl-b.snap", tmpdir);
+	snprintf(out, sizeof(out), "%s/bl.txt", tmpdir);
+	blame_pair(a, b, "tracepoint");
+	assert_int_equal(run(out, a, b, NULL), 0);
+	t = slurp(out);
+	/* the brief's clause, figures worked out above by hand */
+	assert_non_null(strstr(t, "EXPLAIN: fault mmap_lock wait A 1.00ms/s, B 3.00ms/s (+2.00ms/s; "
+				  "one recording on a side: not tested): the added mmap_lock wait "
+				  "in B is behind madvise() (pft-writer, only in B): +1.80ms/s of "
+				  "+2.00ms/s\n"));
+	/* mprotect matched on what, comm and 3 innermost frames: one row, no change */
+	norm(t);
+	p = strstr(t, "mprotect() (bl-writer)");
+	assert_non_null(p);
+	assert_null(strstr(p + 1, "mprotect() (bl-writer"));
+	assert_non_null(strstr(t, "[3] mprotect() (bl-writer) | 1.0 | 1.0 | 1.00ms/s | 1.00ms/s | "
+				  "+0ns/s | 2.50ms/s | 2.00ms/s"));
+	/* madvise: 3 faults delayed in 1 s, 1.8 ms/s, its 3 ms hold; absent in A */
+	assert_non_null(strstr(t, "[1] madvise() (pft-writer, only in B) | - | 3.0 | - | 1.80ms/s | "
+				  "+1.80ms/s | - | 3.00ms/s"));
+	assert_non_null(strstr(t, "[1] frames: zap_page_range_single < madvise_vma_behavior < "
+				  "do_madvise"));
+	assert_non_null(strstr(t, "no known writer"));
+	free(t);
+	assert_int_equal(run(out, "-f", "json", a, b, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "\"explain\":{\"attributes\":true,\"named_site\":0,\"share\":0.9"));
+	assert_non_null(strstr(t, "\"what\":\"madvise()\",\"comm\":\"pft-writer\""));
+	free(t);
+	/* csv needs sweeps: refused, not half-written */
+	assert_int_equal(run(out, "-f", "csv", a, b, NULL), 2);
+}
+
+/* One side without holder data: said, and no site rows made up from the other. */
+static void test_blame_one_side(void **state)
+{
+	char a[300], b[300], out[300], *t;
+
+	(void)state;
+	snprintf(a, sizeof(a), "%s/bl1-a.snap", tmpdir);
+	snprintf(b, sizeof(b), "%s/bl1-b.snap", tmpdir);
+	snprintf(out, sizeof(out), "%s/bl1.txt", tmpdir);
+	blame_pair(a, b, NULL);
+	assert_int_equal(run(out, a, b, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "A: no holder data (recorded without --blame)\n"));
+	assert_non_null(strstr(t, "EXPLAIN: cannot compare the holders: A: recorded without "
+				  "--blame\n"));
+	assert_null(strstr(t, "madvise"));
+	assert_null(strstr(t, "behind"));
+	free(t);
+	blame_pair(a, b, "unavailable (no lock:contention tracepoints (5.19+))");
+	assert_int_equal(run(out, "-f", "json", a, b, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "\"a\":{\"available\":false,\"reason\":\"unavailable (no "
+				  "lock:contention tracepoints (5.19+))\""));
+	assert_non_null(strstr(t, "\"sites\":[]"));
+	assert_non_null(strstr(t, "\"attributes\":false,\"named_site\":null"));
+	free(t);
+}
+
+/* +0.7, +0.7, +0.6 ms/s over three sites: no single-site claim. */
+static void test_blame_spread(void **state)
+{
+	struct bsite s3[] = {
+		{ 10, "w1", { MPROTECT_FRAMES }, 1, 1, 1000000, 0 },
+		{ 11, "w2", { "__vm_munmap", "__x64_sys_munmap", "do_syscall_64" }, 2, 1, 1000000, 0 },
+		{ 28, "w3", { "do_madvise", "__x64_sys_madvise", "do_syscall_64" }, 3, 1, 1000000, 0 },
+	};
+	char a[300], b[300], out[300], *t;
+
+	(void)state;
+	snprintf(a, sizeof(a), "%s/bl3-a.snap", tmpdir);
+	snprintf(b, sizeof(b), "%s/bl3-b.snap", tmpdir);
+	snprintf(out, sizeof(out), "%s/bl3.txt", tmpdir);
+	write_blame_snap(a, 1000000000ULL, s3, 3, 0, "tracepoint");
+	s3[0].wait_ns = 1700000;
+	s3[1].wait_ns = 1700000;
+	s3[2].wait_ns = 1600000;
+	write_blame_snap(b, 1000000000ULL, s3, 3, 0, "tracepoint");
+	assert_int_equal(run(out, a, b, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "EXPLAIN: fault mmap_lock wait A 3.00ms/s, B 5.00ms/s (+2.00ms/s; "
+				  "one recording on a side: not tested): the added mmap_lock wait "
+				  "in B is spread over 3 sites, none with two thirds of it: "));
+	assert_non_null(strstr(t, ", madvise() (w3) +600.00us/s\n"));
+	assert_null(strstr(t, "is behind"));
+	free(t);
+	/* the same on both sides: below 10 %, nothing attributed */
+	assert_int_equal(run(out, a, a, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "(+0ns/s; one recording on a side: not tested): changed by less "
+				  "than 10%, not attributed\n"));
+	free(t);
+}
+
+/* Sweeps recorded with --blame: per thread count, Welch's test over the runs. */
+static void test_blame_sweeps(void **state)
+{
+	static const unsigned int thr[] = { 2 };
+	struct bsite w = { 10, "bl-writer", { MPROTECT_FRAMES }, 1, 1, 0, 0 };
+	struct bsite m = { 28, "pft-writer", { "do_madvise", "__x64_sys_madvise", "do_syscall_64" },
+			   2, 2, 0, 0 };
+	struct bsite both[2];
+	char *a = mksweep("blsw-a", thr, 1, 1000), *b = mksweep("blsw-b", thr, 1, 1000);
+	char *c = mksweep("blsw-c", thr, 1, 1000), path[600], out[300], *t;
+
+	(void)state;
+	for (unsigned int i = 0; i < 3; i++) {
+		/* A: mprotect 1.0, 1.1, 1.2 ms/s; B: the same plus madvise 2.0, 2.2, 2.1 ms/s */
+		w.wait_ns = 1000000 + 100000 * i;
+		m.wait_ns = 2000000 + (i == 1 ? 200000 : i == 2 ? 100000 : 0);
+		both[0] = w;
+		both[1] = m;
+		snprintf(path, sizeof(path), "%s/snap", a);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/snap/pft-2-%u.snap", a, i);
+		write_blame_snap(path, 1000000000ULL, &w, 1, 0, "tracepoint");
+		snprintf(path, sizeof(path), "%s/snap", b);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/snap/pft-2-%u.snap", b, i);
+		write_blame_snap(path, 1000000000ULL, both, 2, 0, "tracepoint");
+		/* C: noise around A's figures, 0.9 .. 1.4 ms/s */
+		w.wait_ns = i == 1 ? 1400000 : 900000 + 50000 * i;
+		snprintf(path, sizeof(path), "%s/snap", c);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/snap/pft-2-%u.snap", c, i);
+		write_blame_snap(path, 1000000000ULL, &w, 1, 0, "tracepoint");
+	}
+	snprintf(out, sizeof(out), "%s/blsw.txt", tmpdir);
+	assert_int_equal(run(out, a, b, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "\n[*] BLAME\nat 2 threads:\nA: 3 recordings, 3.000 s: 3 fault "
+				  "mmap_lock waits, 1.10ms/s\n"));
+	assert_non_null(strstr(t, "EXPLAIN: at 2 threads, fault mmap_lock wait A 1.10ms/s, B "
+				  "3.20ms/s (+2.10ms/s, p="));
+	assert_non_null(strstr(t, "): the added mmap_lock wait in B is behind madvise() "
+				  "(pft-writer, only in B): +2.10ms/s of +2.10ms/s\n"));
+	free(t);
+	assert_int_equal(run(out, "-f", "csv", a, b, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "\nblame_explain,explain,2,ns/s,explain,,,,,2.1e+06,,,,,yes,"));
+	free(t);
+	/* A against C: the runs overlap, no significant change, nothing named */
+	assert_int_equal(run(out, a, c, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, ": no significant change, not attributed\n"));
+	assert_null(strstr(t, "is behind"));
+	free(t);
+	free(a);
+	free(b);
+	free(c);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -1005,6 +1255,10 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_pft_line),
+		cmocka_unit_test(test_blame_named),
+		cmocka_unit_test(test_blame_one_side),
+		cmocka_unit_test(test_blame_spread),
+		cmocka_unit_test(test_blame_sweeps),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -224,6 +224,68 @@ static void test_monotonic(void **state)
 	fl_serve_model_free(&m);
 }
 
+/*
+ * serve -o: the snapshot holds every session's counts (what /metrics
+ * showed), and reads back through the one snapshot reader; a model that
+ * never read writes nothing.
+ */
+static void test_save(void **state)
+{
+	char path[] = "/tmp/fl-test-serve-XXXXXX", err[256], file[64];
+	struct fl_serve_model m;
+	struct fl_snapshot s, back;
+
+	(void)state;
+	assert_non_null(mkdtemp(path));
+	snprintf(file, sizeof(file), "%s/serve.snap", path);
+	assert_int_equal(fl_serve_model_init(&m, 2), 0);
+	assert_int_equal(fl_serve_model_save(&m, file, err, sizeof(err)), -1);
+	assert_string_equal(err, "nothing read yet");
+	assert_int_equal(access(file, F_OK), -1);
+	for (int i = 0; i < 3; i++) {	/* bpf windows: 3 x (100 + 10) faults, 3 waits */
+		window(&s, 2, 0);
+		s.cpus[0].cnt[FL_C_FAULTS_USER] = 100;
+		s.cpus[1].cnt[FL_C_FAULTS_USER] = 10;
+		fl_hist_add(&s.cpus[1].hist[FL_H_FAULT_LAT], 5000);
+		assert_int_equal(fl_serve_model_add(&m, &s, true, err, sizeof(err)), 0);
+		fl_snapshot_free(&s);
+	}
+	fl_serve_model_new_session(&m);	/* SIGHUP, then a cumulative read of 7 */
+	window(&s, 2, 0);
+	s.cpus[0].cnt[FL_C_FAULTS_USER] = 7;
+	assert_int_equal(fl_serve_model_add(&m, &s, false, err, sizeof(err)), 0);
+	fl_snapshot_free(&s);
+	m.start_mono_ns = 1000;
+	m.now_mono_ns = 1000 + 2500000000ULL;
+	assert_int_equal(fl_serve_model_save(&m, file, err, sizeof(err)), 0);
+	assert_int_equal(fl_snapshot_read_file(file, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.hdr.nr_cpus, 2);
+	assert_int_equal(back.cpus[0].cnt[FL_C_FAULTS_USER], 307);
+	assert_int_equal(back.cpus[1].cnt[FL_C_FAULTS_USER], 30);
+	assert_int_equal(back.cpus[1].hist[FL_H_FAULT_LAT].count, 3);
+	assert_int_equal(back.hdr.duration_ns, 2500000000ULL);
+	assert_int_equal(back.hdr.tier, FL_TIER_FENTRY);
+	assert_string_equal(back.hdr.kernel_release, "6.12.95+deb12-amd64");
+	fl_snapshot_free(&back);
+	/* saving again (serve ran on) replaces the file whole */
+	window(&s, 2, 0);
+	s.cpus[1].cnt[FL_C_FAULTS_USER] = 1;
+	assert_int_equal(fl_serve_model_add(&m, &s, false, err, sizeof(err)), 0);
+	fl_snapshot_free(&s);
+	assert_int_equal(fl_serve_model_save(&m, file, err, sizeof(err)), 0);
+	assert_int_equal(fl_snapshot_read_file(file, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.cpus[0].cnt[FL_C_FAULTS_USER], 300);
+	assert_int_equal(back.cpus[1].cnt[FL_C_FAULTS_USER], 31);
+	fl_snapshot_free(&back);
+	/* a directory that is not there: refused, nothing left behind */
+	snprintf(file, sizeof(file), "%s/no/serve.snap", path);
+	assert_int_equal(fl_serve_model_save(&m, file, err, sizeof(err)), -1);
+	snprintf(file, sizeof(file), "%s/serve.snap", path);
+	unlink(file);
+	assert_int_equal(rmdir(path), 0);	/* no temp file left */
+	fl_serve_model_free(&m);
+}
+
 static void test_per_cpu_and_peak(void **state)
 {
 	struct fl_serve_model m;
@@ -416,6 +478,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_le_exact),
 		cmocka_unit_test(test_monotonic),
+		cmocka_unit_test(test_save),
 		cmocka_unit_test(test_per_cpu_and_peak),
 		cmocka_unit_test(test_unavailable),
 		cmocka_unit_test(test_buffer_and_promtool),

@@ -37,6 +37,7 @@ static void test_defaults(void **state)
 	assert_int_equal(a.pid, 0);
 	assert_true(a.interval == 1.0);
 	assert_null(a.textfile);
+	assert_null(a.output);
 	assert_string_equal(a.run, "serve");
 }
 
@@ -60,6 +61,9 @@ static void test_options(void **state)
 	assert_int_equal(parse_serve_args(5, v, &a, err, sizeof(err)), FL_ARGS_RUN);
 	assert_int_equal(a.by, FL_EXP_BY_LLC);
 	assert_int_equal(a.backend_req, FL_REC_B_KMOD);
+	v = ARGV("serve", "-o", "/tmp/s.snap", "--output", "/tmp/t.snap");
+	assert_int_equal(parse_serve_args(5, v, &a, err, sizeof(err)), FL_ARGS_RUN);
+	assert_string_equal(a.output, "/tmp/t.snap");	/* the last one given */
 	v = ARGV("serve", "-h");
 	assert_int_equal(parse_serve_args(2, v, &a, err, sizeof(err)), FL_ARGS_HELP);
 }
@@ -73,6 +77,7 @@ static void test_refused(void **state)
 		{ 4, ARGV("serve", "--per-cpu", "--by", "node"), "--per-cpu and --by exclude each other" },
 		{ 3, ARGV("serve", "--by", "socket"), "--by: expected llc, node, cpu or total, got 'socket'" },
 		{ 3, ARGV("serve", "-i", "0"), "-i: expected seconds >= 0.01, got '0'" },
+		{ 3, ARGV("serve", "-o", ""), "-o: empty file name" },
 		{ 3, ARGV("serve", "-i", "nan"), "-i: expected seconds >= 0.01, got 'nan'" },
 		{ 3, ARGV("serve", "-b", "ebpf"), "-b: expected auto, bpf or kmod, got 'ebpf'" },
 		{ 5, ARGV("serve", "-b", "kmod", "--tier", "fentry"), "--tier is for the bpf backend" },

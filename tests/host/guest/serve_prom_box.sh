@@ -7,8 +7,9 @@
 # has the final counts and the host's Prometheus has scraped them (asked
 # through 10.0.2.2, the host's loopback), it leaves what the host compares
 # against in /out: RUN.prom (its own last scrape), RUN-report.txt (`report
-# --raw` of the record, or the module's summary).  The verdicts on the
-# Prometheus side are the host's.
+# --raw` of the record, or the module's summary), RUN-serve-report.txt
+# (`report --raw` of the snapshot serve wrote at exit, -o).  The verdicts on
+# the Prometheus side are the host's.
 #   serve_prom_box.sh PROMPORT GUESTPORT
 . /fl/lib.sh
 . /fl/kmod.inc
@@ -45,7 +46,7 @@ one() {  # RUN SERVE-OPTS...
 	echo "=== $run"
 	held_pft "$run"
 	faultline serve "$@" --run "$run" -p $HOLD -i 1 --listen 0.0.0.0:$GPORT \
-		>/out/serve-$run.txt 2>&1 &
+		-o /out/$run-serve.snap >/out/serve-$run.txt 2>&1 &
 	S=$!
 	if [ "$run" = fentry ]; then
 		faultline record -q --tier fentry -p $HOLD -o /out/rec.snap >/out/record.txt 2>&1 &
@@ -73,6 +74,11 @@ one() {  # RUN SERVE-OPTS...
 	kill -TERM $S
 	wait $S
 	fl_check_eq "$run: serve exits 0 on SIGTERM" $? 0
+	# what serve served, as a snapshot: the same counts as its last scrape
+	faultline report --raw /out/$run-serve.snap >/out/$run-serve-report.txt
+	fl_check_eq "$run: report reads serve's -o snapshot" $? 0
+	fl_check_eq "$run: serve's snapshot has its last scrape's count" \
+		"$(sed -n 's/^faults_user=//p' /out/$run-serve-report.txt)" "$got"
 }
 
 one fentry --tier fentry

@@ -22,6 +22,7 @@
  *              folio_add_lru / folio_add_lru_vma
  *   REST       from the lock_vma_under_rcu return (else the fault's start)
  *              to the fault's end, minus all of the above
+ *   PCACHE, READ, AROUND, COPY: file faults, see "File faults" below
  * Programs whose function the kernel lacks are not loaded (user space decides
  * from BTF), and entry/exit pairs that do not attach are detached; their
  * phase is then reported unavailable.  --locks alone loads only the
@@ -443,6 +444,67 @@ PHASE_PROGS(memcg, __mem_cgroup_charge, FL_PH_MEMCG)
 PHASE_PROGS(lru_flush, folio_batch_move_lru, FL_PH_LRU)
 PHASE_PROGS(lru, folio_add_lru, FL_PH_LRU)
 PHASE_PROGS(lru_vma, folio_add_lru_vma, FL_PH_LRU)
+
+/*
+ * File faults (do_read_fault / do_cow_fault / do_shared_fault are inlined
+ * into do_fault on Debian's 6.1 and 6.12, so the phases are bounded by the
+ * functions they call).  In a fault they fire on file faults, and
+ * __folio_lock_or_retry also on a swap-in waiting for its read; a fault on
+ * anonymous memory that is not swapped out calls none of them.
+ *   PCACHE  __do_fault: vm_ops->fault (filemap_fault, shmem_fault), the
+ *           page-cache lookup and the folio lock, less what nests in it
+ *   READ    page_cache_sync_ra / page_cache_async_ra (readahead: folios
+ *           allocated, added, read submitted), filemap_read_folio (one
+ *           folio read and waited for), __folio_lock_or_retry (waiting for
+ *           a locked folio: a read in flight)
+ *   AROUND  filemap_map_pages: mapping the cached neighbours (fault-around)
+ *   COPY    do_cow_fault's copy of the page-cache page into the private
+ *           one: from __do_fault's return (with vmf->cow_page set and a
+ *           page) to finish_fault's entry -- copy_mc_user_highpage /
+ *           copy_user_highpage are inline, copy_page is not traceable
+ */
+PHASE_PROGS(pc_read_sync, page_cache_sync_ra, FL_PH_READ)
+PHASE_PROGS(pc_read_async, page_cache_async_ra, FL_PH_READ)
+PHASE_PROGS(pc_read_folio, filemap_read_folio, FL_PH_READ)
+PHASE_PROGS(pc_read_wait, __folio_lock_or_retry, FL_PH_READ)
+PHASE_PROGS(pc_around, filemap_map_pages, FL_PH_AROUND)
+
+SEC("fentry/__do_fault")
+int BPF_PROG(ph_fe_do_fault)
+{
+	phase_enter(FL_PH_PCACHE);
+	return 0;
+}
+
+/* VM_FAULT_ERROR | VM_FAULT_NOPAGE | VM_FAULT_DONE_COW: no copy follows */
+#define PH_VMF_NO_COPY	(0x873u | 0x100u | 0x1000u)
+
+SEC("fexit/__do_fault")
+int BPF_PROG(ph_fx_do_fault, struct vm_fault *vmf, unsigned int ret)
+{
+	struct ph_cpu *pc;
+	struct ph_slot *s = in_fault(&pc);
+	fl_u64 now;
+
+	if (!s || !s->a.depth)
+		return 0;
+	now = bpf_ktime_get_ns();
+	ph_pop(&s->a, FL_PH_PCACHE, FL_PH_PCACHE, now, pc->misc);
+	if (!(ret & (PH_VMF_NO_COPY | vm_fault_retry)) && BPF_CORE_READ(vmf, cow_page))
+		ph_push(&s->a, FL_PH_COPY, now, pc->misc);
+	return 0;
+}
+
+SEC("fentry/finish_fault")
+int BPF_PROG(ph_fe_finish_fault)
+{
+	struct ph_cpu *pc;
+	struct ph_slot *s = in_fault(&pc);
+
+	if (s && ph_top(&s->a) == FL_PH_COPY)
+		ph_pop(&s->a, FL_PH_COPY, FL_PH_COPY, bpf_ktime_get_ns(), pc->misc);
+	return 0;
+}
 
 /*
  * Direct reclaim (memcg limit: try_to_free_mem_cgroup_pages; allocation:

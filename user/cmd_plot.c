@@ -246,7 +246,8 @@ static void phase_plot(struct ctx *c, const struct fl_cmp *cmp, const char *vs)
 {
 	static const char *const colors[FL_PH_NR + 1] = {
 		"#1f77b4", "#ff7f0e", "#2ca02c", "#98df8a", "#d62728", "#9467bd", "#8c564b",
-		"#e377c2", "#b0b0b0",
+		"#e377c2", "#17becf", "#bcbd22", "#9edae5", "#f7b6d2",
+		[FL_PH_NR] = "#b0b0b0",	/* unattributed */
 	};
 	const char *kinds[FL_PH_NR + 1];
 	int avail[2][FL_PH_NR + 1] = { { 0 } };

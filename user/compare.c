@@ -27,6 +27,10 @@ const struct fl_cmp_kind fl_cmp_kinds[] = {
 	{ "phase_ptl_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_PH_PTL },
 	{ "phase_lru_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_PH_LRU },
 	{ "phase_rest_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_PH_REST },
+	{ "phase_pagecache_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_PH_PCACHE },
+	{ "phase_read_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_PH_READ },
+	{ "phase_around_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_PH_AROUND },
+	{ "phase_cow_copy_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_PH_COPY },
 	{ "phase_unattrib_mean", "ns/fault", 0, 1, FL_CMP_PHASE, FL_PH_NR },
 	/* record --locks: contended wait per fault of the run */
 	{ "lock_mmap_r_wait", "ns/fault", 0, 1, FL_CMP_LOCK, FL_LK_MMAP_R },

@@ -280,6 +280,17 @@ static size_t get_pairs(struct phases_bpf *s, struct pair *out, size_t max)
 		PAIR(ph_fe_lru_vma, ph_fx_lru_vma, "folio_add_lru_vma", K_FENTRY, FL_PH_LRU),
 		PAIR(ph_fe_lru_flush, ph_fx_lru_flush, "folio_batch_move_lru", K_FENTRY, FL_PH_LRU),
 		PAIR(ph_fe_lru, ph_fx_lru, "folio_add_lru", K_FENTRY, FL_PH_LRU),
+		PAIR(ph_fe_do_fault, ph_fx_do_fault, "__do_fault", K_FENTRY, FL_PH_PCACHE),
+		PAIR(ph_fe_pc_read_sync, ph_fx_pc_read_sync, "page_cache_sync_ra", K_FENTRY,
+		     FL_PH_READ),
+		PAIR(ph_fe_pc_read_async, ph_fx_pc_read_async, "page_cache_async_ra", K_FENTRY,
+		     FL_PH_READ),
+		PAIR(ph_fe_pc_read_folio, ph_fx_pc_read_folio, "filemap_read_folio", K_FENTRY,
+		     FL_PH_READ),
+		PAIR(ph_fe_pc_read_wait, ph_fx_pc_read_wait, "__folio_lock_or_retry", K_FENTRY,
+		     FL_PH_READ),
+		PAIR(ph_fe_pc_around, ph_fx_pc_around, "filemap_map_pages", K_FENTRY, FL_PH_AROUND),
+		ONE(ph_fe_finish_fault, "finish_fault", K_FENTRY, FL_PH_COPY),
 		PAIR(ph_fe_reclaim_memcg, ph_fx_reclaim_memcg, "try_to_free_mem_cgroup_pages",
 		     K_FENTRY, PH_RECLAIM),
 		PAIR(ph_fe_reclaim, ph_fx_reclaim, "try_to_free_pages", K_FENTRY, PH_RECLAIM),
@@ -478,6 +489,12 @@ static void note_unseen(struct fl_phases *p, const struct load_env *e, struct at
 	if (at->got[FL_PH_ZERO] && !at->zero0)
 		snprintf(p->notes, sizeof(p->notes), "zero: huge pages only; base-page zeroing "
 			 "(post_alloc_hook, not traceable on this kernel) is counted in alloc");
+	/* the copy is timed from __do_fault's return to finish_fault */
+	if (at->got[FL_PH_COPY] && !at->got[FL_PH_PCACHE]) {
+		at->got[FL_PH_COPY] = false;
+		note_phase(p, FL_PH_COPY, at->perr[FL_PH_PCACHE][0] ? at->perr[FL_PH_PCACHE] :
+			   "no __do_fault hook (its return starts the copy)");
+	}
 	if (!fl_btf_has_func(e->btf, "lock_vma_under_rcu"))
 		note_phase(p, FL_PH_LOCKLESS, "no lockless fault path (lock_vma_under_rcu) in this kernel");
 	if (e->mmap_memcg < 0)
@@ -497,7 +514,7 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 		    const struct load_env *e, char *why, size_t whylen)
 {
 	struct attached at;
-	struct pair pr[32];
+	struct pair pr[40];
 	size_t n;
 	int err;
 

@@ -76,7 +76,6 @@ int fl_phases_tag_runs(struct fl_phases *p, struct fl_snapshot *s);
 
 /* ---- reading the sections back (user/phases_report.c) --------------- */
 
-const char *fl_phase_name(unsigned int phase);		/* "lockless", "mmap_wait", ... */
 const char *fl_lock_class_name(unsigned int cls);	/* "mmap_r", "mmap_w", "vma", ... */
 
 /*

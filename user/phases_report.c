@@ -8,16 +8,6 @@
 
 #include "phases.h"
 
-static const char *const phase_names[FL_PH_NR] = {
-	[FL_PH_LOCKLESS] = "lockless",
-	[FL_PH_MMAP_WAIT] = "mmap_wait",
-	[FL_PH_ALLOC] = "alloc",
-	[FL_PH_ZERO] = "zero",
-	[FL_PH_MEMCG] = "memcg",
-	[FL_PH_PTL] = "ptl",
-	[FL_PH_LRU] = "lru",
-	[FL_PH_REST] = "rest",
-};
 
 static const char *const lock_names[FL_LK_NR] = {
 	[FL_LK_MMAP_R] = "mmap_r",
@@ -29,11 +19,6 @@ static const char *const lock_names[FL_LK_NR] = {
 	[FL_LK_MEMCG] = "memcg",
 	[FL_LK_OTHER] = "other",
 };
-
-const char *fl_phase_name(unsigned int phase)
-{
-	return phase < FL_PH_NR ? phase_names[phase] : "?";
-}
 
 const char *fl_lock_class_name(unsigned int cls)
 {
@@ -106,10 +91,10 @@ static void unavailable_phases(const struct fl_snapshot *s, int out[FL_PH_NR])
 		return;
 	snprintf(buf, sizeof(buf), "%s", u);
 	for (p = 0; p < FL_PH_NR; p++) {
-		size_t n = strlen(phase_names[p]);
+		size_t n = strlen(fl_phase_name(p));
 		const char *q = buf;
 
-		while ((q = strstr(q, phase_names[p]))) {
+		while ((q = strstr(q, fl_phase_name(p)))) {
 			if ((q == buf || (q - buf >= 2 && q[-2] == ';')) && q[n] == ' ') {
 				out[p] = 1;
 				break;
@@ -178,7 +163,7 @@ int fl_report_phases(const struct fl_snapshot *s, FILE *out,
 		fprintf(out, "notes: %s\n", tag);
 	fprintf(out, "%-8s %9s %9s", "", "faults", "latency");
 	for (p = 0; p < FL_PH_NR; p++)
-		fprintf(out, " %9s", phase_names[p]);
+		fprintf(out, " %9s", fl_phase_name(p));
 	fprintf(out, " %9s %7s\n", "unattrib", "overrun");
 	ngroups = o && o->group ? (int)o->nr_groups : (int)nr;
 	for (g = 0; g < ngroups; g++) {
@@ -200,10 +185,10 @@ int fl_report_phases(const struct fl_snapshot *s, FILE *out,
 		const struct fl_hist *h = &t.hist[p];
 
 		if (unavail[p]) {
-			fprintf(out, "%-10s unavailable\n", phase_names[p]);
+			fprintf(out, "%-10s unavailable\n", fl_phase_name(p));
 			continue;
 		}
-		fprintf(out, "%-10s %9llu %7.1f%% %9llu %9llu %9llu\n", phase_names[p], h->count,
+		fprintf(out, "%-10s %9llu %7.1f%% %9llu %9llu %9llu\n", fl_phase_name(p), h->count,
 			pct(h->sum, t.lat_sum), fl_hist_quantile_ppm(h, 500000),
 			fl_hist_quantile_ppm(h, 990000), h->count ? h->max : 0);
 	}
@@ -406,10 +391,10 @@ void fl_phase_unavail_why(const struct fl_snapshot *s, unsigned int p, char *buf
 {
 	const char *u = fl_snapshot_tag(s, "phases.unavailable");
 	const char *q, *e;
-	size_t n = strlen(phase_names[p]);
+	size_t n = strlen(fl_phase_name(p));
 
 	snprintf(buf, len, "unavailable");
-	for (q = u; q && (q = strstr(q, phase_names[p])); q += n) {
+	for (q = u; q && (q = strstr(q, fl_phase_name(p))); q += n) {
 		if ((q != u && !(q - u >= 2 && q[-2] == ';')) || q[n] != ' ')
 			continue;
 		q += n + 1;
@@ -462,7 +447,7 @@ static void raw_phases(const struct fl_snapshot *s, FILE *out)
 		fprintf(out, "phases.unattributed_pct=unavailable (no timed faults)\n");
 	for (p = 0; p < FL_PH_NR; p++) {
 		const struct fl_hist *h = &t.hist[p];
-		const char *n = phase_names[p];
+		const char *n = fl_phase_name(p);
 
 		if (unavail[p]) {
 			fl_phase_unavail_why(s, p, buf, sizeof(buf));

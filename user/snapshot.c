@@ -245,6 +245,77 @@ static int read_section(struct source *r, struct fl_snapshot *s, const struct fl
 	return 0;
 }
 
+/* Drop every `key=` line of the tags (the first one found would win). */
+static void drop_tag(struct fl_snapshot *s, const char *key)
+{
+	size_t klen = strlen(key);
+	char *p = s->tags, *w = s->tags;
+
+	while (p && *p) {
+		char *eol = strchr(p, '\n');
+		size_t n = eol ? (size_t)(eol - p) + 1 : strlen(p);
+
+		if (!(n > klen && !strncmp(p, key, klen) && p[klen] == '=')) {
+			memmove(w, p, n);
+			w += n;
+		}
+		p += n;
+	}
+	if (w)
+		*w = '\0';
+}
+
+/*
+ * FL_SEC_PHASES written before the file-fault phases has FL_PH_NR_V1
+ * histograms per CPU: widen it to today's layout, and name the phases it
+ * could not have recorded in phases.unavailable (never a 0 for them).
+ */
+static int widen_phases(struct fl_snapshot *s)
+{
+	static const char why[] = " (not recorded: snapshot written before the file-fault phases)";
+	const char *old;
+	char *tag;
+	size_t len;
+
+	for (unsigned int i = 0; i < s->nr_extra; i++) {
+		struct fl_raw_section *r = &s->extra[i];
+		unsigned char *n;
+
+		if (r->sec.type != FL_SEC_PHASES || !r->sec.count ||
+		    r->sec.size != (fl_u64)r->sec.count * FL_PHASE_STATS_V1_SIZE)
+			continue;
+		n = calloc(r->sec.count, sizeof(struct fl_phase_stats));
+		if (!n)
+			return -1;
+		for (unsigned int c = 0; c < r->sec.count; c++)
+			memcpy(n + c * sizeof(struct fl_phase_stats),
+			       (unsigned char *)r->data + c * FL_PHASE_STATS_V1_SIZE,
+			       FL_PHASE_STATS_V1_SIZE);
+		free(r->data);
+		r->data = n;
+		r->sec.size = (fl_u64)r->sec.count * sizeof(struct fl_phase_stats);
+
+		old = fl_snapshot_tag(s, "phases.unavailable");
+		len = (old ? strlen(old) + 2 : 0) + (FL_PH_NR - FL_PH_NR_V1) * (sizeof(why) + 16);
+		tag = malloc(len + 1);
+		if (!tag)
+			return -1;
+		tag[0] = '\0';
+		if (old && *old)
+			snprintf(tag, len + 1, "%s", old);
+		for (unsigned int p = FL_PH_NR_V1; p < FL_PH_NR; p++)
+			snprintf(tag + strlen(tag), len + 1 - strlen(tag), "%s%s%s",
+				 tag[0] ? "; " : "", fl_phase_name(p), why);
+		drop_tag(s, "phases.unavailable");
+		if (fl_snapshot_set_tag(s, "phases.unavailable", tag)) {
+			free(tag);
+			return -1;
+		}
+		free(tag);
+	}
+	return 0;
+}
+
 static int parse_source(struct source *r, struct fl_snapshot *s, char *err, size_t errlen)
 {
 	unsigned int i;
@@ -293,6 +364,10 @@ static int parse_source(struct source *r, struct fl_snapshot *s, char *err, size
 	if (!have_cpu) {
 		fl_snapshot_free(s);
 		return fl_fail(err, errlen, "snapshot has no CPU section");
+	}
+	if (widen_phases(s)) {
+		fl_snapshot_free(s);
+		return fl_fail(err, errlen, "out of memory");
 	}
 	return 0;
 }
@@ -602,6 +677,13 @@ const char *fl_ll_kind_name(unsigned int k)
 }
 
 /* The names are include/faultline/abi.h's, shared with the module. */
+const char *fl_phase_name(unsigned int phase)
+{
+	static const char *const n[FL_PH_NR] = FL_PHASE_NAMES;
+
+	return phase < FL_PH_NR ? n[phase] : "?";
+}
+
 const char *fl_hist_name(unsigned int id)
 {
 	static const char *const n[FL_H_NR] = FL_HIST_NAMES;

@@ -108,6 +108,7 @@ const char *fl_tier_name(unsigned int tier);
 const char *fl_hook_name(unsigned int hook);
 const char *fl_ll_kind_name(unsigned int kind);
 const char *fl_hist_name(unsigned int id);	/* stable metric names */
+const char *fl_phase_name(unsigned int phase);	/* "lockless", ... "cow_copy" (FL_PHASE_NAMES) */
 const char *fl_counter_name(unsigned int id);
 const char *fl_ll_name(unsigned int id);
 

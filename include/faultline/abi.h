@@ -223,8 +223,35 @@ enum fl_phase {
 	FL_PH_PTL,		/* page table lock wait */
 	FL_PH_LRU,		/* LRU insertion */
 	FL_PH_REST,		/* rest of handle_mm_fault */
+	/*
+	 * File faults (after REST: a snapshot written before them has the
+	 * first FL_PH_NR_V1 histograms only; readers widen it, see
+	 * fl_phase_stats_widen()).
+	 */
+	FL_PH_PCACHE,		/* page-cache lookup: __do_fault less the below */
+	FL_PH_READ,		/* filling the page cache: readahead, read_folio, I/O wait */
+	FL_PH_AROUND,		/* fault-around: filemap_map_pages */
+	FL_PH_COPY,		/* COW copy of a page-cache page (do_cow_fault) */
 	FL_PH_NR,
 };
+
+#define FL_PHASE_NAMES {						\
+	[FL_PH_LOCKLESS] = "lockless",					\
+	[FL_PH_MMAP_WAIT] = "mmap_wait",				\
+	[FL_PH_ALLOC] = "alloc",					\
+	[FL_PH_ZERO] = "zero",						\
+	[FL_PH_MEMCG] = "memcg",					\
+	[FL_PH_PTL] = "ptl",						\
+	[FL_PH_LRU] = "lru",						\
+	[FL_PH_REST] = "rest",						\
+	[FL_PH_PCACHE] = "pagecache",					\
+	[FL_PH_READ] = "read",						\
+	[FL_PH_AROUND] = "around",					\
+	[FL_PH_COPY] = "cow_copy",					\
+}
+
+#define FL_PH_NR_V1	(FL_PH_REST + 1)	/* phases of a snapshot before the file ones */
+#define FL_PH_FILE_MASK	(((1u << FL_PH_NR) - 1) & ~((1u << FL_PH_NR_V1) - 1))
 
 struct fl_phase_stats {
 	fl_u64 faults;		/* faults with phase accounting */
@@ -234,6 +261,10 @@ struct fl_phase_stats {
 	fl_u64 pad[4];
 	struct fl_hist hist[FL_PH_NR];
 };
+
+/* Size of one FL_SEC_PHASES element before the file phases. */
+#define FL_PHASE_STATS_V1_SIZE \
+	(sizeof(struct fl_phase_stats) - (FL_PH_NR - FL_PH_NR_V1) * sizeof(struct fl_hist))
 
 /* Contended lock classes (lock:contention_begin/end + mmap_lock tracepoints). */
 enum fl_lock_class {

@@ -132,15 +132,28 @@ struct ph_cpu {
 #define PH_COUNT(misc, id) do { fl_u64 *m__ = (misc); if (m__) m__[id]++; } while (0)
 #endif
 
+_Static_assert(FL_PH_NR == FL_PH_COPY + 1 && FL_PH_NR_V1 == FL_PH_PCACHE,
+	       "ph_reset / ph_fault_end name the file phases one by one");
+
 FL_INLINE void ph_reset(struct ph_acct *a)
 {
 	fl_u32 i;
 
+	/*
+	 * Only a file fault sets the file phases (acc[p] != 0 implies seen
+	 * bit p): an anonymous fault does not pay for clearing them.
+	 */
+	if (a->seen & FL_PH_FILE_MASK) {	/* unrolled: 6.1's verifier refuses the loop */
+		a->acc[FL_PH_PCACHE] = 0;
+		a->acc[FL_PH_READ] = 0;
+		a->acc[FL_PH_AROUND] = 0;
+		a->acc[FL_PH_COPY] = 0;
+	}
 	a->fault_start = 0;
 	a->seen = 0;
 	a->depth = 0;
 	a->attributed = 0;
-	for (i = 0; i < FL_PH_NR; i++)
+	for (i = 0; i < FL_PH_NR_V1; i++)
 		a->acc[i] = 0;
 }
 
@@ -257,9 +270,23 @@ FL_INLINE fl_u64 ph_fault_end(struct ph_acct *a, struct fl_phase_stats *ps, fl_u
 		ps->overrun++;
 	else
 		ps->unattributed_sum += lat - sum;
-	for (p = 0; p < FL_PH_NR; p++)
+	for (p = 0; p < FL_PH_NR_V1; p++)
 		if (a->seen & (1u << p))
 			PH_HIST_ADD(&ps->hist[p], a->acc[p]);
+	/*
+	 * File faults only.  Written out: clang left a loop here that 6.1's
+	 * verifier refuses ("back-edge").
+	 */
+	if (a->seen & FL_PH_FILE_MASK) {
+		if (a->seen & (1u << FL_PH_PCACHE))
+			PH_HIST_ADD(&ps->hist[FL_PH_PCACHE], a->acc[FL_PH_PCACHE]);
+		if (a->seen & (1u << FL_PH_READ))
+			PH_HIST_ADD(&ps->hist[FL_PH_READ], a->acc[FL_PH_READ]);
+		if (a->seen & (1u << FL_PH_AROUND))
+			PH_HIST_ADD(&ps->hist[FL_PH_AROUND], a->acc[FL_PH_AROUND]);
+		if (a->seen & (1u << FL_PH_COPY))
+			PH_HIST_ADD(&ps->hist[FL_PH_COPY], a->acc[FL_PH_COPY]);
+	}
 	a->fault_start = 0;
 	a->depth = 0;
 	return lat ? lat : 1;

@@ -55,6 +55,26 @@ static int add_phases(struct fl_snapshot *s)
 	       add_section(s, FL_SEC_LOCK_CALLERS, 2, 2 * sizeof(*lc), lc);
 }
 
+/* FL_SEC_PHASES as written before the file-fault phases (widened on read) */
+static int add_old_phases(struct fl_snapshot *s)
+{
+	unsigned int nr = s->hdr.nr_cpus;
+	unsigned char *ph = calloc(nr, FL_PHASE_STATS_V1_SIZE);
+	struct fl_phase_stats one;
+
+	if (!ph)
+		return -1;
+	memset(&one, 0, sizeof(one));
+	one.faults = 10;
+	one.lat_sum = 10000;
+	for (unsigned int p = 0; p < FL_PH_NR_V1; p++)
+		fl_hist_add(&one.hist[p], 100 + p);
+	for (unsigned int c = 0; c < nr; c++)
+		memcpy(ph + c * FL_PHASE_STATS_V1_SIZE, &one, FL_PHASE_STATS_V1_SIZE);
+	fl_snapshot_set_tag(s, "phases.unavailable", "zero (no traceable hook in this kernel)");
+	return add_section(s, FL_SEC_PHASES, nr, nr * FL_PHASE_STATS_V1_SIZE, ph);
+}
+
 /* record --blame sections: two holder rows and the totals */
 static int add_blame(struct fl_snapshot *s)
 {
@@ -111,6 +131,8 @@ static int snapshot_seeds(const char *dir)
 			if (add_phases(&s) || add_blame(&s))
 				return 1;
 		}
+		if (nr == 2 && add_old_phases(&s))
+			return 1;
 		snprintf(path, sizeof(path), "%s/seed-%u.snap", dir, nr);
 		if (fl_snapshot_write_file(path, &s, err, sizeof(err))) {
 			fprintf(stderr, "mkseeds: %s\n", err);

@@ -32,6 +32,9 @@ static const struct pft_bad bad[] = {
 	{ "--tmpfs --read -z", "cannot -z" },
 	{ "--tmpfs --read --latency -z", "cannot -z" },
 	{ "--tmpfs=yes", "unknown option" },
+	{ "--cold", "--cold needs --file PATH" },
+	{ "--tmpfs --read --cold", "--cold needs --file PATH" },
+	{ "--file /x --read --cold --strict", "no exact count for --strict" },
 };
 
 static void test_bad(void **state)
@@ -71,6 +74,10 @@ static void test_good(void **state)
 	assert_int_equal(parse("--tmpfs --private-write -z", &o, err, sizeof(err)), 0);
 	assert_int_equal(o.shape, PFT_SHAPE_PRIVATE_WRITE);
 	assert_true(o.bzero);
+	assert_false(o.cold);
+	assert_int_equal(parse("--file /x --read --cold", &o, err, sizeof(err)), 0);
+	assert_true(o.cold);
+	assert_int_equal(o.shape, PFT_SHAPE_READ);
 	assert_int_equal(parse("--tmpfs --read --check", &o, err, sizeof(err)), 0);
 	assert_true(o.check);
 

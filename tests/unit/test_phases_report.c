@@ -112,6 +112,81 @@ static void test_round_trip(void **state)
 	fl_snapshot_free(&s);
 }
 
+static char *raw(const struct fl_snapshot *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fl_report_phases_raw(s, f), 0);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * A snapshot written before the file-fault phases (FL_PH_NR_V1 histograms
+ * per CPU) still reads: its figures are kept, and the file phases are named
+ * unavailable (not recorded), never 0.
+ */
+static void test_old_layout_widened(void **state)
+{
+	struct fl_snapshot s, r;
+	const struct fl_phase_stats *ps;
+	struct fl_phase_stats t;
+	unsigned char *old;
+	unsigned int nr, c, p;
+	void *buf;
+	size_t len;
+	char err[128], *out;
+
+	(void)state;
+	make_snapshot(&s, false);
+	assert_int_equal(s.extra[0].sec.type, FL_SEC_PHASES);
+	old = calloc(NCPU, FL_PHASE_STATS_V1_SIZE);
+	assert_non_null(old);
+	for (c = 0; c < NCPU; c++)
+		memcpy(old + c * FL_PHASE_STATS_V1_SIZE,
+		       (struct fl_phase_stats *)s.extra[0].data + c, FL_PHASE_STATS_V1_SIZE);
+	free(s.extra[0].data);
+	s.extra[0].data = old;
+	s.extra[0].sec.size = NCPU * FL_PHASE_STATS_V1_SIZE;
+	assert_int_equal(fl_snapshot_serialize(&s, &buf, &len), 0);
+	assert_int_equal(fl_snapshot_parse(buf, len, &r, err, sizeof(err)), 0);
+	ps = fl_snapshot_phases(&r, &nr);
+	assert_non_null(ps);
+	assert_int_equal(nr, NCPU);
+	fl_phase_stats_sum(ps, nr, NULL, 0, &t);
+	assert_int_equal(t.faults, 1000);
+	assert_int_equal(t.hist[FL_PH_ALLOC].sum, 400000);
+	assert_int_equal(t.hist[FL_PH_REST].count, 1000);
+	for (p = FL_PH_NR_V1; p < FL_PH_NR; p++)
+		assert_int_equal(t.hist[p].count, 0);
+	assert_string_equal(fl_snapshot_tag(&r, "phases.unavailable"),
+		"zero (no traceable hook in this kernel); ptl (no lock:contention tracepoints); "
+		"pagecache (not recorded: snapshot written before the file-fault phases); "
+		"read (not recorded: snapshot written before the file-fault phases); "
+		"around (not recorded: snapshot written before the file-fault phases); "
+		"cow_copy (not recorded: snapshot written before the file-fault phases)");
+	out = raw(&r);
+	assert_non_null(strstr(out, "\nphase.read=unavailable (not recorded: snapshot written "
+				    "before the file-fault phases)\n"));
+	assert_null(strstr(out, "phase.cow_copy.count"));
+	assert_non_null(strstr(out, "\nphase.alloc.count=1000\n"));
+	free(out);
+	free(buf);
+	/* written again, it is today's layout and reads back the same */
+	assert_int_equal(fl_snapshot_serialize(&r, &buf, &len), 0);
+	fl_snapshot_free(&r);
+	assert_int_equal(fl_snapshot_parse(buf, len, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.extra[0].sec.size, NCPU * sizeof(struct fl_phase_stats));
+	assert_non_null(strstr(fl_snapshot_tag(&r, "phases.unavailable"), "; cow_copy (not recorded"));
+	assert_null(strstr(strstr(fl_snapshot_tag(&r, "phases.unavailable"), "; cow_copy"), "; pagecache"));
+	free(buf);
+	fl_snapshot_free(&r);
+	fl_snapshot_free(&s);
+}
+
 static void test_malformed_refused(void **state)
 {
 	struct fl_snapshot s;
@@ -207,18 +282,6 @@ static void test_absent_sections_unavailable(void **state)
 	assert_string_equal(fl_phase_name(FL_PH_MMAP_WAIT), "mmap_wait");
 	assert_string_equal(fl_lock_class_name(FL_LK_OTHER), "other");
 	fl_snapshot_free(&s);
-}
-
-static char *raw(const struct fl_snapshot *s)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	assert_int_equal(fl_report_phases_raw(s, f), 0);
-	fclose(f);
-	return buf;
 }
 
 /* `report --raw` keys: sums of the CPUs, unavailable phases with their reason */
@@ -325,6 +388,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_old_layout_widened),
 		cmocka_unit_test(test_malformed_refused),
 		cmocka_unit_test(test_phase_table),
 		cmocka_unit_test(test_grouped_rows),

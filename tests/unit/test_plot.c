@@ -300,7 +300,7 @@ static void test_phase_sweeps(void **state)
 	snprintf(path, sizeof(path), "%s/phases.dat", out);
 	t = fl_read_text(path, 1 << 20);
 	assert_non_null(t);
-	assert_non_null(strstr(t, "\n16 100 0 1500 ? 0 0 42.988 500 150 100 0 2400 ? 0 0 42.988 500 150\n"));
+	assert_non_null(strstr(t, "\n16 100 0 1500 ? 0 0 42.988 500 0 0 0 0 150 100 0 2400 ? 0 0 42.988 500 0 0 0 0 150\n"));
 	free(t);
 	/* one side only: a single stack */
 	snprintf(out, sizeof(out), "%s/phases-a", tmpdir);

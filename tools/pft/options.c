@@ -14,7 +14,7 @@
 #define PFT_MAX_BYTES		(1ULL << 52)	/* 4 PiB: keeps page arithmetic exact */
 
 enum { OPT_THP = 0x100, OPT_LATENCY, OPT_JSON, OPT_STRICT, OPT_CHECK, OPT_FILE, OPT_TMPFS,
-       OPT_PRIVATE_WRITE, OPT_SHARED_WRITE, OPT_READ };
+       OPT_PRIVATE_WRITE, OPT_SHARED_WRITE, OPT_READ, OPT_COLD };
 
 static const struct option long_opts[] = {
 	{ "thp",     required_argument, NULL, OPT_THP },
@@ -27,6 +27,7 @@ static const struct option long_opts[] = {
 	{ "private-write", no_argument, NULL, OPT_PRIVATE_WRITE },
 	{ "shared-write", no_argument,  NULL, OPT_SHARED_WRITE },
 	{ "read",    no_argument,       NULL, OPT_READ },
+	{ "cold",    no_argument,       NULL, OPT_COLD },
 	{ "help",    no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -36,7 +37,7 @@ void pft_usage(FILE *f)
 	fprintf(f,
 "usage: pft [-m SIZE[KMGP]] [-t N | -n N] [-c N] [-z] [-a] [-s SEC] [-T] [-M] [-v]\n"
 "           [--thp=never|always|default] [--latency] [--json] [--strict] [--check]\n"
-"           [--file PATH | --tmpfs] [--private-write | --shared-write | --read]\n"
+"           [--file PATH [--cold] | --tmpfs] [--private-write | --shared-write | --read]\n"
 "       pft --series MIN MAX [NCPUS]\n"
 "  -m SIZE   total memory to fault (bytes; K, M, G = KiB, MiB, GiB; P = pages;\n"
 "            default 64M), split evenly over the workers\n"
@@ -57,6 +58,9 @@ void pft_usage(FILE *f)
 "            count (pages; fault-around windows with --read) by > 1%%\n"
 "  --file PATH  fault a file (created or truncated, written, fsynced and read\n"
 "            back first, so the faults are minor; removed after if pft created it)\n"
+"  --cold    with --file: drop the file's pages from the page cache after the\n"
+"            fsync instead of reading it back: faults read from storage (major);\n"
+"            the fault count then follows readahead, so not with --strict\n"
 "  --tmpfs   the same on a memfd (tmpfs/shmem)\n"
 "  --private-write  MAP_PRIVATE, write: COW of a page-cache page (file default)\n"
 "  --shared-write   MAP_SHARED, write: one fault per page\n"
@@ -327,6 +331,9 @@ static int parse_opt(int c, char *arg, char **argv, struct pft_opts *o,
 	case OPT_CHECK:
 		o->check = true;
 		return 0;
+	case OPT_COLD:
+		o->cold = true;
+		return 0;
 	case OPT_THP:
 		return parse_thp(arg, o, err, errlen);
 	case OPT_FILE:
@@ -352,6 +359,10 @@ static int check_opts(struct pft_opts *o, const struct parse_seen *seen,
 			    pft_shape_name(o->shape));
 	if (o->backing != PFT_BACK_ANON && !seen->shape)
 		o->shape = PFT_SHAPE_PRIVATE_WRITE;
+	if (o->cold && o->backing != PFT_BACK_FILE)
+		return fail(err, errlen, "--cold needs --file PATH (a memfd has no storage to read)");
+	if (o->cold && o->strict)
+		return fail(err, errlen, "--cold faults follow readahead; no exact count for --strict");
 	if (o->shape == PFT_SHAPE_READ && o->bzero)
 		return fail(err, errlen, "--read reads the pages; it cannot -z");
 	if (o->latency && o->bzero)

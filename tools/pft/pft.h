@@ -48,6 +48,7 @@ struct pft_opts {
 	bool multimap;			/* -M */
 	enum pft_backing backing;	/* --file / --tmpfs (default anonymous) */
 	const char *path;		/* --file PATH */
+	bool cold;			/* --cold: page cache dropped, not read back */
 	enum pft_shape shape;		/* --private-write (file default), --shared-write, --read */
 	unsigned int verbose;		/* -v (repeatable) */
 	enum pft_thp thp;		/* --thp */

@@ -184,7 +184,8 @@ static void *map_mem(const struct pft_opts *o, size_t len, off_t off)
  * Prepare the file so that every measured fault is minor: size it, write
  * every byte (page cache populated and dirty), fsync it (written back: no
  * writeback starts during the run), then read it all back (uptodate pages,
- * nothing left for readahead).  --file creates or truncates PATH; *created
+ * nothing left for readahead) -- with --cold, dropped from the page cache
+ * instead, so the faults read it.  --file creates or truncates PATH; *created
  * says whether it did not exist before (then it is removed after the run).
  */
 static int prepare_file(const struct pft_opts *o, unsigned long long len, bool *created)
@@ -225,6 +226,15 @@ static int prepare_file(const struct pft_opts *o, unsigned long long len, bool *
 	if (fsync(fd)) {
 		fprintf(stderr, "pft: fsync of the file: %s\n", strerror(errno));
 		goto fail;
+	}
+	if (o->cold) {	/* clean after the fsync: DONTNEED drops the pages */
+		int e = posix_fadvise(fd, 0, (off_t)len, POSIX_FADV_DONTNEED);
+
+		if (e) {
+			fprintf(stderr, "pft: posix_fadvise(DONTNEED): %s\n", strerror(e));
+			goto fail;
+		}
+		return fd;
 	}
 	for (done = 0; done < len;) {
 		ssize_t k = pread(fd, buf, sizeof(buf), (off_t)done);

@@ -12,6 +12,10 @@
 # carry: tests/cost-budgets
 . /fl/lib.sh
 . /fl/cost.inc
+# 7, not cost.inc's 5: some runs take a periodic guest event (+25..+80 per
+# fault) and the 6.12 tracepoint row sits 5 under its budget -- one boot
+# gave 7439 7495 7413 7469 7440 (base 7268): only one run free of it.
+COST_RUNS=7
 
 budget() {	# ROW -> this kernel's budget ("-": the row does not exist there)
 	case $FL_SERIES in 6.12) col=2 ;; 6.1) col=3 ;; 5.10) col=4 ;; *) col=0 ;; esac

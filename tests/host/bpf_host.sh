@@ -55,9 +55,12 @@ stats_before=$(sysctl -n kernel.bpf_stats_enabled)
 fl_check_eq "record --self-cost returns pft's status" $? 0
 "$FL" report --raw "$OUT/self.snap" >"$OUT/self-raw.txt"
 r=$OUT/self-raw.txt
-runs=$(sed -n 's/^bpf_run\.tp_pf_user=\([0-9]*\) [0-9]*$/\1/p' $r)
-echo "tp_pf_user runs: $runs; $(grep '^self_cost' $r | tr '\n' ' ')"
-fl_check_ge "tp_pf_user runs >= user faults counted" "$runs" "$(raw $r faults_user)"
+# the user-fault program: the tracepoint tier has its own, count-only one
+pfu=tp_pf_user
+[ "$tier" = tracepoint ] && pfu=tp_pf_user_cnt
+runs=$(sed -n "s/^bpf_run\.$pfu=\([0-9]*\) [0-9]*\$/\1/p" $r)
+echo "$pfu runs: $runs; $(grep '^self_cost' $r | tr '\n' ' ')"
+fl_check_ge "$pfu runs >= user faults counted" "$runs" "$(raw $r faults_user)"
 fl_check_ge "run time >= 1 ns per run" "$(raw $r self_cost.ns)" "$(raw $r self_cost.runs)"
 # the statistics were on only while record held them: a later recording's
 # programs show no run time (bpftool prints run_time_ns only when non-zero);
@@ -70,13 +73,13 @@ else
 	"$FL" record -q -a -d 2 -o "$OUT/after.snap" >/dev/null 2>&1 &
 	p=$!
 	sleep 1
-	st=$(bpftool prog show name tp_pf_user 2>/dev/null)
+	st=$(bpftool prog show name $pfu 2>/dev/null)
 	wait $p
 	echo "after --self-cost: $st"
 	case $st in
 	*run_time_ns*) fl_fail "BPF run-time statistics still on after record --self-cost" ;;
-	*tp_pf_user*) fl_pass "BPF run-time statistics off after record --self-cost" ;;
-	*) fl_fail "bpftool did not list tp_pf_user during a recording" ;;
+	*"$pfu"*) fl_pass "BPF run-time statistics off after record --self-cost" ;;
+	*) fl_fail "bpftool did not list $pfu during a recording" ;;
 	esac
 fi
 "$FL" report "$OUT/self.snap" | grep -q 'collector self-cost .* ns per fault counted'

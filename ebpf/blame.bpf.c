@@ -21,6 +21,8 @@
  * fault that takes mmap_lock and would count trylocks as waits.
  * Uncontended faults cost one task-storage lookup here (acquire_returned:
  * is it a downgrade?); faults on the per-VMA lock path cost nothing.
+ * A user fault's failed read trylock in lock_mm_and_find_vma (per-VMA lock
+ * kernels) is a lockless-path fallback, charged to the mm's holder.
  *
  * Storage: task-local storage for the per-task state, a hash of open write
  * holds (one insert and delete per write hold, never per fault), a per-CPU

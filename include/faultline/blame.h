@@ -12,6 +12,9 @@
  * began.  The hold's time is split by what
  * the holder did meanwhile (sched_switch): on CPU, runnable (preempted),
  * sleeping; direct reclaim is counted apart (it overlaps the three).
+ * On per-VMA-lock kernels a user fault that falls back to mmap_lock (its
+ * read trylock in lock_mm_and_find_vma fails) while a writer holds is
+ * counted against that writer's site too (fallbacks).
  *
  * Plain C on fl_* types: compiles after vmlinux.h and in user space.
  */

@@ -21,6 +21,8 @@
  * fault that takes mmap_lock and would count trylocks as waits.
  * Uncontended faults cost one task-storage lookup here (acquire_returned:
  * is it a downgrade?); faults on the per-VMA lock path cost nothing.
+ * A user fault's failed read trylock in lock_mm_and_find_vma (per-VMA lock
+ * kernels) is a lockless-path fallback, charged to the mm's holder.
  *
  * Storage: task-local storage for the per-task state, a hash of open write
  * holds (one insert and delete per write hold, never per fault), a per-CPU
@@ -132,6 +134,14 @@ const volatile bool filter_tgid = false;
 /* fault-path functions (kallsyms); nr_fault_ranges 0: every read wait counts */
 const volatile __u32 nr_fault_ranges = 0;
 const volatile struct bl_range fault_ranges[BL_NR_RANGES] = {};
+/*
+ * Per-VMA-lock kernels: count user faults that fall back to mmap_lock;
+ * fault_entry is asm_exc_page_fault, where a user-mode fault's stack ends,
+ * fallback_fn lock_mm_and_find_vma, the fallback's mmap_read_trylock.
+ */
+const volatile bool fallbacks_on = false;
+const volatile struct bl_range fault_entry = {};
+const volatile struct bl_range fallback_fn = {};
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -256,6 +266,34 @@ static __always_inline bool in_fault_path(void *ctx)
 	return false;
 }
 
+/*
+ * A user-mode page fault in lock_mm_and_find_vma?  Its kernel stack ends in
+ * the exception entry (a kernel-mode fault's goes on into the code that
+ * faulted, and on 6.12 never tries the per-VMA lock: no FAULT_FLAG_USER),
+ * and passes lock_mm_and_find_vma (not __vmf_anon_prepare's trylock, which
+ * is inside the per-VMA lock path).
+ */
+static __always_inline bool user_fallback(void *ctx)
+{
+	fl_u64 stack[BL_FAULT_SCAN];
+	bool in_fn = false;
+	long n;
+	fl_u32 i;
+
+	n = bpf_get_stack(ctx, stack, sizeof(stack), 0);
+	if (n <= 0 || n >= (long)sizeof(stack))
+		return false;	/* deeper than a fault's own frames */
+	n = n / sizeof(fl_u64) - 1;
+	if (n < 0 || n >= BL_FAULT_SCAN)
+		return false;
+	if (stack[n] < fault_entry.start || stack[n] >= fault_entry.end)
+		return false;
+	for (i = 0; i < BL_FAULT_SCAN && i < n; i++)
+		if (stack[i] >= fallback_fn.start && stack[i] < fallback_fn.end)
+			in_fn = true;
+	return in_fn;
+}
+
 /* The current task's write hold ended at now after `hold` ns. */
 static __always_inline void hold_end(struct bl_task *st, fl_u64 mm, fl_u64 hold, fl_u64 now)
 {
@@ -327,6 +365,41 @@ static __always_inline void fault_wait_end(struct bl_task *st, fl_u64 wait)
  * passes here (mmap_read_trylock emits it too), a fault's wait is timed by
  * lock:contention below.
  */
+/*
+ * A failed read trylock by a user-mode fault in lock_mm_and_find_vma, on a
+ * per-VMA-lock kernel: the per-VMA lock path failed (aborted: the VMA
+ * write-locked, or not found, ...; or VM_FAULT_RETRY) and the fault falls
+ * back to mmap_lock, which is held or queued for write (what makes a read
+ * trylock fail).  With a writer holding the mm's lock (the only time a VMA
+ * can be write-locked: vma_end_write_all at mmap_write_unlock) it is
+ * charged to that writer's site, once per fault (the trylock, not the
+ * mmap_read_lock_killable that follows it).  Paid by failed read trylocks
+ * only, while some write hold is open.
+ */
+static __always_inline void fallback(void *ctx, struct mm_struct *mm)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct bl_site_stats *v;
+	struct bl_holder *h;
+	struct bl_totals *tt;
+	fl_u64 key = (fl_u64)mm;
+
+	if (t->mm != mm || !tgid_traced(t->tgid) || !user_fallback(ctx))
+		return;
+	tt = tot();
+	h = bpf_map_lookup_elem(&holders, &key);
+	if (!h || h->queued || h->task == (fl_u64)t) {
+		if (tt)
+			tt->fallbacks_free++;
+		return;
+	}
+	if (tt)
+		tt->fallbacks++;
+	v = site_stats(&h->site);
+	if (v)
+		v->fallbacks++;
+}
+
 static __always_inline void on_start(void *ctx, struct mm_struct *mm, bool write)
 {
 	struct bl_task *st;
@@ -358,7 +431,12 @@ static __always_inline void on_acquired(void *ctx, struct mm_struct *mm, bool wr
 	if (!mm)
 		return;
 	if (!write) {
-		if (!success || !open_writes)
+		if (!success) {
+			if (fallbacks_on && open_writes)
+				fallback(ctx, mm);
+			return;
+		}
+		if (!open_writes)
 			return;
 		st = task_get(false);
 		/* mmap_write_downgrade of the hold followed: it ends here */

@@ -32,6 +32,8 @@ struct fl_blame {
 	char why[160];		/* !on: why */
 	char reclaim_why[96];
 	char fault_path[256];	/* blame.fault_path tag */
+	char fb_why[128];	/* blame.fallbacks tag when not counted */
+	bool fb_on;
 	char desc[384];
 };
 
@@ -48,6 +50,34 @@ static long sym_index(const struct fl_ksyms *k, const char *name)
 	return -1;
 }
 
+/* [start, end) of kallsyms entry i: up to the next higher address, 0 = none. */
+static unsigned long long sym_end(const struct fl_ksyms *k, long i)
+{
+	for (size_t m = (size_t)i + 1; m < k->n; m++)
+		if (k->s[m].addr > k->s[i].addr)
+			return k->s[m].addr;
+	return 0;
+}
+
+/* The user-mode fault's last frame, for lockless-path fallbacks (try_load). */
+static void set_fault_entry(struct fl_blame *b, const struct fl_ksyms *k)
+{
+	long i = sym_index(k, "asm_exc_page_fault");
+	long j = sym_index(k, "lock_mm_and_find_vma");
+	unsigned long long end = i < 0 ? 0 : sym_end(k, i);
+	unsigned long long jend = j < 0 ? 0 : sym_end(k, j);
+
+	if (!end || !jend) {
+		snprintf(b->fb_why, sizeof(b->fb_why),
+			 "no asm_exc_page_fault or lock_mm_and_find_vma in kallsyms");
+		return;
+	}
+	b->skel->rodata->fault_entry.start = k->s[i].addr;
+	b->skel->rodata->fault_entry.end = end;
+	b->skel->rodata->fallback_fn.start = k->s[j].addr;
+	b->skel->rodata->fallback_fn.end = jend;
+}
+
 /* rodata fault_ranges from kallsyms; the tag says which were found. */
 static void set_fault_ranges(struct fl_blame *b, const struct fl_ksyms *k, const char *kerr)
 {
@@ -55,21 +85,18 @@ static void set_fault_ranges(struct fl_blame *b, const struct fl_ksyms *k, const
 	size_t off = 0;
 
 	if (!k) {
+		snprintf(b->fb_why, sizeof(b->fb_why), "no kallsyms: %s", kerr);
 		snprintf(b->fault_path, sizeof(b->fault_path),
 			 "none (%s): every read wait of a traced task counts as a fault's", kerr);
 		return;
 	}
 	for (size_t f = 0; f < sizeof(fault_funcs) / sizeof(fault_funcs[0]); f++) {
 		long i = sym_index(k, fault_funcs[f]);
-		unsigned long long end = 0;
+		unsigned long long end;
 
 		if (i < 0)
 			continue;
-		for (size_t m = (size_t)i + 1; m < k->n; m++)
-			if (k->s[m].addr > k->s[i].addr) {
-				end = k->s[m].addr;
-				break;
-			}
+		end = sym_end(k, i);
 		if (!end || n >= sizeof(b->skel->rodata->fault_ranges) /
 				  sizeof(b->skel->rodata->fault_ranges[0]))
 			continue;
@@ -82,6 +109,7 @@ static void set_fault_ranges(struct fl_blame *b, const struct fl_ksyms *k, const
 			off = sizeof(b->fault_path) - 1;
 	}
 	b->skel->rodata->nr_fault_ranges = n;
+	set_fault_entry(b, k);
 	if (!n)
 		snprintf(b->fault_path, sizeof(b->fault_path),
 			 "none (no fault-path function in kallsyms): every read wait counts");
@@ -112,6 +140,11 @@ static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
 			       strerror(errno));
 	s->rodata->filter_tgid = o->tgid != 0;
 	set_fault_ranges(b, k, kerr);
+	if (!kf->has_lock_vma)
+		snprintf(b->fb_why, sizeof(b->fb_why),
+			 "no per-VMA locks in this kernel (lock_vma_under_rcu, 6.4+)");
+	b->fb_on = !b->fb_why[0];
+	s->rodata->fallbacks_on = b->fb_on;
 	entries = per ? (unsigned int)(BL_SITES_BYTES / per) : BL_SITES_MIN;
 	if (entries < BL_SITES_MIN)
 		entries = BL_SITES_MIN;
@@ -392,12 +425,15 @@ static int read_total(struct fl_blame *b, struct fl_snapshot *s, fl_u64 nsites,
 	}
 	for (unsigned int c = 0; c < b->nr_cpus; c++) {
 		t->waits_blamed += pc[c].waits_blamed;
+		t->fallbacks += pc[c].fallbacks;
+		t->fallbacks_free += pc[c].fallbacks_free;
 		for (unsigned int i = 0; i < BL_M_NR; i++)
 			t->misc[i] += pc[c].misc[i];
 		fl_hist_merge(&t->wait_all, &pc[c].wait_all);
 	}
 	free(pc);
 	t->sites = nsites;
+	t->fb_seen = b->fb_on ? FL_BLAME_FB_ON : FL_BLAME_FB_NONE;
 	if (fl_snapshot_add_section(s, FL_SEC_BLAME_TOTAL, 1, t, sizeof(*t)))
 		return fl_fail(err, errlen, "out of memory");
 	return 0;
@@ -427,6 +463,12 @@ int fl_blame_read(struct fl_blame *b, struct fl_snapshot *s, char *err, size_t e
 	}
 	rc |= fl_snapshot_set_tag(s, "blame", "tracepoint");
 	rc |= fl_snapshot_set_tag(s, "blame.fault_path", b->fault_path);
+	if (b->fb_on)
+		rc |= fl_snapshot_set_tag(s, "blame.fallbacks", "tracepoint");
+	else {
+		snprintf(buf, sizeof(buf), "unavailable (%s)", b->fb_why);
+		rc |= fl_snapshot_set_tag(s, "blame.fallbacks", buf);
+	}
 	if (b->reclaim_on)
 		rc |= fl_snapshot_set_tag(s, "blame.reclaim", "tracepoint");
 	else {

@@ -21,6 +21,7 @@
  *   tags: blame=tracepoint|unavailable (why)
  *         blame.fault_path=<functions a fault's wait is recognised by>|none (why)
  *         blame.reclaim=tracepoint|unavailable (why)
+ *         blame.fallbacks=tracepoint|unavailable (why): lockless-path fallbacks
  *         blame.events=sites_full:N holders_full:N stack_fail:N nostate:N nested:N
  *                      nofault:N self:N
  */
@@ -56,6 +57,8 @@ void fl_blame_close(struct fl_blame *b);
 const char *fl_syscall_name(unsigned int nr);
 /* What the row's holder was doing: "mprotect()", "syscall 999", "kthread", "fault path". */
 void fl_blame_what(const struct fl_blame_row *r, char *buf, size_t len);
+/* Why lockless-path fallbacks are not in s ("unavailable (...)"), NULL if counted. */
+const char *fl_blame_fb_unavail(const struct fl_snapshot *s);
 /*
  * Kind of a holder from its symbolised frames (innermost first) and sysnr:
  * a syscall frame makes FL_BLAME_SYSCALL; BL_SYS_NONE a kernel thread.

@@ -148,8 +148,26 @@ static const char *unavail(const struct fl_snapshot *s)
 	return t ? t : "absent (recorded without --blame)";
 }
 
+/*
+ * Why lockless-path fallbacks were not counted, NULL when they were: a
+ * 0 then means none seen (never 0 for a kernel without per-VMA locks).
+ */
+const char *fl_blame_fb_unavail(const struct fl_snapshot *s)
+{
+	const struct fl_blame_total *t = fl_snapshot_blame_total(s);
+	const char *tag = fl_snapshot_tag(s, "blame.fallbacks");
+
+	if (t && t->fb_seen == FL_BLAME_FB_ON)
+		return NULL;
+	if (t && t->fb_seen == FL_BLAME_FB_NONE && tag)
+		return tag;
+	return t && t->fb_seen == FL_BLAME_FB_NONE ? "unavailable" :
+	       "unavailable (recorded before lockless-path fallbacks were counted)";
+}
+
 int fl_report_blame(const struct fl_snapshot *s, FILE *out)
 {
+	const char *fbu;
 	const struct fl_blame_total *t = fl_snapshot_blame_total(s);
 	const struct fl_blame_row *r;
 	unsigned int nr = 0, shown = 0;
@@ -171,6 +189,13 @@ int fl_report_blame(const struct fl_snapshot *s, FILE *out)
 	fprintf(out, "fault mmap_lock waits: %llu, %s (%s per second); %s of it behind a known "
 		"writer\n", t->wait_all.count, a, b, c);
 	fprintf(out, "fault path: %s\n", fl_snapshot_tag(s, "blame.fault_path") ?: "?");
+	fbu = fl_blame_fb_unavail(s);
+	if (fbu)
+		fprintf(out, "lockless-path fallbacks: %s\n", fbu);
+	else
+		fprintf(out, "lockless-path fallbacks of user faults: %llu while a writer held "
+			"(charged below), %llu with none holding (counted only while a write "
+			"hold was open)\n", t->fallbacks, t->fallbacks_free);
 	for (unsigned int i = 0; i < nr && shown < 10; i++, shown++) {
 		const struct fl_blame_row *x = &r[i];
 		fl_u64 h = hold_ns(x);
@@ -193,7 +218,11 @@ int fl_report_blame(const struct fl_snapshot *s, FILE *out)
 		fl_fmt_ns(a, sizeof(a), x->wait.count ? fl_hist_quantile_ppm(&x->wait, 500000) : 0);
 		fl_fmt_ns(b, sizeof(b), x->wait.count ? fl_hist_quantile_ppm(&x->wait, 990000) : 0);
 		fprintf(out, "    faults delayed %llu (wait p50 %s, p99 %s; %llu began while the "
-			"writer was still queued)\n", x->wait.count, a, b, x->behind_wait);
+			"writer was still queued)", x->wait.count, a, b, x->behind_wait);
+		if (fbu)
+			fprintf(out, "; lockless-path fallbacks %s\n", fbu);
+		else
+			fprintf(out, " and %llu lockless-path fallbacks\n", x->fallbacks);
 		fl_fmt_ns(a, sizeof(a), h);
 		fprintf(out, "    write holds %llu, %s:", x->hold.count, a);
 		fl_fmt_pct_of(a, sizeof(a), x->ns[BL_ST_ONCPU], h);
@@ -234,6 +263,7 @@ const char *fl_blame_kind_name(unsigned int k)
 
 int fl_report_blame_raw(const struct fl_snapshot *s, FILE *out)
 {
+	const char *fbu;
 	const struct fl_blame_total *t = fl_snapshot_blame_total(s);
 	const struct fl_blame_row *r;
 	unsigned int nr = 0;
@@ -252,6 +282,12 @@ int fl_report_blame_raw(const struct fl_snapshot *s, FILE *out)
 	for (unsigned int i = 0; i < BL_M_NR; i++)
 		if (misc_names[i])
 			fprintf(out, "blame.event.%s=%llu\n", misc_names[i], t->misc[i]);
+	fbu = fl_blame_fb_unavail(s);
+	if (fbu)
+		fprintf(out, "blame.fallbacks=%s\n", fbu);
+	else
+		fprintf(out, "blame.fallbacks=%llu\nblame.fallbacks_free=%llu\n", t->fallbacks,
+			t->fallbacks_free);
 	for (unsigned int i = 0; i < nr; i++) {
 		const struct fl_blame_row *x = &r[i];
 
@@ -269,6 +305,10 @@ int fl_report_blame_raw(const struct fl_snapshot *s, FILE *out)
 			"blame.row.%u.own_wait_ns=%llu\n",
 			i, x->hold.count, i, x->hold.sum, i, fl_hist_quantile_ppm(&x->hold, 500000),
 			i, fl_hist_quantile_ppm(&x->hold, 990000), i, x->own_wait_ns);
+		if (fbu)
+			fprintf(out, "blame.row.%u.fallbacks=%s\n", i, fbu);
+		else
+			fprintf(out, "blame.row.%u.fallbacks=%llu\n", i, x->fallbacks);
 		fprintf(out, "blame.row.%u.oncpu_ns=%llu\nblame.row.%u.runnable_ns=%llu\n"
 			"blame.row.%u.sleep_ns=%llu\nblame.row.%u.reclaim_ns=%llu\n"
 			"blame.row.%u.frames=%s\n",
@@ -287,8 +327,21 @@ static void json_hist_short(FILE *f, const char *key, const struct fl_hist *h)
 	fputc('}', f);
 }
 
+/* {"available":..,"holding":N,"free":N} or {"available":false,"reason":..} */
+static void json_fb(FILE *f, const char *fbu, fl_u64 held, fl_u64 free_)
+{
+	if (fbu) {
+		fputs("{\"available\":false,\"reason\":", f);
+		fl_json_str(f, fbu);
+		fputc('}', f);
+	} else {
+		fprintf(f, "{\"available\":true,\"holding\":%llu,\"free\":%llu}", held, free_);
+	}
+}
+
 void fl_blame_json(FILE *f, const struct fl_snapshot *s)
 {
+	const char *fbu = fl_blame_fb_unavail(s);
 	const struct fl_blame_total *t = fl_snapshot_blame_total(s);
 	const struct fl_blame_row *r;
 	unsigned int nr = 0;
@@ -305,7 +358,9 @@ void fl_blame_json(FILE *f, const struct fl_snapshot *s)
 	}
 	fputs(",\"blame\":{\"available\":true,", f);
 	json_hist_short(f, "fault_wait", &t->wait_all);
-	fprintf(f, ",\"blamed_waits\":%llu,\"events\":{", t->waits_blamed);
+	fprintf(f, ",\"blamed_waits\":%llu,\"fallbacks\":", t->waits_blamed);
+	json_fb(f, fbu, t->fallbacks, t->fallbacks_free);
+	fputs(",\"events\":{", f);
 	for (unsigned int i = 0, n = 0; i < BL_M_NR; i++)
 		if (misc_names[i])
 			fprintf(f, "%s\"%s\":%llu", n++ ? "," : "", misc_names[i], t->misc[i]);
@@ -326,7 +381,12 @@ void fl_blame_json(FILE *f, const struct fl_snapshot *s)
 		fl_json_str(f, comm);
 		fputc(',', f);
 		json_hist_short(f, "fault_wait", &x->wait);
-		fprintf(f, ",\"behind_queued\":%llu,", x->behind_wait);
+		fprintf(f, ",\"behind_queued\":%llu,\"fallbacks\":", x->behind_wait);
+		if (fbu)
+			fputs("null", f);
+		else
+			fprintf(f, "%llu", x->fallbacks);
+		fputc(',', f);
 		json_hist_short(f, "hold", &x->hold);
 		fprintf(f, ",\"own_wait_ns\":%llu,\"oncpu_ns\":%llu,\"runnable_ns\":%llu,"
 			"\"sleep_ns\":%llu,\"reclaim_ns\":%llu,\"frames\":[",

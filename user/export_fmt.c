@@ -294,6 +294,7 @@ static void csv_blame(FILE *f, const struct fl_export_snap *es)
 	const struct fl_blame_row *r;
 	struct csv_at at = { f, es, "blame", "all" };
 	char id[16], buf[BL_FRAMES * (FL_SYM_LEN + 1)], comm[BL_COMM_LEN + 1];
+	const char *fbu;
 	unsigned int nr = 0;
 
 	r = fl_snapshot_blame(&es->s, &nr);
@@ -307,6 +308,13 @@ static void csv_blame(FILE *f, const struct fl_export_snap *es)
 	csv_hist(&at, "blame_fault_wait", &t->wait_all);
 	csv_u64(&at, "blame_blamed_waits", "counter", t->waits_blamed, "");
 	csv_u64(&at, "blame_sites", "counter", t->sites, "");
+	fbu = fl_blame_fb_unavail(&es->s);
+	if (fbu) {
+		csv_put(&at, "blame_fallbacks", "counter", "", "", "", fbu);
+	} else {
+		csv_u64(&at, "blame_fallbacks", "counter", t->fallbacks, "");
+		csv_u64(&at, "blame_fallbacks_free", "counter", t->fallbacks_free, "");
+	}
 	for (unsigned int i = 0; i < BL_M_NR; i++)
 		if (fl_blame_event_name(i)) {
 			snprintf(buf, sizeof(buf), "blame_event_%s", fl_blame_event_name(i));
@@ -329,6 +337,8 @@ static void csv_blame(FILE *f, const struct fl_export_snap *es)
 		csv_u64(&at, "blame_tid", "id", x->tid, "");
 		csv_hist(&at, "blame_fault_wait", &x->wait);
 		csv_u64(&at, "blame_behind_queued", "counter", x->behind_wait, "");
+		if (!fbu)
+			csv_u64(&at, "blame_fallbacks", "counter", x->fallbacks, "");
 		csv_hist(&at, "blame_hold", &x->hold);
 		for (unsigned int z = 0; z < BL_ST_NR; z++)
 			csv_u64(&at, st[z], "sum", x->ns[z], "ns");

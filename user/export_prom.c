@@ -207,6 +207,9 @@ static void blame_families(FILE *f, const struct fl_export *e)
 		  "mmap_lock write hold time of this call site, by what the holder did.", "counter" },
 		{ "faultline_blame_holds_total", "mmap_lock write holds of this call site.",
 		  "counter" },
+		{ "faultline_blame_lockless_fallbacks_total",
+		  "User faults that left the per-VMA lock path for mmap_lock while this call "
+		  "site held it for write (absent where unavailable).", "counter" },
 	};
 	static const char *const st[BL_ST_NR] = { "oncpu", "runnable", "sleeping" };
 
@@ -219,6 +222,8 @@ static void blame_families(FILE *f, const struct fl_export *e)
 			const struct fl_blame_row *r = fl_snapshot_blame(&es->s, &nr);
 
 			if (!r || !fl_snapshot_blame_total(&es->s))
+				continue;
+			if (q == 4 && fl_blame_fb_unavail(&es->s))
 				continue;
 			for (unsigned int i = 0; i < nr; i++) {
 				const struct fl_blame_row *x = &r[i];
@@ -244,7 +249,8 @@ static void blame_families(FILE *f, const struct fl_export *e)
 				if (q == 0)
 					print_le(f, x->wait.sum);
 				else
-					fprintf(f, "%llu", q == 1 ? x->wait.count : x->hold.count);
+					fprintf(f, "%llu", q == 1 ? x->wait.count :
+						      q == 3 ? x->hold.count : x->fallbacks);
 				fputc('\n', f);
 			}
 		}

@@ -12,6 +12,9 @@
  * began.  The hold's time is split by what
  * the holder did meanwhile (sched_switch): on CPU, runnable (preempted),
  * sleeping; direct reclaim is counted apart (it overlaps the three).
+ * On per-VMA-lock kernels a user fault that falls back to mmap_lock (its
+ * read trylock in lock_mm_and_find_vma fails) while a writer holds is
+ * counted against that writer's site too (fallbacks).
  *
  * Plain C on fl_* types: compiles after vmlinux.h and in user space.
  */
@@ -137,6 +140,7 @@ struct bl_site_stats {
 	fl_u64 ns[BL_ST_NR];	/* hold time split */
 	fl_u64 reclaim_ns;	/* hold time inside direct reclaim */
 	fl_u64 last_ns;		/* when a hold of this site last ended here */
+	fl_u64 fallbacks;	/* lockless-path fallbacks while it held (per-VMA locks) */
 	fl_u32 tid;		/* that holder */
 	fl_u32 pad;
 	char comm[BL_COMM_LEN];
@@ -148,6 +152,8 @@ struct bl_site_stats {
 struct bl_totals {
 	fl_u64 waits_blamed;
 	fl_u64 misc[BL_M_NR];
+	fl_u64 fallbacks;	/* user faults falling back to mmap_lock while a writer held */
+	fl_u64 fallbacks_free;	/* ... with no writer holding (another reason) */
 	struct fl_hist wait_all;	/* every fault mmap_lock read wait of traced tasks */
 };
 
@@ -157,6 +163,13 @@ enum fl_blame_kind {
 	FL_BLAME_SYSCALL = 1,	/* the stack shows a syscall: sysnr is meaningful */
 	FL_BLAME_KTHREAD = 2,	/* a kernel thread (khugepaged, ...) */
 	FL_BLAME_OTHER = 3,	/* a user task outside a syscall (a fault's stack expansion) */
+};
+
+/* fl_blame_total.fb_seen */
+enum fl_blame_fb {
+	FL_BLAME_FB_UNKNOWN = 0,	/* recorded before fallbacks were counted */
+	FL_BLAME_FB_ON = 1,		/* per-VMA locks and the fault entry found: counted */
+	FL_BLAME_FB_NONE = 2,		/* unavailable; the blame.fallbacks tag says why */
 };
 
 /* One call site, all CPUs summed, symbolised at record time. */
@@ -170,7 +183,8 @@ struct fl_blame_row {
 	fl_u64 own_wait_ns;
 	fl_u64 ns[BL_ST_NR];
 	fl_u64 reclaim_ns;
-	fl_u64 pad[4];
+	fl_u64 fallbacks;	/* lockless-path fallbacks while it held (was pad[0]) */
+	fl_u64 pad[3];
 	struct fl_hist wait;
 	struct fl_hist hold;
 	char frames[BL_FRAMES][FL_SYM_LEN];	/* innermost first, tracing frames dropped */
@@ -180,7 +194,15 @@ struct fl_blame_total {
 	fl_u64 waits_blamed;
 	fl_u64 misc[BL_M_NR];
 	fl_u64 sites;		/* call sites in the kernel's map (rows may be fewer) */
-	fl_u64 pad[7];
+	/*
+	 * Lockless-path fallbacks (was pad[0..2]; older snapshots read 0 with
+	 * fb_seen 0): charged to a holder, with none holding, and whether the
+	 * run could see them at all (FL_BLAME_FB_*).
+	 */
+	fl_u64 fallbacks;
+	fl_u64 fallbacks_free;
+	fl_u64 fb_seen;
+	fl_u64 pad[4];
 	struct fl_hist wait_all;
 };
 
@@ -193,6 +215,7 @@ FL_INLINE void fl_blame_row_add_site(struct fl_blame_row *r, const struct bl_sit
 	for (i = 0; i < BL_ST_NR; i++)
 		r->ns[i] += v->ns[i];
 	r->reclaim_ns += v->reclaim_ns;
+	r->fallbacks += v->fallbacks;
 	fl_hist_merge(&r->wait, &v->wait);
 	fl_hist_merge(&r->hold, &v->hold);
 }

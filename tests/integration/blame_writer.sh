@@ -66,6 +66,26 @@ case "<$(r frames)<" in
 *) fl_fail "kernel stack: expected do_mprotect_pkey, got '$(r frames)'" ;;
 esac
 
+# lockless-path fallbacks (per-VMA locks): the faults' VMA is write-locked
+# by every mprotect(), so some faults abort and are charged to it; never
+# more than the aborts + retries the main collector counted.  6.1: none.
+fb=$(r fallbacks) ab=$(kv lockless_aborted) re=$(kv lockless_retried)
+echo "fallbacks charged to the writer: $fb (all: $(kv blame.fallbacks)); lockless aborted $ab retried $re"
+case $FL_SERIES in
+6.1)	case $fb in unavailable*) fl_pass "6.1: the row's fallbacks read '$fb'" ;;
+	*) fl_fail "6.1: the row's fallbacks should be unavailable, got '$fb'" ;; esac ;;
+*)	fl_check_ge "lockless-path fallbacks charged to bl-writer's mprotect()" "$fb" 1
+	if fl_isnum "$ab" && fl_isnum "$re"; then
+		fl_check_le "fallbacks of all holders ($(kv blame.fallbacks)) <= aborted + retried ($ab + $re)" \
+			"$(kv blame.fallbacks)" $((ab + re))
+	else
+		echo "note: lockless aborted/retried not measured by this record ('$ab' / '$re')"
+	fi
+	grep -q "and $fb lockless-path fallbacks" /out/report.txt &&
+		fl_pass "report --blame: 'and $fb lockless-path fallbacks'" ||
+		fl_fail "report --blame: no 'and $fb lockless-path fallbacks'" ;;
+esac
+
 # every fault wait, and the writer's share of it
 total=$(kv blame.wait_ns) mine=$(r wait_ns)
 echo "fault waits: $(kv blame.waits), ${total} ns; behind the writer: $(r waits), ${mine} ns"

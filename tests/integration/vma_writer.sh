@@ -57,9 +57,29 @@ check() {	# LABEL RECORD-OPTIONS
 	fl_check_ge "$1: lockless_aborted + retried ($ab + $re) >= reader sleeps" $((ab + re)) "$sl"
 	fl_check_le "$1: lockless_aborted + retried ($ab + $re) <= base ($bab + $bre) + windows x readers ($win x $T)" \
 		$((ab + re)) $((bab + bre + ${win:-0} * T))
+	case "$2" in *--blame*) blame_fb "$1" "$((ab + re))" "$((bab + bre))" ;; esac
 }
 
-check bpf "-b bpf --tier fentry"
+# --blame: lockless-path fallbacks charged to churn's mprotect() writer:
+# >= 1, <= the aborts + retries the main collector counted (the kernel's
+# vma_lock_abort/retry in /proc/vmstat need CONFIG_PER_VMA_LOCK_STATS, off
+# in Debian 6.12); the run with no writer thread: 0 charged to anyone.
+blame_fb() {	# LABEL ABORTS+RETRIES BASE-ABORTS+RETRIES
+	fb=$(raw /out/$1.raw blame.fallbacks) bfb=$(raw /out/$1-base.raw blame.fallbacks)
+	mp=0 i=0
+	while [ "$i" -lt "$(raw /out/$1.raw blame.rows)" ]; do
+		[ "$(raw /out/$1.raw blame.row.$i.what)" = "mprotect()" ] &&
+			mp=$((mp + $(raw /out/$1.raw blame.row.$i.fallbacks)))
+		i=$((i + 1))
+	done
+	echo "$1: blame fallbacks $fb (mprotect() rows $mp), base $bfb"
+	grep '^blame\.\(fallbacks\|row\.[0-9]*\.\(what\|comm\|fallbacks\)\)=' /out/$1.raw
+	fl_check_ge "$1 --blame: fallbacks charged to the writer's mprotect()" "$mp" 1
+	fl_check_le "$1 --blame: fallbacks charged ($fb) <= aborted + retried" "${fb:-x}" "$2"
+	fl_check_eq "$1 --blame, no writer: fallbacks charged" "${bfb:-x}" 0
+}
+
+check bpf "-b bpf --tier fentry --blame"
 if [ -f /fl/faultline.ko ]; then
 	fl_check_cmd "insmod faultline.ko" insmod /fl/faultline.ko
 	check kmod "-b kmod"

@@ -79,8 +79,13 @@ static void test_kind_and_what(void **state)
 	assert_null(fl_syscall_name(100000));
 }
 
-/* A snapshot with one holder row and totals, through serialize + parse. */
-static void build(struct fl_snapshot *out)
+/*
+ * A snapshot with one holder row and totals, through serialize + parse.
+ * fb: its lockless-path fallbacks (FL_BLAME_FB_*): ON 37 charged to the
+ * row, 5 with no writer holding; NONE unavailable with the 6.1 reason;
+ * UNKNOWN a snapshot from before they were counted (the pad read as 0).
+ */
+static void build_fb(struct fl_snapshot *out, unsigned int fb)
 {
 	struct fl_snapshot s = { 0 };
 	struct fl_blame_row row = { 0 };
@@ -114,6 +119,16 @@ static void build(struct fl_snapshot *out)
 	t.waits_blamed = 2;
 	t.misc[BL_M_NOFAULT] = 7;
 	t.sites = 1;
+	t.fb_seen = fb;
+	if (fb == FL_BLAME_FB_ON) {
+		row.fallbacks = 37;
+		t.fallbacks = 37;
+		t.fallbacks_free = 5;
+		assert_int_equal(fl_snapshot_set_tag(&s, "blame.fallbacks", "tracepoint"), 0);
+	} else if (fb == FL_BLAME_FB_NONE) {
+		assert_int_equal(fl_snapshot_set_tag(&s, "blame.fallbacks", "unavailable (no "
+						     "per-VMA locks in this kernel)"), 0);
+	}
 	assert_int_equal(fl_snapshot_add_section(&s, FL_SEC_BLAME, 1, &row, sizeof(row)), 0);
 	assert_int_equal(fl_snapshot_add_section(&s, FL_SEC_BLAME_TOTAL, 1, &t, sizeof(t)), 0);
 	assert_int_equal(fl_snapshot_set_tag(&s, "blame", "tracepoint"), 0);
@@ -121,6 +136,11 @@ static void build(struct fl_snapshot *out)
 	fl_snapshot_free(&s);
 	assert_int_equal(fl_snapshot_parse(buf, len, out, err, sizeof(err)), 0);
 	free(buf);
+}
+
+static void build(struct fl_snapshot *out)
+{
+	build_fb(out, FL_BLAME_FB_ON);
 }
 
 static char *capture(int (*fn)(const struct fl_snapshot *, FILE *), const struct fl_snapshot *s)
@@ -170,6 +190,64 @@ static void test_report_from_snapshot(void **state)
 				    "\"count\":3,\"sum\":5000000"));
 	assert_non_null(strstr(txt, "{\"what\":\"mprotect()\",\"kind\":\"syscall\",\"sysnr\":10,"
 				    "\"tid\":4411,\"comm\":\"pft-writer\""));
+	free(txt);
+	fl_snapshot_free(&s);
+}
+
+/*
+ * Lockless-path fallbacks in the three states the snapshot can hold: the
+ * figures where counted, the reason where not (never 0).
+ */
+static void test_fallbacks(void **state)
+{
+	struct fl_snapshot s;
+	char *txt;
+
+	(void)state;
+	build_fb(&s, FL_BLAME_FB_ON);
+	assert_null(fl_blame_fb_unavail(&s));
+	txt = capture(fl_report_blame, &s);
+	assert_non_null(strstr(txt, "lockless-path fallbacks of user faults: 37 while a writer "
+				    "held (charged below), 5 with none holding"));
+	assert_non_null(strstr(txt, "began while the writer was still queued) and 37 "
+				    "lockless-path fallbacks\n"));
+	free(txt);
+	txt = capture(fl_report_blame_raw, &s);
+	assert_non_null(strstr(txt, "blame.fallbacks=37\nblame.fallbacks_free=5\n"));
+	assert_non_null(strstr(txt, "blame.row.0.fallbacks=37\n"));
+	free(txt);
+	txt = capture(json_wrap, &s);
+	assert_non_null(strstr(txt, "\"blamed_waits\":2,\"fallbacks\":{\"available\":true,"
+				    "\"holding\":37,\"free\":5}"));
+	assert_non_null(strstr(txt, "\"behind_queued\":0,\"fallbacks\":37,"));
+	free(txt);
+	fl_snapshot_free(&s);
+
+	build_fb(&s, FL_BLAME_FB_NONE);
+	assert_string_equal(fl_blame_fb_unavail(&s),
+			    "unavailable (no per-VMA locks in this kernel)");
+	txt = capture(fl_report_blame, &s);
+	assert_non_null(strstr(txt, "lockless-path fallbacks: unavailable (no per-VMA locks in "
+				    "this kernel)\n"));
+	assert_non_null(strstr(txt, "; lockless-path fallbacks unavailable (no per-VMA locks"));
+	assert_null(strstr(txt, " 0 lockless-path fallbacks"));
+	free(txt);
+	txt = capture(fl_report_blame_raw, &s);
+	assert_non_null(strstr(txt, "blame.row.0.fallbacks=unavailable (no per-VMA locks"));
+	assert_null(strstr(txt, "fallbacks=0"));
+	free(txt);
+	txt = capture(json_wrap, &s);
+	assert_non_null(strstr(txt, "\"fallbacks\":{\"available\":false,\"reason\":"
+				    "\"unavailable (no per-VMA locks in this kernel)\"}"));
+	assert_non_null(strstr(txt, "\"behind_queued\":0,\"fallbacks\":null,"));
+	free(txt);
+	fl_snapshot_free(&s);
+
+	build_fb(&s, FL_BLAME_FB_UNKNOWN);	/* an older snapshot: pad 0 */
+	assert_string_equal(fl_blame_fb_unavail(&s), "unavailable (recorded before "
+			    "lockless-path fallbacks were counted)");
+	txt = capture(fl_report_blame_raw, &s);
+	assert_null(strstr(txt, "fallbacks=0"));
 	free(txt);
 	fl_snapshot_free(&s);
 }
@@ -229,6 +307,8 @@ static void test_csv(void **state)
 		"r,,blame,all,blame_fault_wait,bucket,2883584,3145728,1,ns\n",
 		"r,,blame,all,blame_blamed_waits,counter,,,2,\n",
 		"r,,blame,all,blame_sites,counter,,,1,\n",
+		"r,,blame,all,blame_fallbacks,counter,,,37,\n",
+		"r,,blame,all,blame_fallbacks_free,counter,,,5,\n",
 		"r,,blame,all,blame_event_nofault,counter,,,7,\n",
 		"r,,blame,all,blame_event_sites_full,counter,,,0,\n",
 		"r,,blame,0,blame_what,label,,,,mprotect()\n",
@@ -242,6 +322,7 @@ static void test_csv(void **state)
 		"r,,blame,0,blame_fault_wait,bucket,983040,1048576,1,ns\n",
 		"r,,blame,0,blame_fault_wait,bucket,2883584,3145728,1,ns\n",
 		"r,,blame,0,blame_behind_queued,counter,,,0,\n",
+		"r,,blame,0,blame_fallbacks,counter,,,37,\n",
 		"r,,blame,0,blame_hold,count,,,1,ns\n",
 		"r,,blame,0,blame_hold,sum,,,500000,ns\n",
 		"r,,blame,0,blame_hold_oncpu,sum,,,300000,ns\n",
@@ -261,13 +342,23 @@ static void test_csv(void **state)
 		if (!strstr(txt, want[i]))
 			fail_msg("missing csv row %s", want[i]);
 	/*
-	 * nothing else: totals 4 + 2 buckets, 2 counters, 7 events; the row: 4
-	 * labels, sysnr, tid, wait 4 + 2 buckets, behind_queued, hold 4 + 1
-	 * bucket, 3 states, reclaim, own wait
+	 * nothing else: totals 4 + 2 buckets, 2 counters, 2 fallbacks, 7
+	 * events; the row: 4 labels, sysnr, tid, wait 4 + 2 buckets,
+	 * behind_queued, fallbacks, hold 4 + 1 bucket, 3 states, reclaim, own wait
 	 */
 	for (char *p = txt; (p = strstr(p, ",blame,")); p++)
 		rows++;
-	assert_int_equal(rows, (6 + 2 + 7) + (4 + 2 + 6 + 1 + 5 + 3 + 2));
+	assert_int_equal(rows, (6 + 2 + 2 + 7) + (4 + 2 + 6 + 1 + 1 + 5 + 3 + 2));
+	free(txt);
+	fl_snapshot_free(&s);
+
+	/* fallbacks unavailable (6.1): one total row with the reason, none per row */
+	build_fb(&s, FL_BLAME_FB_NONE);
+	txt = csv_of(&s);
+	assert_non_null(strstr(txt, "r,,blame,all,blame_fallbacks,counter,,,,unavailable (no "
+				    "per-VMA locks in this kernel)\n"));
+	assert_null(strstr(txt, "r,,blame,0,blame_fallbacks"));
+	assert_null(strstr(txt, "blame_fallbacks_free"));
 	free(txt);
 	fl_snapshot_free(&s);
 
@@ -301,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_split_reclaim_exit_without_enter),
 		cmocka_unit_test(test_kind_and_what),
 		cmocka_unit_test(test_report_from_snapshot),
+		cmocka_unit_test(test_fallbacks),
 		cmocka_unit_test(test_absent),
 		cmocka_unit_test(test_csv),
 	};

@@ -50,15 +50,21 @@ X=$((last + 300))
 mkfifo /tmp/gate
 cat >/tmp/w.sh <<'EOF'
 # place TID OUT: start pft -t 1 so that its worker thread gets TID; a task
-# the kernel creates meanwhile (a kworker) can take it: then retry
+# the kernel creates meanwhile (a kworker) can take it: then retry at once
+# (a worker with another id gives it away; waiting for pft to finish its
+# 256m made 5 such tries miss on a busy host)
 place() {
 	n=0
-	while [ $n -lt 5 ]; do
+	while [ $n -lt 20 ]; do
 		echo $(($1 - 2)) >/proc/sys/kernel/ns_last_pid
 		/fl/pft -m 256m -t 1 >/dev/null 2>>/out/place-stderr.txt &
 		p=$!
 		i=0
 		while [ ! -d /proc/$p/task/$1 ] && [ -d /proc/$p ] && [ $i -lt 200000 ]; do
+			for t in /proc/$p/task/*; do
+				t=${t##*/}
+				[ "$t" != "$p" ] && [ "$t" != "*" ] && [ "$t" != "$1" ] && break 2
+			done
 			i=$((i + 1))
 		done
 		if [ -d /proc/$p/task/$1 ]; then echo "$p $1" >$2; return; fi

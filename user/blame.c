@@ -32,7 +32,7 @@ struct fl_blame {
 	char why[160];		/* !on: why */
 	char reclaim_why[96];
 	char fault_path[256];	/* blame.fault_path tag */
-	char fb_why[128];	/* blame.fallbacks tag when not counted */
+	char fb_why[192];	/* blame.fallbacks tag when not counted */
 	bool fb_on;
 	char desc[384];
 };

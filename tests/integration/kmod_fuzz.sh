@@ -70,6 +70,7 @@ cat >$F/edge <<'EOF'
 1
 2
 8
+768
 1023
 1024
 4096
@@ -164,6 +165,11 @@ pid_is_tgid() {
 # want_param NAME VALUE: sets W to "accept CANON", "reject", "nosuch N" (a
 # valid tgid with no process) or "enodev N" (a valid mask of hooks this
 # kernel may not have: accepted or refused with ENODEV)
+# Hooks a kernel may lack: do_handle_mm_fault (SPF patchsets only) and
+# lock_vma_under_rcu (6.4+) everywhere; lock:contention_begin/end (5.19+)
+# on 5.10 too (a fresh-clone run drew hooks=768, both of them: ENODEV there).
+ABSENT=0x18
+[ "$FL_SERIES" = 5.10 ] && ABSENT=0x318
 want_param() {
 	v=$2 W=reject
 	case $1 in
@@ -180,7 +186,7 @@ want_param() {
 		*)	return ;;
 		esac
 		if [ $n -lt 1 ] || [ $n -gt 1023 ]; then W=reject
-		elif [ $((n & ~0x18)) -eq 0 ]; then W="enodev $n"	# do_handle_mm_fault / lock_vma_under_rcu only
+		elif [ $((n & ~ABSENT)) -eq 0 ]; then W="enodev $n"	# only hooks this kernel may lack
 		else W="accept $n"; fi ;;
 	tgid|maxactive)
 		case $v in ''|*[!0-9]*) return ;; esac

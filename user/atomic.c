@@ -84,3 +84,22 @@ void fl_atomic_abort(struct fl_atomic *a, FILE *f)
 	}
 	atomic_free(a);
 }
+
+int fl_atomic_dir_ok(const char *path, char *dir, size_t dirlen)
+{
+	char *slash;
+	size_t n;
+
+	snprintf(dir, dirlen, "%s", path);
+	n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		dir[--n] = '\0';
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, dirlen, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	return access(dir, W_OK) ? -1 : 0;
+}

@@ -26,6 +26,12 @@ int fl_atomic_open(struct fl_atomic *a, const char *path, char *err, size_t errl
  * 0 when PATH now has the data; -1 + err "PATH: reason" (temp removed).
  */
 int fl_atomic_commit(struct fl_atomic *a, FILE *f, int werr, char *err, size_t errlen);
+/*
+ * Can PATH be written here: DIR (dirlen bytes) gets the directory the temp
+ * file goes into (PATH's, "." for a bare name); 0, or -1 with errno from
+ * access(DIR, W_OK).  For commands that check their -o at start.
+ */
+int fl_atomic_dir_ok(const char *path, char *dir, size_t dirlen);
 /* Drop the temp file (F as for commit). */
 void fl_atomic_abort(struct fl_atomic *a, FILE *f);
 

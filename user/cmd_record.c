@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 
+#include "atomic.h"
 #include "backend.h"
 #include "backend_kmod.h"
 #include "blame.h"
@@ -286,9 +287,9 @@ static int path_is_dir(const char *p)
  */
 static int check_output(const char *out, bool dir_mode)
 {
-	char dir[4096], *slash;
+	char dir[4096];
 	struct stat st;
-	size_t n;
+	int bad;
 
 	if (dir_mode && !stat(out, &st)) {
 		if (!S_ISDIR(st.st_mode)) {
@@ -296,25 +297,16 @@ static int check_output(const char *out, bool dir_mode)
 			return -1;
 		}
 		snprintf(dir, sizeof(dir), "%s", out);
+		bad = access(dir, W_OK);
 	} else {
 		if (dir_mode && errno != ENOENT) {
 			fprintf(stderr, "faultline record: %s: %s\n", out, strerror(errno));
 			return -1;
 		}
 		/* the directory the file (or the new directory) goes into */
-		snprintf(dir, sizeof(dir), "%s", out);
-		n = strlen(dir);
-		while (n > 1 && dir[n - 1] == '/')
-			dir[--n] = '\0';
-		slash = strrchr(dir, '/');
-		if (!slash)
-			snprintf(dir, sizeof(dir), ".");
-		else if (slash == dir)
-			dir[1] = '\0';
-		else
-			*slash = '\0';
+		bad = fl_atomic_dir_ok(out, dir, sizeof(dir));
 	}
-	if (access(dir, W_OK)) {
+	if (bad) {
 		fprintf(stderr, "faultline record: cannot write %s: %s: %s\n", out, dir,
 			strerror(errno));
 		return -1;

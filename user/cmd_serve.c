@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "backend.h"
 #include "commands.h"
 #include "export.h"
@@ -418,23 +419,13 @@ static void write_textfile(struct srv *s)
 /* -o's directory, checked at start: a typo fails now, not after hours of serving */
 static int output_ok(const char *path)
 {
-	char *dup = strdup(path), *slash;
-	const char *dir = ".";
-	int ret = 0;
+	char dir[4096];
 
-	if (!dup)
-		return -1;
-	slash = strrchr(dup, '/');
-	if (slash) {
-		*slash = '\0';
-		dir = slash == dup ? "/" : dup;
-	}
-	if (access(dir, W_OK)) {
+	if (fl_atomic_dir_ok(path, dir, sizeof(dir))) {
 		fprintf(stderr, "faultline serve: -o %s: %s: %s\n", path, dir, strerror(errno));
-		ret = -1;
+		return -1;
 	}
-	free(dup);
-	return ret;
+	return 0;
 }
 
 /* -o at exit: one last read, so the snapshot ends where serving ended */

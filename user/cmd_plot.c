@@ -236,6 +236,46 @@ static const struct fl_cmp_metric *find_metric(const struct fl_cmp *cmp, const c
 	return NULL;
 }
 
+static const char *const phase_colors[FL_PH_NR + 1] = {
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#98df8a", "#d62728", "#9467bd", "#8c564b",
+	"#e377c2", "#17becf", "#bcbd22", "#9edae5", "#f7b6d2",
+	[FL_PH_NR] = "#b0b0b0",	/* unattributed */
+};
+
+/* Side S's stack of phases.{png,svg}: the phases it has, the rest named. */
+static void phase_plot_side(struct ctx *c, int s, const int *avail)
+{
+	char st[400], un[200] = "";
+	int n = 0;
+
+	snprintf(st, sizeof(st), "%s%s", c->nsides > 1 ? (s ? "B: " : "A: ") : "",
+		 c->label[s]);
+	fprintf(c->gp, "set title ");
+	gpstr(c->gp, st);
+	fprintf(c->gp, " noenhanced\nunset label\n");
+	for (int p = 0; p <= FL_PH_NR; p++)
+		if (!avail[p])
+			snprintf(un + strlen(un), sizeof(un) - strlen(un), "%s%s",
+				 un[0] ? ", " : "unavailable: ",
+				 p < FL_PH_NR ? fl_phase_name(p) : "unattributed");
+	if (un[0]) {
+		fprintf(c->gp, "set label 1 ");
+		gpstr(c->gp, un);
+		fprintf(c->gp, " at graph 0.02, graph 0.96 noenhanced\n");
+	}
+	fprintf(c->gp, "plot ");
+	for (int p = 0; p <= FL_PH_NR; p++) {
+		if (!avail[p])
+			continue;
+		fprintf(c->gp, "%s'phases.dat' using %d%s title '%s' lc rgb '%s'",
+			n ? ", \\\n     " : "",
+			2 + s * (FL_PH_NR + 1) + p, n ? "" : ":xtic(1)",
+			p < FL_PH_NR ? fl_phase_name(p) : "unattributed", phase_colors[p]);
+		n++;
+	}
+	fputc('\n', c->gp);
+}
+
 /*
  * phases.{png,svg}: per side, a bar per thread count stacking the mean ns per
  * fault of every phase and the unattributed rest (they add up to the mean
@@ -244,11 +284,6 @@ static const struct fl_cmp_metric *find_metric(const struct fl_cmp *cmp, const c
  */
 static void phase_plot(struct ctx *c, const struct fl_cmp *cmp, const char *vs)
 {
-	static const char *const colors[FL_PH_NR + 1] = {
-		"#1f77b4", "#ff7f0e", "#2ca02c", "#98df8a", "#d62728", "#9467bd", "#8c564b",
-		"#e377c2", "#17becf", "#bcbd22", "#9edae5", "#f7b6d2",
-		[FL_PH_NR] = "#b0b0b0",	/* unattributed */
-	};
 	const char *kinds[FL_PH_NR + 1];
 	int avail[2][FL_PH_NR + 1] = { { 0 } };
 	unsigned int thr[256], nt = 0;
@@ -310,37 +345,8 @@ static void phase_plot(struct ctx *c, const struct fl_cmp *cmp, const char *vs)
 			"set multiplot layout 1,%d title ", ymax * 1.1, c->nsides);
 		gpstr(c->gp, title);
 		fprintf(c->gp, " noenhanced\n");
-		for (int s = 0; s < c->nsides; s++) {
-			char st[400], un[200] = "";
-			int n = 0;
-
-			snprintf(st, sizeof(st), "%s%s", c->nsides > 1 ? (s ? "B: " : "A: ") : "",
-				 c->label[s]);
-			fprintf(c->gp, "set title ");
-			gpstr(c->gp, st);
-			fprintf(c->gp, " noenhanced\nunset label\n");
-			for (int p = 0; p <= FL_PH_NR; p++)
-				if (!avail[s][p])
-					snprintf(un + strlen(un), sizeof(un) - strlen(un), "%s%s",
-						 un[0] ? ", " : "unavailable: ",
-						 p < FL_PH_NR ? fl_phase_name(p) : "unattributed");
-			if (un[0]) {
-				fprintf(c->gp, "set label 1 ");
-				gpstr(c->gp, un);
-				fprintf(c->gp, " at graph 0.02, graph 0.96 noenhanced\n");
-			}
-			fprintf(c->gp, "plot ");
-			for (int p = 0; p <= FL_PH_NR; p++) {
-				if (!avail[s][p])
-					continue;
-				fprintf(c->gp, "%s'phases.dat' using %d%s title '%s' lc rgb '%s'",
-					n ? ", \\\n     " : "",
-					2 + s * (FL_PH_NR + 1) + p, n ? "" : ":xtic(1)",
-					p < FL_PH_NR ? fl_phase_name(p) : "unattributed", colors[p]);
-				n++;
-			}
-			fputc('\n', c->gp);
-		}
+		for (int s = 0; s < c->nsides; s++)
+			phase_plot_side(c, s, avail[s]);
 		fprintf(c->gp, "unset multiplot\nset output\n");
 	}
 	add_plot(c, "phases");

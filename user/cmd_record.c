@@ -419,6 +419,31 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 	return 0;
 }
 
+/* The rules between options, once all are read. */
+static int check_record_args(const struct fl_record_args *a, char *err, size_t errlen)
+{
+	if (a->out && !*a->out)
+		return fl_args_bad(err, errlen, "empty output path (-o)");
+	if (a->system_wide && a->pid)
+		return fl_args_bad(err, errlen, "-a and -p are exclusive");
+	if (a->pid && a->cmd)
+		return fl_args_bad(err, errlen, "-p and a command are exclusive");
+	if (!a->system_wide && !a->pid && !a->cmd)
+		return fl_args_bad(err, errlen, "nothing to trace: give -- CMD, -p PID or -a");
+	if (a->backend_req == FL_REC_B_KMOD && a->tier_req && a->tier_req != FL_TIER_KPROBE)
+		return fl_args_bad(err, errlen, "the kmod backend has only the kprobe tier");
+	if (a->interval > 0 && a->backend_req == FL_REC_B_KMOD)
+		return fl_args_bad(err, errlen, "-i needs the bpf backend (the module has no interval reset)");
+	if ((a->phases || a->locks) && a->interval > 0)
+		return fl_args_bad(err, errlen, "--phases/--locks%s figures are cumulative: not with -i",
+				   a->blame ? "/--blame" : "");
+	if (a->time_hmf && a->tier_req == FL_TIER_TRACEPOINT)
+		return fl_args_bad(err, errlen, "--hmf needs a handle_mm_fault hook: not with --tier tracepoint");
+	if (a->self_cost && a->backend_req == FL_REC_B_KMOD)
+		return fl_args_bad(err, errlen, "--self-cost times BPF programs: not with -b kmod");
+	return FL_ARGS_RUN;
+}
+
 int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err, size_t errlen)
 {
 	static const struct option opts[] = {
@@ -502,26 +527,7 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 	}
 	if (optind < argc)
 		a->cmd = argv + optind;
-	if (a->out && !*a->out)
-		return fl_args_bad(err, errlen, "empty output path (-o)");
-	if (a->system_wide && a->pid)
-		return fl_args_bad(err, errlen, "-a and -p are exclusive");
-	if (a->pid && a->cmd)
-		return fl_args_bad(err, errlen, "-p and a command are exclusive");
-	if (!a->system_wide && !a->pid && !a->cmd)
-		return fl_args_bad(err, errlen, "nothing to trace: give -- CMD, -p PID or -a");
-	if (a->backend_req == FL_REC_B_KMOD && a->tier_req && a->tier_req != FL_TIER_KPROBE)
-		return fl_args_bad(err, errlen, "the kmod backend has only the kprobe tier");
-	if (a->interval > 0 && a->backend_req == FL_REC_B_KMOD)
-		return fl_args_bad(err, errlen, "-i needs the bpf backend (the module has no interval reset)");
-	if ((a->phases || a->locks) && a->interval > 0)
-		return fl_args_bad(err, errlen, "--phases/--locks%s figures are cumulative: not with -i",
-				   a->blame ? "/--blame" : "");
-	if (a->time_hmf && a->tier_req == FL_TIER_TRACEPOINT)
-		return fl_args_bad(err, errlen, "--hmf needs a handle_mm_fault hook: not with --tier tracepoint");
-	if (a->self_cost && a->backend_req == FL_REC_B_KMOD)
-		return fl_args_bad(err, errlen, "--self-cost times BPF programs: not with -b kmod");
-	return FL_ARGS_RUN;
+	return check_record_args(a, err, errlen);
 }
 
 /* --phases / --locks: the second skeleton, with its own tgid filter. */

@@ -1,0 +1,117 @@
+# Holder attribution (issue 16): a holder under a small memory cgroup shows
+# reclaim.  tests/helpers/blamereclaim.c: "bl-reclaim" fork()s N times; each
+# fork() copies its page tables (SPAN/2 MiB PTE tables, __GFP_ACCOUNT) in
+# dup_mmap() with its mmap_lock held for write, and its cgroup is kept at
+# memory.max by page cache it reads from an ext4 file before each call, so
+# the charges run memcg reclaim inside the hold.  Documentation/blame.rst,
+# "A holder in reclaim".  Two runs: "small" (memory.max = MAXMB) and "free"
+# (no limit, the same helper).  Expected, against the cgroup's own counters
+# that the helper reads just before and after each fork() (memory.events
+# "max", memory.pressure "some total", memory.stat pgsteal):
+#   - a row for clone() from bl-reclaim with one write hold per fork()
+#   - its hold split adds up to the hold exactly; reclaim <= hold <= the
+#     helper's time in fork() (the hold is inside the call)
+#   - small: the cgroup reclaimed inside the calls (max >= 1, pgsteal >= 1)
+#     and the row's reclaim time is > 0 and 800..1100 per mille of the
+#     cgroup's memory stall time (PSI) over the same calls: try_charge_memcg
+#     wraps the reclaim that the tracepoints bracket in psi_memstall_enter/
+#     leave, so the stall time is the reclaim time measured by the kernel's
+#     scheduler clock apart from faultline, plus the little reclaim of
+#     fork()'s charges outside dup_mmap (task_struct, kernel stack).  Both
+#     are guest clocks over the same intervals: the ratio is checked, never
+#     a time.  Measured 0.958 on 6.12 (blame.rst, "A holder in reclaim")
+#   - free: no reclaim in the calls (max 0) and the row's reclaim time 0
+# Why -smp 1: PSI sums a cgroup's CPUs weighted by their non-idle time in
+# whole jiffies (kernel/sched/psi.c collect_percpu_times), so with two vCPUs
+# and reads every few jiffies the stall total swings with the other CPU's
+# rounding (0.92 and 1.24 of faultline's figure in two 6.12 runs); with one
+# CPU the weight cancels.
+# kernels: 6.12 6.1
+# smp: 1
+# ext4: 128
+# timeout: 480
+# args: 20 2048 16 24
+. /fl/lib.sh
+N=${1:-20} SPAN=${2:-2048} READ=${3:-16} MAXMB=${4:-24}
+CG=/sys/fs/cgroup
+[ -x /fl/blamereclaim ] || fl_skip "blamereclaim not in the box (make -C tests/helpers)"
+[ -n "$FL_EXT4" ] && grep -q " /mnt/ext4 ext4 " /proc/mounts ||
+	fl_skip "no ext4 at /mnt/ext4 (the scenario needs '# ext4: 128'): tmpfs page cache is not reclaimable without swap"
+mount -t cgroup2 none $CG || fl_skip "cannot mount cgroup2"
+echo +memory >$CG/cgroup.subtree_control || fl_skip "no memory controller"
+F=/mnt/ext4/cache.bin
+dd if=/dev/zero of=$F bs=1M count=64 2>/dev/null && sync || fl_skip "cannot write $F"
+
+# run NAME: the helper in a fresh cgroup NAME under record --blame
+run() {
+	mkdir $CG/$1
+	case $1 in small) echo $((MAXMB * 1024 * 1024)) >$CG/$1/memory.max ;; esac
+	# cold cache: pages cached by the other run stay charged to its cgroup
+	sync; echo 3 >/proc/sys/vm/drop_caches
+	faultline record --blame -o /out/$1.snap -- sh -c "echo \$\$ >$CG/$1/cgroup.procs &&
+		exec blamereclaim -c $CG/$1 -f $F -n $N -s $SPAN -r $READ" >/out/$1.record.txt 2>&1
+	rc=$?
+	cat /out/$1.record.txt
+	fl_check_eq "$1: record --blame exit status" "$rc" 0
+	faultline report --raw /out/$1.snap >/out/$1.raw 2>&1
+	fl_check_eq "$1: report --raw exit status" "$?" 0
+	faultline report --blame /out/$1.snap >/out/$1.report.txt 2>&1
+	cat /out/$1.report.txt
+	sed 's/^/memory.events: /' $CG/$1/memory.events
+	grep -E '^(pgscan|pgsteal)' $CG/$1/memory.stat
+}
+kv() { sed -n "s/^$2=//p" /out/$1.raw | head -1; }
+hv() { grep '^reclaimer_tid=' /out/$1.record.txt | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1; }
+# row NAME: the index of clone() from bl-reclaim in run NAME
+row() {
+	i=0
+	while [ "$i" -lt "$(kv $1 blame.rows)" ]; do
+		if [ "$(kv $1 blame.row.$i.comm)" = bl-reclaim ] && [ "$(kv $1 blame.row.$i.what)" = "clone()" ]
+		then echo $i; return; fi
+		i=$((i + 1))
+	done
+}
+
+# check NAME: the row's counts and the hold's bounds; sets R_<field>
+check() {
+	[ "$(kv $1 blame)" = tracepoint ] && fl_pass "$1: blame recorded: tracepoint" ||
+		{ fl_fail "$1: blame recorded: got '$(kv $1 blame)'"; return 1; }
+	fl_check_eq "$1: the helper forked" "$(hv $1 forks)" "$N"
+	r=$(row $1)
+	[ -n "$r" ] && fl_pass "$1: a row for clone() from bl-reclaim (row $r)" ||
+		{ fl_fail "$1: no row for clone() from bl-reclaim"; grep '^blame' /out/$1.raw; return 1; }
+	f() { kv $1 "blame.row.$r.$2"; }
+	fl_check_eq "$1: the row's holder tid is the helper's" "$(f $1 tid)" "$(hv $1 reclaimer_tid)"
+	fl_check_eq "$1: write holds of the row == the helper's fork() calls" "$(f $1 holds)" "$N"
+	fl_invariant "$1: hold split: on-CPU + runnable + sleeping == hold" \
+		$(( $(f $1 oncpu_ns) + $(f $1 runnable_ns) + $(f $1 sleep_ns) )) "$(f $1 hold_ns)"
+	fl_check_le "$1: the row's hold, ns, <= the helper's time in fork()" "$(f $1 hold_ns)" "$(hv $1 call_ns)"
+	fl_check_le "$1: the row's reclaim time, ns, <= its hold" "$(f $1 reclaim_ns)" "$(f $1 hold_ns)"
+	R_reclaim=$(f $1 reclaim_ns) R_hold=$(f $1 hold_ns)
+}
+
+run small
+run free
+if check small; then
+	rc=$R_reclaim psi=$(( $(hv small psi_us) * 1000 ))
+	echo "small: in fork(): memory.events max +$(hv small max), pgscan +$(hv small pgscan)," \
+		"pgsteal +$(hv small pgsteal), memory stall $psi ns; faultline: hold $R_hold ns," \
+		"reclaim $rc ns ($((R_hold ? rc * 1000 / R_hold : 0)) per mille of the hold)"
+	echo "small: whole run: memory.events max +$(hv small all_max), pgsteal +$(hv small all_pgsteal)," \
+		"memory stall $(( $(hv small all_psi_us) * 1000 )) ns"
+	fl_check_ge "small: reclaims at memory.max inside fork() (memory.events max)" "$(hv small max)" 1
+	fl_check_ge "small: pages reclaimed inside fork() (memory.stat pgsteal)" "$(hv small pgsteal)" 1
+	fl_check_ge "small: the row's reclaim time, ns" "$rc" 1
+	fl_check_range "small: the row's reclaim time per mille of the cgroup's memory stall (PSI) in fork()" \
+		"$((psi ? rc * 1000 / psi : 0))" 800 1100
+	# the reclaim is the page tables' charge: about SPAN/2 pages a fork (printed)
+	echo "small: pages reclaimed per fork(): $(( $(hv small pgsteal) / N )); PTE tables copied per fork(): $((SPAN / 2))"
+	grep -q "was behind clone() from tid $(hv small reclaimer_tid) (bl-reclaim).*, [1-9][0-9.]*% of it in direct reclaim" \
+		/out/small.report.txt && fl_pass "small: report --blame names clone() from bl-reclaim with a reclaim share" ||
+		fl_fail "small: report --blame: no line for clone() from bl-reclaim with a reclaim share > 0"
+fi
+if check free; then
+	fl_check_eq "free: reclaims at memory.max inside fork() (memory.events max)" "$(hv free max)" 0
+	fl_check_eq "free: the row's reclaim time, ns" "$R_reclaim" 0
+fi
+fl_done

@@ -20,6 +20,12 @@
  * real file system: clean page cache, reclaimable) to keep its cgroup at
  * the limit.  The child exits at once.
  *
+ * With -t, a second thread ("bl-faulter") read-faults 64 pages of its own
+ * mapping (the zero page: nothing charged, no anon_vma, so fork() does not
+ * copy it) and zaps them with MADV_DONTNEED, over and over: its faults wait
+ * behind the fork()s' write holds (6.1: every fault takes mmap_lock; 6.12:
+ * dup_mmap() write-locks every VMA, so the lockless path falls back).
+ *
  * Its own evidence, apart from faultline, summed over the fork() calls
  * (read just before and just after each call, in the cgroup CG):
  *
@@ -36,10 +42,14 @@
  *   reclaimer_tid=<tid> forks=<N> call_ns=.. max=.. psi_us=.. pgscan=.. pgsteal=..
  *   all_max=.. all_psi_us=.. all_pgsteal=..
  *
- *   blamereclaim -c CGROUP_DIR -f FILE [-n FORKS] [-s SPAN_MIB] [-r READ_MIB]
+ *   faults=<bl-faulter's passes of 64 read faults> (with -t)
+ *
+ *   blamereclaim -c CGROUP_DIR -f FILE [-n FORKS] [-s SPAN_MIB] [-r READ_MIB] [-t]
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +70,32 @@ struct counters {
 };
 
 static int ev_fd, psi_fd, stat_fd;
+static atomic_int stop;
+static atomic_long passes;
+
+/* read faults on the zero page, zapped and taken again: nothing charged */
+static void *faulter(void *arg)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	size_t len = 64 * psz;
+	char *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	volatile char sink = 0;
+
+	(void)arg;
+	if (m == MAP_FAILED) {
+		perror("blamereclaim: faulter mmap");
+		exit(1);
+	}
+	prctl(PR_SET_NAME, "bl-faulter");
+	while (!atomic_load(&stop)) {
+		for (size_t off = 0; off < len; off += psz)
+			sink += m[off];
+		madvise(m, len, MADV_DONTNEED);
+		atomic_fetch_add(&passes, 1);
+	}
+	(void)sink;
+	return NULL;
+}
 
 static unsigned long long clk(void)
 {
@@ -167,18 +203,20 @@ int main(int argc, char **argv)
 	unsigned long long call_ns = 0, w0, w1;
 	const char *cg = NULL, *file = NULL;
 	size_t pos = 0, fsize;
-	int c, fd;
+	int c, fd, fault = 0;
+	pthread_t ft;
 
-	while ((c = getopt(argc, argv, "c:f:n:s:r:")) != -1) {
+	while ((c = getopt(argc, argv, "c:f:n:s:r:t")) != -1) {
 		switch (c) {
 		case 'c': cg = optarg; break;
 		case 'f': file = optarg; break;
 		case 'n': forks = helper_num("blamereclaim", optarg, 1, 100000); break;
 		case 's': span_mib = helper_num("blamereclaim", optarg, 4, 1 << 20); break;
 		case 'r': read_mib = helper_num("blamereclaim", optarg, 1, 1 << 16); break;
+		case 't': fault = 1; break;
 		default:
 			fprintf(stderr, "usage: blamereclaim -c CGROUP_DIR -f FILE [-n FORKS] "
-				"[-s SPAN_MIB] [-r READ_MIB]\n");
+				"[-s SPAN_MIB] [-r READ_MIB] [-t]\n");
 			return 2;
 		}
 	}
@@ -196,6 +234,10 @@ int main(int argc, char **argv)
 	}
 	prctl(PR_SET_NAME, "bl-reclaim");
 	map_span((size_t)span_mib * MIB);
+	if (fault && pthread_create(&ft, NULL, faulter, NULL)) {
+		fprintf(stderr, "blamereclaim: pthread_create failed\n");
+		return 1;
+	}
 	sample(&start);
 	for (i = 0; i < forks; i++) {
 		pid_t kid;
@@ -218,9 +260,13 @@ int main(int argc, char **argv)
 	}
 	sample(&end);
 	add_delta(&all, &start, &end);
+	if (fault) {
+		atomic_store(&stop, 1);
+		pthread_join(ft, NULL);
+	}
 	printf("reclaimer_tid=%ld forks=%ld call_ns=%llu max=%llu psi_us=%llu pgscan=%llu "
-	       "pgsteal=%llu all_max=%llu all_psi_us=%llu all_pgsteal=%llu\n",
+	       "pgsteal=%llu all_max=%llu all_psi_us=%llu all_pgsteal=%llu faults=%ld\n",
 	       (long)syscall(SYS_gettid), forks, call_ns, in.max, in.psi_us, in.pgscan,
-	       in.pgsteal, all.max, all.psi_us, all.pgsteal);
+	       in.pgsteal, all.max, all.psi_us, all.pgsteal, atomic_load(&passes));
 	return 0;
 }

@@ -12,15 +12,27 @@
 #   - its hold split adds up to the hold exactly; reclaim <= hold <= the
 #     helper's time in fork() (the hold is inside the call)
 #   - small: the cgroup reclaimed inside the calls (max >= 1, pgsteal >= 1)
-#     and the row's reclaim time is > 0 and 800..1100 per mille of the
+#     and the row's reclaim time is > 0 and 700..1100 per mille of the
 #     cgroup's memory stall time (PSI) over the same calls: try_charge_memcg
 #     wraps the reclaim that the tracepoints bracket in psi_memstall_enter/
 #     leave, so the stall time is the reclaim time measured by the kernel's
 #     scheduler clock apart from faultline, plus the little reclaim of
 #     fork()'s charges outside dup_mmap (task_struct, kernel stack).  Both
 #     are guest clocks over the same intervals: the ratio is checked, never
-#     a time.  Measured 0.958 on 6.12 (blame.rst, "A holder in reclaim")
+#     a time.  Measured 0.91-0.96 on 6.12, 0.82-0.93 on 6.1 (blame.rst,
+#     "A holder in reclaim"; the gap below 1 is not fully explained)
 #   - free: no reclaim in the calls (max 0) and the row's reclaim time 0
+#   - both: a second thread ("bl-faulter", -t) read-faults the zero page and
+#     zaps it (nothing charged): its faults wait behind the fork()s' holds;
+#     >= 90% of the faults' mmap_lock wait is charged to clone() from
+#     bl-reclaim and report --blame says so, with the reclaim share; on 6.12
+#     (dup_mmap write-locks every VMA) the faulter's lockless-path fallbacks
+#     are charged to that row (>= 1, at most the faulter's faults), on 6.1
+#     they read unavailable.  The main collector's lockless aborted +
+#     retried is printed, not used as the bound blame_writer.sh uses: here
+#     it read 0 + 3 against 9 and 10 fallbacks (12 faults delayed in the
+#     fault path) in one 6.12 run -- one of the two counts is wrong for
+#     faults that fall back behind fork(); not explained yet (blame.rst)
 # Why -smp 1: PSI sums a cgroup's CPUs weighted by their non-idle time in
 # whole jiffies (kernel/sched/psi.c collect_percpu_times), so with two vCPUs
 # and reads every few jiffies the stall total swings with the other CPU's
@@ -49,7 +61,7 @@ run() {
 	# cold cache: pages cached by the other run stay charged to its cgroup
 	sync; echo 3 >/proc/sys/vm/drop_caches
 	faultline record --blame -o /out/$1.snap -- sh -c "echo \$\$ >$CG/$1/cgroup.procs &&
-		exec blamereclaim -c $CG/$1 -f $F -n $N -s $SPAN -r $READ" >/out/$1.record.txt 2>&1
+		exec blamereclaim -c $CG/$1 -f $F -n $N -s $SPAN -r $READ -t" >/out/$1.record.txt 2>&1
 	rc=$?
 	cat /out/$1.record.txt
 	fl_check_eq "$1: record --blame exit status" "$rc" 0
@@ -88,6 +100,26 @@ check() {
 	fl_check_le "$1: the row's hold, ns, <= the helper's time in fork()" "$(f $1 hold_ns)" "$(hv $1 call_ns)"
 	fl_check_le "$1: the row's reclaim time, ns, <= its hold" "$(f $1 reclaim_ns)" "$(f $1 hold_ns)"
 	R_reclaim=$(f $1 reclaim_ns) R_hold=$(f $1 hold_ns)
+	# the faulter's waits behind the fork()s
+	fl_check_ge "$1: the faulter's passes (64 read faults each)" "$(hv $1 faults)" 1
+	total=$(kv $1 blame.wait_ns) mine=$(f $1 wait_ns)
+	fl_check_ge "$1: fault waits charged to clone() from bl-reclaim" "$(f $1 waits)" 1
+	fl_check_ge "$1: per mille of the faults' mmap_lock wait behind clone() from bl-reclaim" \
+		$((total ? mine * 1000 / total : 0)) 900
+	fb=$(f $1 fallbacks) ab=$(kv $1 lockless_aborted) re=$(kv $1 lockless_retried)
+	echo "$1: fallbacks charged to clone(): $fb (all: $(kv $1 blame.fallbacks)); lockless aborted $ab retried $re"
+	case $FL_SERIES in
+	6.1)	case $fb in unavailable*) fl_pass "$1: 6.1: the row's fallbacks read '$fb'" ;;
+		*) fl_fail "$1: 6.1: the row's fallbacks should be unavailable, got '$fb'" ;; esac ;;
+	*)	fl_check_ge "$1: lockless-path fallbacks charged to clone() from bl-reclaim" "$fb" 1
+		fl_check_le "$1: fallbacks of all holders <= the faulter's faults" \
+			"$(kv $1 blame.fallbacks)" $(( $(hv $1 faults) * 64 )) ;;
+	esac
+	pct=$(sed -n "s/^\([0-9.]*\)% of fault mmap_lock wait .* was behind clone() from tid $(hv $1 reclaimer_tid) (bl-reclaim),.*, \([0-9.]*\)% of it in direct reclaim\$/\1 \2/p" \
+		/out/$1.report.txt | head -1)
+	[ -n "$pct" ] && fl_pass "$1: report --blame: clone() from bl-reclaim: '$pct' (% of the fault wait, % of the hold in reclaim)" ||
+		fl_fail "$1: report --blame: no 'N% of fault mmap_lock wait ... behind clone() from bl-reclaim ..., M% of it in direct reclaim'"
+	R_pct=$pct
 }
 
 run small
@@ -103,15 +135,17 @@ if check small; then
 	fl_check_ge "small: pages reclaimed inside fork() (memory.stat pgsteal)" "$(hv small pgsteal)" 1
 	fl_check_ge "small: the row's reclaim time, ns" "$rc" 1
 	fl_check_range "small: the row's reclaim time per mille of the cgroup's memory stall (PSI) in fork()" \
-		"$((psi ? rc * 1000 / psi : 0))" 800 1100
+		"$((psi ? rc * 1000 / psi : 0))" 700 1100
 	# the reclaim is the page tables' charge: about SPAN/2 pages a fork (printed)
 	echo "small: pages reclaimed per fork(): $(( $(hv small pgsteal) / N )); PTE tables copied per fork(): $((SPAN / 2))"
-	grep -q "was behind clone() from tid $(hv small reclaimer_tid) (bl-reclaim).*, [1-9][0-9.]*% of it in direct reclaim" \
-		/out/small.report.txt && fl_pass "small: report --blame names clone() from bl-reclaim with a reclaim share" ||
-		fl_fail "small: report --blame: no line for clone() from bl-reclaim with a reclaim share > 0"
+	case ${R_pct#* } in
+	0.0|'') fl_fail "small: report --blame: reclaim share of clone()'s hold '${R_pct#* }', expected > 0" ;;
+	*) fl_pass "small: report --blame: ${R_pct#* }% of clone()'s hold in direct reclaim" ;;
+	esac
 fi
 if check free; then
 	fl_check_eq "free: reclaims at memory.max inside fork() (memory.events max)" "$(hv free max)" 0
 	fl_check_eq "free: the row's reclaim time, ns" "$R_reclaim" 0
+	fl_check_eq "free: report --blame: reclaim share of clone()'s hold" "${R_pct#* }" 0.0
 fi
 fl_done

@@ -18,7 +18,12 @@
  * 2 MiB, no charged data page): each fork() allocates SPAN/2 PTE tables for
  * the child.  Before each fork() it reads READ MiB of FILE (a file on a
  * real file system: clean page cache, reclaimable) to keep its cgroup at
- * the limit.  The child exits at once.
+ * the limit.  The child exits at once.  With -k KIDS (a cgroup directory)
+ * the fork is clone3(CLONE_INTO_CGROUP) into KIDS: dup_mmap() still charges
+ * the parent's cgroup (the charges are the current task's), but the
+ * child's own charges and reclaim (its first copy-on-write faults, which
+ * may run before the parent's fork() returns) are KIDS', out of the
+ * parent cgroup's counters read around the call.
  *
  * With -t, a second thread ("bl-faulter") read-faults 64 pages of its own
  * mapping (the zero page: nothing charged, no anon_vma, so fork() does not
@@ -45,10 +50,13 @@
  *   faults=<bl-faulter's passes of 64 read faults> (with -t)
  *
  *   blamereclaim -c CGROUP_DIR -f FILE [-n FORKS] [-s SPAN_MIB] [-r READ_MIB] [-t]
+ *                [-k KIDS_CGROUP_DIR]
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <linux/sched.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +166,25 @@ static int cg_open(const char *cg, const char *name)
 	return fd;
 }
 
+/* fork(), or with kids >= 0 clone3() into that cgroup; the child exits */
+static pid_t spawn(int kids)
+{
+	struct clone_args ca = {
+		.flags = CLONE_INTO_CGROUP,
+		.exit_signal = SIGCHLD,
+		.cgroup = (unsigned long long)kids,
+	};
+	long pid;
+
+	if (kids < 0)
+		pid = fork();
+	else
+		pid = syscall(SYS_clone3, &ca, sizeof(ca));
+	if (!pid)
+		syscall(SYS_exit_group, 0);
+	return pid;
+}
+
 /* SPAN bytes, one PTE table per 2 MiB, one charged data page */
 static void map_span(size_t span)
 {
@@ -203,10 +230,10 @@ int main(int argc, char **argv)
 	unsigned long long call_ns = 0, w0, w1;
 	const char *cg = NULL, *file = NULL;
 	size_t pos = 0, fsize;
-	int c, fd, fault = 0;
+	int c, fd, fault = 0, kids = -1;
 	pthread_t ft;
 
-	while ((c = getopt(argc, argv, "c:f:n:s:r:t")) != -1) {
+	while ((c = getopt(argc, argv, "c:f:n:s:r:tk:")) != -1) {
 		switch (c) {
 		case 'c': cg = optarg; break;
 		case 'f': file = optarg; break;
@@ -214,9 +241,16 @@ int main(int argc, char **argv)
 		case 's': span_mib = helper_num("blamereclaim", optarg, 4, 1 << 20); break;
 		case 'r': read_mib = helper_num("blamereclaim", optarg, 1, 1 << 16); break;
 		case 't': fault = 1; break;
+		case 'k':
+			kids = open(optarg, O_RDONLY | O_DIRECTORY);
+			if (kids < 0) {
+				perror(optarg);
+				return 1;
+			}
+			break;
 		default:
 			fprintf(stderr, "usage: blamereclaim -c CGROUP_DIR -f FILE [-n FORKS] "
-				"[-s SPAN_MIB] [-r READ_MIB] [-t]\n");
+				"[-s SPAN_MIB] [-r READ_MIB] [-t] [-k KIDS_CGROUP_DIR]\n");
 			return 2;
 		}
 	}
@@ -245,13 +279,11 @@ int main(int argc, char **argv)
 		fill_cache(fd, (size_t)read_mib * MIB, fsize, &pos);
 		sample(&a);
 		w0 = clk();
-		kid = fork();
-		if (!kid)
-			_exit(0);
+		kid = spawn(kids);
 		w1 = clk();
 		sample(&b);
 		if (kid < 0) {
-			perror("blamereclaim: fork");
+			perror("blamereclaim: fork / clone3");
 			return 1;
 		}
 		call_ns += w1 - w0;

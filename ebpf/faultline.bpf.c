@@ -30,6 +30,7 @@
 #include <faultline/abi.h>
 #include <faultline/classify.h>
 #include <faultline/mmaplock.h>
+#include <faultline/tstore.h>
 
 /* The tgid filter: one bit per tgid below pid_max (user space sizes it; at most 4M: 512 KiB) */
 #define FL_TGID_WORDS	((4u << 20) / 64)
@@ -128,12 +129,6 @@ const volatile bool hmf_entry = false;
  * mmap_lock one by the mmap_lock tracepoints (kret_flags()).
  */
 const volatile bool kp_lock_infer = false;
-/*
- * 5.11+: task-local storage and bpf_get_current_task_btf().  Without them
- * (5.10) user space makes tstate a hash keyed by tid, emptied at exit
- * (tp_exit), and the programs name the current task by its pid/tgid.
- */
-const volatile bool task_btf = true;
 
 /* Which per-CPU slot is live; flipped by user space for -i snapshots. */
 volatile __u32 slot = 0;
@@ -152,13 +147,6 @@ static __always_inline struct fl_pcpu *pcpu_get(void)
 	__u32 key = 0;
 
 	return bpf_map_lookup_elem(&pcpu, &key);
-}
-
-static __always_inline fl_u64 cur_task(void)
-{
-	if (task_btf)
-		return (fl_u64)bpf_get_current_task_btf();
-	return bpf_get_current_task();
 }
 
 /* The current task's address (compared, never dereferenced) and tgid. */
@@ -249,39 +237,8 @@ static __always_inline bool cur_in_task(void)
 	return fl_in_task(pc);
 }
 
-/*
- * A new entry's value, in .rodata: a zeroed struct on the stack made every
- * program's frame bigger and cost the tracepoint tier 170 guest
- * instructions per fault on 6.12, on paths that never ran it.
- */
-static const struct fl_task tstate_zero;
-
 /* Per-task state: task-local storage, or the tid-keyed hash (5.10). */
-static __always_inline struct fl_task *tstore_hash(__u32 tid, bool create)
-{
-	struct fl_task *st = bpf_map_lookup_elem(&tstate, &tid);
-
-	if (st || !create)
-		return st;
-	bpf_map_update_elem(&tstate, &tid, &tstate_zero, BPF_NOEXIST);	/* full: NULL below */
-	return bpf_map_lookup_elem(&tstate, &tid);
-}
-
-static __always_inline struct fl_task *tstore_cur(bool create)
-{
-	if (task_btf)
-		return bpf_task_storage_get(&tstate, bpf_get_current_task_btf(), 0,
-					    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
-	return tstore_hash((__u32)bpf_get_current_pid_tgid(), create);
-}
-
-static __always_inline struct fl_task *tstore_task(struct task_struct *t, bool create)
-{
-	if (task_btf)
-		return bpf_task_storage_get(&tstate, t, 0,
-					    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
-	return tstore_hash(t->pid, create);
-}
+FL_TSTORE(tstore, tstate, struct fl_task)
 
 /* The word of TGID's bit, or NULL past the array. */
 static __always_inline volatile __u64 *tgid_word(__u64 tgid)
@@ -340,7 +297,7 @@ static __always_inline struct fl_fstate *fault_get(struct fl_pcpu *pc)
 {
 	struct fl_task *st;
 
-	if (pc->task == cur_task())
+	if (pc->task == fl_cur_task())
 		return &pc->f;
 	st = tstore_cur(false);
 	return st && fstate_busy(&st->f) ? &st->f : NULL;
@@ -516,7 +473,7 @@ static __always_inline void on_hmf_enter(fl_u32 flags, bool in_fault)
 				cs->cnt[FL_C_MISSED]++;
 		}
 		__builtin_memset(&pc->f, 0, sizeof(pc->f));
-		pc->task = cur_task();
+		pc->task = fl_cur_task();
 		f = &pc->f;
 	}
 	if (f->hmf_start_ns || f->hmf_in_fault) {	/* the previous call's exit was missed */
@@ -912,12 +869,4 @@ int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
 }
 
 /* 5.10 (no task-local storage): a task's hash entry goes with the task. */
-SEC("tp_btf/sched_process_exit")
-int BPF_PROG(tp_exit, struct task_struct *p)
-{
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-
-	if (!task_btf)
-		bpf_map_delete_elem(&tstate, &tid);
-	return 0;
-}
+FL_TSTORE_EXIT_PROG(tp_exit, tstate)

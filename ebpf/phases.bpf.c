@@ -12,14 +12,15 @@
  *   LOCKLESS   fentry/fexit lock_vma_under_rcu, plus a FAULT_FLAG_VMA_LOCK
  *              handle_mm_fault call that returned VM_FAULT_RETRY (wasted)
  *   MMAP_WAIT  mmap_lock_start_locking -> mmap_lock_acquire_returned
- *   ALLOC      vma_alloc_folio(_noprof)
+ *   ALLOC      vma_alloc_folio(_noprof), 5.10: alloc_pages_vma
  *   ZERO       kprobe/kretprobe clear_page_{erms,rep,orig} (order-0
  *              zeroing in post_alloc_hook, which fentry cannot trace),
- *              fentry folio_zero_user / clear_huge_page (THP)
- *   MEMCG      __mem_cgroup_charge
+ *              fentry folio_zero_user / clear_huge_page (THP), on 5.10
+ *              fentry kernel_init_free_pages (order-0 and THP)
+ *   MEMCG      __mem_cgroup_charge, 5.10: mem_cgroup_charge
  *   PTL        lock:contention_begin -> end of a lock named PTL
  *   LRU        folio_batch_move_lru (the batch flush under lru_lock), else
- *              folio_add_lru / folio_add_lru_vma
+ *              folio_add_lru / folio_add_lru_vma, 5.10: lru_cache_add
  *   REST       from the lock_vma_under_rcu return (else the fault's start)
  *              to the fault's end, minus all of the above
  *   PCACHE, READ, AROUND, COPY: file faults, see "File faults" below
@@ -38,8 +39,10 @@
  *
  * Storage: one per-CPU array value for the statistics and the running
  * task's phase context (a slot, moved into task-local storage when its task
- * is switched out mid-fault); task-local storage for contentions in flight.
- * Nothing every CPU writes to, no hash lookup per fault.
+ * is switched out mid-fault); task-local storage for contentions in flight
+ * (5.10: a hash of tids, include/faultline/tstore.h, looked up only when a
+ * CPU's slot changes task).  Nothing every CPU writes to, no hash lookup
+ * per fault.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -47,6 +50,7 @@
 #include <bpf/bpf_core_read.h>
 
 #include <faultline/abi.h>
+#include <faultline/tstore.h>
 
 /* hist.h's fl_hist_add() carries the compiler barrier the verifier needs. */
 #define PH_HIST_ADD fl_hist_add
@@ -102,6 +106,9 @@ struct {
 	__type(key, int);
 	__type(value, struct ph_task);
 } ptask SEC(".maps");
+
+/* Task-local storage, or on 5.10 a hash of tids emptied at exit (tstore.h). */
+FL_TSTORE(ptask, ptask, struct ph_task)
 
 /* Traced thread groups (same layout as faultline.bpf.c's, which may be reused). */
 struct {
@@ -162,15 +169,15 @@ static __always_inline bool slot_traced(struct ph_slot *s)
  */
 static __always_inline struct ph_slot *slot_get(struct ph_cpu *pc)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
+	fl_u64 t = fl_cur_task();
 	struct ph_slot *s = &pc->s;
 	struct ph_task *st;
 
-	if (s->task == (fl_u64)t)
+	if (s->task == t)
 		return s;
 	if (slot_busy(s))	/* its task's switch was not seen */
 		PH_COUNT(pc->misc, PH_M_LOST);
-	st = bpf_task_storage_get(&ptask, t, 0, 0);
+	st = ptask_cur(false);
 	if (st && st->saved) {
 		*s = st->s;
 		st->saved = 0;
@@ -181,7 +188,7 @@ static __always_inline struct ph_slot *slot_get(struct ph_cpu *pc)
 		s->traced = 0;
 	}
 	s->stored = st != NULL;
-	s->task = (fl_u64)t;
+	s->task = t;
 	return s;
 }
 
@@ -192,12 +199,9 @@ static __always_inline struct ph_slot *slot_get(struct ph_cpu *pc)
  */
 static __always_inline void ensure_storage(struct ph_cpu *pc)
 {
-	struct task_struct *t;
-
 	if (pc->s.stored)
 		return;
-	t = bpf_get_current_task_btf();
-	if (bpf_task_storage_get(&ptask, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE))
+	if (ptask_cur(true))
 		pc->s.stored = 1;
 	else
 		PH_COUNT(pc->misc, PH_M_NOSTATE);
@@ -206,13 +210,11 @@ static __always_inline void ensure_storage(struct ph_cpu *pc)
 /* The current task's storage for contentions; created for traced tasks. */
 static __always_inline struct ph_task *task_get(struct ph_slot *s, bool create)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
-	struct ph_task *st;
+	struct ph_task *st = ptask_cur(false);
 
-	st = bpf_task_storage_get(&ptask, t, 0, 0);
 	if (st || !create || !slot_traced(s))
 		return st;
-	return bpf_task_storage_get(&ptask, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	return ptask_cur(true);
 }
 
 /*
@@ -231,7 +233,7 @@ int BPF_PROG(ph_switch, bool preempt, struct task_struct *prev, struct task_stru
 	pc->s.task = 0;
 	if (!slot_busy(&pc->s))
 		return 0;
-	st = bpf_task_storage_get(&ptask, prev, 0, 0);
+	st = ptask_task(prev, false);
 	if (st) {
 		st->s = pc->s;
 		st->saved = 1;
@@ -433,21 +435,27 @@ int BPF_PROG(ph_fx_##name)					\
 
 PHASE_PROGS(alloc_np, vma_alloc_folio_noprof, FL_PH_ALLOC)	/* 6.10+ */
 PHASE_PROGS(alloc, vma_alloc_folio, FL_PH_ALLOC)		/* up to 6.9 */
+PHASE_PROGS(alloc_pv, alloc_pages_vma, FL_PH_ALLOC)		/* 5.10 */
 PHASE_PROGS(zero_fzu, folio_zero_user, FL_PH_ZERO)		/* 6.10+ THP */
 PHASE_PROGS(zero_chp, clear_huge_page, FL_PH_ZERO)		/* up to 6.9 THP */
+/* 5.10: base-page zeroing (init_on_alloc / __GFP_ZERO) from prep_new_page */
+PHASE_PROGS(zero_kifp, kernel_init_free_pages, FL_PH_ZERO)
 PHASE_PROGS(memcg, __mem_cgroup_charge, FL_PH_MEMCG)
+PHASE_PROGS(memcg_old, mem_cgroup_charge, FL_PH_MEMCG)		/* 5.10 */
 /*
  * LRU: the per-CPU batch flush that takes lru_lock (one call per 15-31
  * folios added), not every folio_add_lru; the older hooks only where the
- * kernel has no folio_batch_move_lru.
+ * kernel has no folio_batch_move_lru.  5.10's flush (__pagevec_lru_add) is
+ * inlined into lru_cache_add: there every insertion, flush included.
  */
 PHASE_PROGS(lru_flush, folio_batch_move_lru, FL_PH_LRU)
+PHASE_PROGS(lru_old, lru_cache_add, FL_PH_LRU)			/* 5.10 */
 PHASE_PROGS(lru, folio_add_lru, FL_PH_LRU)
 PHASE_PROGS(lru_vma, folio_add_lru_vma, FL_PH_LRU)
 
 /*
  * File faults (do_read_fault / do_cow_fault / do_shared_fault are inlined
- * into do_fault on Debian's 6.1 and 6.12, so the phases are bounded by the
+ * into do_fault on Debian's 5.10, 6.1 and 6.12, so the phases are bounded by the
  * functions they call).  In a fault they fire on file faults, and
  * __folio_lock_or_retry also on a swap-in waiting for its read; a fault on
  * anonymous memory that is not swapped out calls none of them.
@@ -455,8 +463,9 @@ PHASE_PROGS(lru_vma, folio_add_lru_vma, FL_PH_LRU)
  *           page-cache lookup and the folio lock, less what nests in it
  *   READ    page_cache_sync_ra / page_cache_async_ra (readahead: folios
  *           allocated, added, read submitted), filemap_read_folio (one
- *           folio read and waited for), __folio_lock_or_retry (waiting for
- *           a locked folio: a read in flight)
+ *           folio read and waited for; 5.10 calls ->readpage inline),
+ *           __folio_lock_or_retry / 5.10's __lock_page_or_retry (waiting
+ *           for a locked folio: a read in flight)
  *   AROUND  filemap_map_pages: mapping the cached neighbours (fault-around)
  *   COPY    do_cow_fault's copy of the page-cache page into the private
  *           one: from __do_fault's return (with vmf->cow_page set and a
@@ -467,6 +476,7 @@ PHASE_PROGS(pc_read_sync, page_cache_sync_ra, FL_PH_READ)
 PHASE_PROGS(pc_read_async, page_cache_async_ra, FL_PH_READ)
 PHASE_PROGS(pc_read_folio, filemap_read_folio, FL_PH_READ)
 PHASE_PROGS(pc_read_wait, __folio_lock_or_retry, FL_PH_READ)
+PHASE_PROGS(pc_read_wait_pg, __lock_page_or_retry, FL_PH_READ)	/* 5.10 */
 PHASE_PROGS(pc_around, filemap_map_pages, FL_PH_AROUND)
 
 SEC("fentry/__do_fault")
@@ -579,6 +589,7 @@ ZERO_KPROBES(zero_orig, clear_page_orig)
 
 /* ---- mmap_lock wait inside a fault ----------------------------------- */
 
+/* mmap_lock tracepoints are 5.11+: task_btf is true wherever this runs */
 static __always_inline bool own_mm(struct mm_struct *mm)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
@@ -886,3 +897,6 @@ int BPF_PROG(ph_fork, struct task_struct *parent, struct task_struct *child)
 	bpf_map_update_elem(&ph_tgids, &ctgid, &one, BPF_ANY);
 	return 0;
 }
+
+/* 5.10 (no task-local storage): a task's hash entry goes with the task. */
+FL_TSTORE_EXIT_PROG(ph_exit, ptask)

@@ -441,11 +441,14 @@ static struct bpf_link *attach_prog(struct fl_bpf *b, struct bpf_program *prog)
 
 /* ---- one tier: open, configure, load, attach -------------------------- */
 
-/*
- * Without task-local storage (5.10), the per-task state is a hash of this
- * many tids: a traced task past it is counted in events_missed.
- */
-#define FL_TSTATE_HASH_MAX	32768
+int fl_bpf_tstore_hash(struct bpf_map *m)
+{
+	/* preallocated: tracing programs must not allocate map entries at run time */
+	if (bpf_map__set_type(m, BPF_MAP_TYPE_HASH) || bpf_map__set_map_flags(m, 0) ||
+	    bpf_map__set_max_entries(m, FL_TSTORE_HASH_MAX))
+		return -1;
+	return 0;
+}
 
 static int tier_possible(unsigned int tier, const struct fl_kfeatures *kf,
 			 char *why, size_t len)
@@ -557,12 +560,8 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	skel->rodata->time_hmf = o->time_hmf;
 	skel->rodata->kp_lock_infer = kp_lock_infer(tier, &b->kf, o);
 	if (!b->kf.task_storage) {
-		/* 5.10: per-task state in a hash keyed by tid (faultline.bpf.c task_btf) */
 		skel->rodata->task_btf = false;
-		/* preallocated: tracing programs must not allocate map entries at run time */
-		if (bpf_map__set_type(skel->maps.tstate, BPF_MAP_TYPE_HASH) ||
-		    bpf_map__set_map_flags(skel->maps.tstate, 0) ||
-		    bpf_map__set_max_entries(skel->maps.tstate, FL_TSTATE_HASH_MAX)) {
+		if (fl_bpf_tstore_hash(skel->maps.tstate)) {
 			snprintf(why, len, "cannot make the per-task state a hash");
 			destroy_skel(b);
 			return -1;

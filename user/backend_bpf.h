@@ -32,6 +32,17 @@ struct fl_bpf_opts {
 const char *fl_bpf_mmap_lock_off(const struct fl_kfeatures *kf, const struct fl_bpf_opts *o);
 
 struct fl_bpf;
+struct bpf_map;
+
+/*
+ * Without task-local storage (5.10, !kf->task_storage), a skeleton's
+ * per-task state is a preallocated hash of this many tids, emptied at exit
+ * (include/faultline/tstore.h): a traced task past it is counted as missed.
+ * fl_bpf_tstore_hash() makes a task-storage map that hash before load (the
+ * caller also clears the skeleton's task_btf): 0 or -1.
+ */
+#define FL_TSTORE_HASH_MAX	32768
+int fl_bpf_tstore_hash(struct bpf_map *m);
 
 /*
  * Load and attach.  Returns NULL with err set when no tier could be used.

@@ -113,9 +113,12 @@ int cmd_probe(int argc, char **argv)
 		if (kv.ll_infer)
 			printf("  per-VMA lock lookup outcome: read from the first handle_mm_fault call's\n"
 			       "  FAULT_FLAG_VMA_LOCK (no lock_vma_under_rcu hook: one probe less per fault)\n");
-		printf("bpf per-task state: %s\n", kf.task_storage ? "task-local storage" :
-		       "a hash of 32768 tids, emptied at exit (no task-local storage before 5.11);\n"
-		       "  a traced task beyond that is counted in events_missed");
+		if (kf.task_storage)
+			printf("bpf per-task state: task-local storage\n");
+		else
+			printf("bpf per-task state: a hash of %d tids, emptied at exit (no task-local\n"
+			       "  storage before 5.11); a traced task beyond that is counted in\n"
+			       "  events_missed (--phases: phases.events nostate)\n", FL_TSTORE_HASH_MAX);
 		printf("bpf tiers (loaded and attached, then detached):\n");
 		for (unsigned int t = FL_TIER_FENTRY; t <= FL_TIER_TRACEPOINT; t++) {
 			ok[t] = !fl_bpf_try_tier(t, &kf, why, sizeof(why));

@@ -263,6 +263,7 @@ static size_t get_pairs(struct phases_bpf *s, struct pair *out, size_t max)
 		ONE(ph_pf_kernel, "page_fault_kernel", K_TP, PH_OTHER_TP),
 		ONE(ph_fork, "sched_process_fork", K_TP, PH_OTHER_TP),
 		ONE(ph_switch, "sched_switch", K_TP, PH_CORE),
+		ONE(ph_exit, "sched_process_exit", K_TP, PH_CORE),
 		PAIR(ph_cont_begin, ph_cont_end, "contention_begin", K_TP, PH_CONTENTION),
 		ONE(ph_fx_hmf, "handle_mm_fault", K_FENTRY, PH_CORE),
 		PAIR(ph_fe_lock_vma, ph_fx_lock_vma, "lock_vma_under_rcu", K_FENTRY, FL_PH_LOCKLESS),
@@ -270,16 +271,21 @@ static size_t get_pairs(struct phases_bpf *s, struct pair *out, size_t max)
 		PAIR(ph_mm_start, ph_mm_acq, "mmap_lock_start_locking", K_TP, FL_PH_MMAP_WAIT),
 		PAIR(ph_fe_alloc_np, ph_fx_alloc_np, "vma_alloc_folio_noprof", K_FENTRY, FL_PH_ALLOC),
 		PAIR(ph_fe_alloc, ph_fx_alloc, "vma_alloc_folio", K_FENTRY, FL_PH_ALLOC),
+		PAIR(ph_fe_alloc_pv, ph_fx_alloc_pv, "alloc_pages_vma", K_FENTRY, FL_PH_ALLOC),
 		PAIR(ph_kp_zero_pah, ph_krp_zero_pah, "post_alloc_hook", K_KPROBE, FL_PH_ZERO),
 		PAIR(ph_kp_zero_erms, ph_krp_zero_erms, "clear_page_erms", K_KPROBE, FL_PH_ZERO),
 		PAIR(ph_kp_zero_rep, ph_krp_zero_rep, "clear_page_rep", K_KPROBE, FL_PH_ZERO),
 		PAIR(ph_kp_zero_orig, ph_krp_zero_orig, "clear_page_orig", K_KPROBE, FL_PH_ZERO),
 		PAIR(ph_fe_zero_fzu, ph_fx_zero_fzu, "folio_zero_user", K_FENTRY, FL_PH_ZERO),
 		PAIR(ph_fe_zero_chp, ph_fx_zero_chp, "clear_huge_page", K_FENTRY, FL_PH_ZERO),
+		PAIR(ph_fe_zero_kifp, ph_fx_zero_kifp, "kernel_init_free_pages", K_FENTRY,
+		     FL_PH_ZERO),
 		PAIR(ph_fe_memcg, ph_fx_memcg, "__mem_cgroup_charge", K_FENTRY, FL_PH_MEMCG),
+		PAIR(ph_fe_memcg_old, ph_fx_memcg_old, "mem_cgroup_charge", K_FENTRY, FL_PH_MEMCG),
 		PAIR(ph_fe_lru_vma, ph_fx_lru_vma, "folio_add_lru_vma", K_FENTRY, FL_PH_LRU),
 		PAIR(ph_fe_lru_flush, ph_fx_lru_flush, "folio_batch_move_lru", K_FENTRY, FL_PH_LRU),
 		PAIR(ph_fe_lru, ph_fx_lru, "folio_add_lru", K_FENTRY, FL_PH_LRU),
+		PAIR(ph_fe_lru_old, ph_fx_lru_old, "lru_cache_add", K_FENTRY, FL_PH_LRU),
 		PAIR(ph_fe_do_fault, ph_fx_do_fault, "__do_fault", K_FENTRY, FL_PH_PCACHE),
 		PAIR(ph_fe_pc_read_sync, ph_fx_pc_read_sync, "page_cache_sync_ra", K_FENTRY,
 		     FL_PH_READ),
@@ -288,6 +294,8 @@ static size_t get_pairs(struct phases_bpf *s, struct pair *out, size_t max)
 		PAIR(ph_fe_pc_read_folio, ph_fx_pc_read_folio, "filemap_read_folio", K_FENTRY,
 		     FL_PH_READ),
 		PAIR(ph_fe_pc_read_wait, ph_fx_pc_read_wait, "__folio_lock_or_retry", K_FENTRY,
+		     FL_PH_READ),
+		PAIR(ph_fe_pc_read_wait_pg, ph_fx_pc_read_wait_pg, "__lock_page_or_retry", K_FENTRY,
 		     FL_PH_READ),
 		PAIR(ph_fe_pc_around, ph_fx_pc_around, "filemap_map_pages", K_FENTRY, FL_PH_AROUND),
 		ONE(ph_fe_finish_fault, "finish_fault", K_FENTRY, FL_PH_COPY),
@@ -322,8 +330,43 @@ struct load_env {
 				 * 0 (mm, write..), -1 absent (fl_kfeatures) */
 	const char *mmap_off;	/* why the mmap_lock tracepoints stay detached, or NULL */
 	bool lvur_start;	/* user faults start at lock_vma_under_rcu (no page_fault_user) */
+	bool task_storage;	/* else the per-task state is a hash of tids (5.10) */
 	long long ll_flag, retry;
 };
+
+/*
+ * A phase's older hook is loaded only where the kernel has none of the
+ * newer ones (one frame per call, not two nested ones).  LRU insertion is
+ * the batch flush that takes lru_lock (one call per 15-31 folios), else
+ * folio_add_lru, which folio_add_lru_vma calls; 5.10's names last (its
+ * flush, __pagevec_lru_add, is inlined into lru_cache_add).
+ */
+static const struct {
+	const char *hook, *newer;
+} superseded[] = {
+	{ "folio_add_lru", "folio_batch_move_lru" },
+	{ "folio_add_lru_vma", "folio_batch_move_lru" },
+	{ "folio_add_lru_vma", "folio_add_lru" },
+	{ "lru_cache_add", "folio_batch_move_lru" },
+	{ "lru_cache_add", "folio_add_lru" },
+	{ "alloc_pages_vma", "vma_alloc_folio" },
+	{ "alloc_pages_vma", "vma_alloc_folio_noprof" },
+	{ "mem_cgroup_charge", "__mem_cgroup_charge" },
+	{ "__lock_page_or_retry", "__folio_lock_or_retry" },
+	/* 5.10 zeroes in kernel_init_free_pages, not in post_alloc_hook */
+	{ "post_alloc_hook", "kernel_init_free_pages" },
+	{ "clear_page_erms", "kernel_init_free_pages" },
+	{ "clear_page_rep", "kernel_init_free_pages" },
+	{ "clear_page_orig", "kernel_init_free_pages" },
+};
+
+static bool hook_superseded(const struct btf *btf, const char *hook)
+{
+	for (size_t i = 0; i < sizeof(superseded) / sizeof(superseded[0]); i++)
+		if (!strcmp(superseded[i].hook, hook) && fl_btf_has_func(btf, superseded[i].newer))
+			return true;
+	return false;
+}
 
 static bool pair_wanted(const struct fl_phases *p, const struct load_env *e,
 			const struct pair *q)
@@ -332,19 +375,11 @@ static bool pair_wanted(const struct fl_phases *p, const struct load_env *e,
 
 	switch (q->kind) {
 	case K_FENTRY:
-		/*
-		 * LRU insertion: the batch flush that takes lru_lock, one call
-		 * per 15-31 folios; else folio_add_lru, which folio_add_lru_vma
-		 * calls: one pair, not two
-		 */
-		if ((q->a == s->progs.ph_fe_lru || q->a == s->progs.ph_fe_lru_vma) &&
-		    fl_btf_has_func(e->btf, "folio_batch_move_lru"))
-			return false;
-		if (q->a == s->progs.ph_fe_lru_vma && fl_btf_has_func(e->btf, "folio_add_lru"))
-			return false;
-		return e->fentry && fl_btf_has_func(e->btf, q->hook);
+		return e->fentry && fl_btf_has_func(e->btf, q->hook) &&
+		       !hook_superseded(e->btf, q->hook);
 	case K_KPROBE:
-		return e->fentry && p->want_phases && ksyms_has(e->k, q->hook);
+		return e->fentry && p->want_phases && ksyms_has(e->k, q->hook) &&
+		       !hook_superseded(e->btf, q->hook);
 	}
 	/* fault entry: only the phase tier uses it (the fault's start time) */
 	if (q->a == s->progs.ph_pf_user)
@@ -356,6 +391,9 @@ static bool pair_wanted(const struct fl_phases *p, const struct load_env *e,
 	/* the per-CPU fault slots follow their tasks across switches */
 	if (q->a == s->progs.ph_switch)
 		return e->fentry;
+	/* the tid hash (no task-local storage) is emptied at exit */
+	if (q->a == s->progs.ph_exit)
+		return !e->task_storage;
 	if (q->phase == PH_CONTENTION)
 		return e->contention;
 	if (q->a == s->progs.ph_mm_start_memcg)
@@ -406,6 +444,11 @@ static int open_skel(struct fl_phases *p, const struct fl_phases_opts *o,
 	p->skel->rodata->all_callers = p->all_callers;
 	p->skel->rodata->ll_flag = e->ll_flag > 0 ? (__u32)e->ll_flag : 0;
 	p->skel->rodata->vm_fault_retry = e->retry > 0 ? (__u32)e->retry : 0x400;
+	if (!e->task_storage) {
+		p->skel->rodata->task_btf = false;
+		if (fl_bpf_tstore_hash(p->skel->maps.ptask))
+			return fl_fail(why, whylen, "cannot make the per-task state a hash");
+	}
 	if (e->k)
 		set_ranges(p, e->k);
 	if (o->tgids_map_fd >= 0) {
@@ -438,7 +481,7 @@ static void choose_programs(struct fl_phases *p, const struct load_env *e,
 struct attached {
 	bool got[FL_PH_NR];
 	bool contention_ok;
-	bool zero0;		/* base-page zeroing hooked (a kprobe) */
+	bool zero0;		/* base-page zeroing hooked (a kprobe; 5.10: fentry) */
 	unsigned int reclaim, reclaim_want;
 	char perr[FL_PH_NR][96];	/* why a phase's hook did not attach */
 };
@@ -463,8 +506,9 @@ static int attach_all(struct fl_phases *p, const struct load_env *e, struct pair
 				at->got[pr[i].phase] = true;
 			if (pr[i].phase == PH_CONTENTION)
 				at->contention_ok = true;
-			if (pr[i].kind == K_KPROBE && pr[i].phase == FL_PH_ZERO)
-				at->zero0 = true;
+			if (pr[i].phase == FL_PH_ZERO && pr[i].a != p->skel->progs.ph_fe_zero_fzu &&
+			    pr[i].a != p->skel->progs.ph_fe_zero_chp)
+				at->zero0 = true;	/* not the huge-page ones */
 			continue;
 		}
 		if (pr[i].phase == PH_CORE || pr[i].phase == PH_FAULT_TP ||
@@ -514,7 +558,7 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 		    const struct load_env *e, char *why, size_t whylen)
 {
 	struct attached at;
-	struct pair pr[40];
+	struct pair pr[48];	/* get_pairs() truncates to it: room to grow */
 	size_t n;
 	int err;
 
@@ -640,6 +684,7 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	have_fentry = kf.has_hmf;
 	/* every user fault calls it first (x86 do_user_addr_fault, 6.4+) */
 	env.lvur_start = kf.has_lock_vma;
+	env.task_storage = kf.task_storage;
 	have_k = fl_ksyms_load(&k, kerr, sizeof(kerr)) == 0;
 	env.k = have_k ? &k : NULL;
 

@@ -47,6 +47,13 @@ check_row fentry rec -b bpf --tier fentry
 check_row kprobe rec -b bpf --tier kprobe
 check_row tracepoint rec -b bpf --tier tracepoint
 check_row fentry-phases rec -b bpf --tier fentry --phases
+# the phases did load (a --phases that fell back to none would cost nothing)
+if [ "$(budget fentry-phases)" != - ]; then
+	faultline record -q --phases -o /tmp/ph.snap -- /fl/pft -m 4m -t 1 >/dev/null 2>&1
+	ph=$(faultline report --raw /tmp/ph.snap | sed -n 's/^phases=//p')
+	case $ph in fentry*) fl_pass "phases were loaded (phases=$ph)" ;;
+	*) fl_fail "fentry-phases: phases not loaded: '$ph'" ;; esac
+fi
 
 # What --blame costs a fault (issue 16's budget: at most 100 guest
 # instructions per fault over --locks, idle: pft -t 1, no writer, no

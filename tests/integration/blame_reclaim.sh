@@ -53,6 +53,7 @@
 # timeout: 480
 # args: 20 2048 16 24
 . /fl/lib.sh
+. /fl/blame.inc
 N=${1:-20} SPAN=${2:-2048} READ=${3:-16} MAXMB=${4:-24}
 CG=/sys/fs/cgroup
 [ -x /fl/blamereclaim ] || fl_skip "blamereclaim not in the box (make -C tests/helpers)"
@@ -83,17 +84,10 @@ run() {
 	sed 's/^/memory.events: /' $CG/$1/memory.events
 	grep -E '^(pgscan|pgsteal)' $CG/$1/memory.stat
 }
-kv() { sed -n "s/^$2=//p" /out/$1.raw | head -1; }
+kv() { blame_kv /out/$1.raw "$2"; }
 hv() { grep '^reclaimer_tid=' /out/$1.record.txt | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1; }
 # row NAME: the index of clone3() from bl-reclaim in run NAME
-row() {
-	i=0
-	while [ "$i" -lt "$(kv $1 blame.rows)" ]; do
-		if [ "$(kv $1 blame.row.$i.comm)" = bl-reclaim ] && [ "$(kv $1 blame.row.$i.what)" = "clone3()" ]
-		then echo $i; return; fi
-		i=$((i + 1))
-	done
-}
+row() { blame_row /out/$1.raw bl-reclaim "clone3()"; }
 
 # check NAME [-t]: the row's counts and the hold's bounds, with -t the
 # faulter's waits; sets R_reclaim, R_hold, R_pct ("<% of the fault wait> <%

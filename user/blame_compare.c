@@ -38,6 +38,10 @@ int fl_bcmp_rec_from(struct fl_bcmp_rec *r, const struct fl_snapshot *s)
 	}
 	r->nrows = nr;
 	r->have = 1;
+	tag = fl_blame_fb_unavail(s);
+	r->fb = !tag;
+	if (tag)
+		snprintf(r->fb_why, sizeof(r->fb_why), "%s", tag);
 	return 0;
 }
 
@@ -104,6 +108,20 @@ static void fig_add(struct fl_bcmp_fig *v, const struct fl_blame_row *r)
 	v->hold_ns += r->hold.sum;
 	v->sleep_ns += r->ns[BL_ST_SLEEP];
 	v->reclaim_ns += r->reclaim_ns;
+	v->fallbacks += r->fallbacks;
+}
+
+/* The side's fallbacks: compared only when all nfb of its recordings counted them. */
+static void fb_side(struct fl_bcmp *c, int s, unsigned int nfb, const char *why)
+{
+	c->fb_have[s] = c->have[s] && nfb == c->nrec[s];
+	if (c->fb_have[s] || !c->have[s])
+		return;
+	if (nfb)
+		snprintf(c->fb_why[s], sizeof(c->fb_why[s]), "%u of %u recordings: %s",
+			 c->nrec[s] - nfb, c->nrec[s], why);
+	else
+		snprintf(c->fb_why[s], sizeof(c->fb_why[s]), "%s", why);
 }
 
 /* One side's recordings into the sites and totals; its per-run rates in *rates. */
@@ -111,6 +129,8 @@ static int add_side(struct fl_bcmp *c, int s, const struct fl_bcmp_rec *rec, uns
 		    double *rates)
 {
 	struct fl_bcmp_site k;
+	const char *fb_why = "";
+	unsigned int nfb = 0;
 
 	for (unsigned int i = 0; i < n; i++) {
 		const struct fl_bcmp_rec *r = &rec[i];
@@ -127,6 +147,13 @@ static int add_side(struct fl_bcmp *c, int s, const struct fl_bcmp_rec *rec, uns
 		c->secs[s] += r->secs;
 		c->waits[s] += r->t.wait_all.count;
 		c->wait_ns[s] += r->t.wait_all.sum;
+		if (r->fb) {
+			nfb++;
+			c->fb[s] += r->t.fallbacks;
+			c->fb_free[s] += r->t.fallbacks_free;
+		} else if (!fb_why[0]) {
+			fb_why = r->fb_why;
+		}
 		for (unsigned int j = 0; j < r->nrows; j++) {
 			site_key(&k, &r->rows[j]);
 			st = site_of(c, &k);
@@ -152,6 +179,7 @@ static int add_side(struct fl_bcmp *c, int s, const struct fl_bcmp_rec *rec, uns
 		}
 	}
 	c->have[s] = c->nrec[s] > 0;
+	fb_side(c, s, nfb, fb_why);
 	return 0;
 }
 
@@ -287,6 +315,8 @@ int fl_bcmp_build(struct fl_bcmp *c, const struct fl_bcmp_rec *const rec[2],
 		if (!c->have[s] && !c->why[s][0])
 			snprintf(c->why[s], sizeof(c->why[s]), "no recordings");
 		c->wait_rate[s] = c->have[s] ? c->wait_ns[s] / c->secs[s] : NAN;
+		c->fb_rate[s] = c->fb_have[s] ? c->fb[s] / c->secs[s] : NAN;
+		c->fb_free_rate[s] = c->fb_have[s] ? c->fb_free[s] / c->secs[s] : NAN;
 	}
 	for (unsigned int i = 0; i < c->nsite; i++) {
 		struct fl_bcmp_site *x = &c->site[i];
@@ -297,6 +327,7 @@ int fl_bcmp_build(struct fl_bcmp *c, const struct fl_bcmp_rec *const rec[2],
 			x->waits_rate[s] = x->v[s].waits / secs;
 			x->wait_rate[s] = x->v[s].wait_ns / secs;
 			x->hold_rate[s] = x->v[s].hold_ns / secs;
+			x->fb_rate[s] = c->fb_have[s] ? x->v[s].fallbacks / secs : NAN;
 		}
 		/* a site a side does not have caused none of its wait */
 		x->d_wait = c->have[0] && c->have[1] ? x->wait_rate[1] - x->wait_rate[0] : NAN;
@@ -345,13 +376,81 @@ static void cells(const struct fl_bcmp *c, const struct fl_bcmp_site *x, unsigne
 	fl_bcmp_fmt_rate(cell[5], 160, x->d_wait, 1);
 }
 
+/* rows x ncol cells, the first row the header, columns padded to their widest */
+static void put_table(FILE *f, char (*cell)[NCOL][160], unsigned int rows, int ncol)
+{
+	size_t w[NCOL] = { 0 };
+
+	for (unsigned int i = 0; i < rows; i++)
+		for (int k = 0; k < ncol; k++)
+			w[k] = strlen(cell[i][k]) > w[k] ? strlen(cell[i][k]) : w[k];
+	for (unsigned int i = 0; i < rows; i++) {
+		for (int k = 0; k < ncol; k++)
+			fprintf(f, k ? " | %*s" : "  %-*s", (int)w[k], cell[i][k]);
+		fputc('\n', f);
+	}
+}
+
+static void fb_cells(char cell[NCOL][160], const char *name, const double v[2], const int in[2])
+{
+	snprintf(cell[0], 160, "%s", name);
+	for (int s = 0; s < 2; s++)
+		snprintf(cell[1 + s], 160, in[s] ? "%.1f" : "-", v[s]);
+	snprintf(cell[3], 160, "%+.1f", v[1] - v[0]);
+}
+
+/*
+ * Lockless-path fallbacks per second: the totals, then each site that had
+ * some on a side; or why they are not compared.
+ */
+static void fb_text(FILE *f, const struct fl_bcmp *c)
+{
+	static const int both[2] = { 1, 1 };
+	char (*cell)[NCOL][160];
+	unsigned int n = 3;
+
+	if (!c->fb_have[0] || !c->fb_have[1]) {
+		fprintf(f, "lockless-path fallbacks: not compared:");
+		for (int s = 0; s < 2; s++)
+			if (!c->fb_have[s])
+				fprintf(f, "%s %c: %s", s && !c->fb_have[0] ? ";" : "", 'A' + s,
+					c->fb_why[s]);
+		fputc('\n', f);
+		return;
+	}
+	cell = calloc(c->nsite + 3, sizeof(*cell));
+	if (!cell)
+		return;
+	snprintf(cell[0][0], 160, "SITE");
+	snprintf(cell[0][1], 160, "FALLBACKS/S A");
+	snprintf(cell[0][2], 160, "B");
+	snprintf(cell[0][3], 160, "CHANGE");
+	fb_cells(cell[1], "all, while a writer held", c->fb_rate, both);
+	fb_cells(cell[2], "all, with no writer holding", c->fb_free_rate, both);
+	for (unsigned int i = 0; i < c->nsite; i++) {
+		const struct fl_bcmp_site *x = &c->site[i];
+		double v[2] = { x->in[0] ? x->fb_rate[0] : 0, x->in[1] ? x->fb_rate[1] : 0 };
+		char nm[140], label[160];
+
+		if (x->unknown || (!x->v[0].fallbacks && !x->v[1].fallbacks))
+			continue;
+		site_name(x, nm, sizeof(nm));
+		snprintf(label, sizeof(label), "[%u] %s", i + 1, nm);
+		fb_cells(cell[n], label, v, x->in);
+		n++;
+	}
+	fprintf(f, "lockless-path fallbacks of user faults to mmap_lock, per second (a site's: "
+		"while it held mmap_lock for write)\n");
+	put_table(f, cell, n, 4);
+	free(cell);
+}
+
 void fl_bcmp_text(FILE *f, const struct fl_bcmp *c)
 {
 	static const char *const head[NCOL] = {
 		"SITE", "FAULTS DELAYED/S A", "B", "WAIT CAUSED A", "B", "CHANGE", "HOLD A", "B",
 	};
 	char (*cell)[NCOL][160];
-	size_t w[NCOL];
 	unsigned int n = c->nsite;
 
 	for (int s = 0; s < 2; s++) {
@@ -377,22 +476,13 @@ void fl_bcmp_text(FILE *f, const struct fl_bcmp *c)
 	cell = calloc(n + 1, sizeof(*cell));
 	if (!cell)
 		return;
-	for (int k = 0; k < NCOL; k++) {
+	for (int k = 0; k < NCOL; k++)
 		snprintf(cell[0][k], 160, "%s", head[k]);
-		w[k] = strlen(head[k]);
-	}
 	for (unsigned int i = 0; i < n; i++)
 		cells(c, &c->site[i], i, cell[i + 1]);
-	for (unsigned int i = 1; i <= n; i++)
-		for (int k = 0; k < NCOL; k++)
-			w[k] = strlen(cell[i][k]) > w[k] ? strlen(cell[i][k]) : w[k];
 	fprintf(f, "per second of recording; WAIT CAUSED: fault mmap_lock wait behind the site, "
 		"HOLD: its write holds\n");
-	for (unsigned int i = 0; i <= n; i++) {
-		for (int k = 0; k < NCOL; k++)
-			fprintf(f, k ? " | %*s" : "  %-*s", (int)w[k], cell[i][k]);
-		fputc('\n', f);
-	}
+	put_table(f, cell, n + 1, NCOL);
 	if (!n)
 		fprintf(f, "  (no write holds and no fault mmap_lock wait on either side)\n");
 	for (unsigned int i = 0; i < n; i++) {
@@ -405,6 +495,7 @@ void fl_bcmp_text(FILE *f, const struct fl_bcmp *c)
 			fprintf(f, "%s %s", k ? " <" : "", x->frames[k]);
 		fprintf(f, "%s\n", x->nframes ? "" : " (none)");
 	}
+	fb_text(f, c);
 	fprintf(f, "EXPLAIN: %s\n", c->explain);
 	free(cell);
 }
@@ -412,6 +503,23 @@ void fl_bcmp_text(FILE *f, const struct fl_bcmp *c)
 static void json_rate(FILE *f, double v)
 {
 	fl_json_num(f, v);
+}
+
+/* a side's "fallbacks": counted, or why not (never a 0 it could not see) */
+static void fb_json(FILE *f, const struct fl_bcmp *c, int s)
+{
+	if (!c->fb_have[s]) {
+		fputs(",\"fallbacks\":{\"available\":false,\"reason\":", f);
+		fl_json_str(f, c->have[s] ? c->fb_why[s] : c->why[s]);
+		fputc('}', f);
+		return;
+	}
+	fprintf(f, ",\"fallbacks\":{\"available\":true,\"holding\":%llu,\"free\":%llu,"
+		"\"holding_per_s\":", c->fb[s], c->fb_free[s]);
+	json_rate(f, c->fb_rate[s]);
+	fputs(",\"free_per_s\":", f);
+	json_rate(f, c->fb_free_rate[s]);
+	fputc('}', f);
 }
 
 void fl_bcmp_json(FILE *f, const struct fl_bcmp *c)
@@ -429,6 +537,7 @@ void fl_bcmp_json(FILE *f, const struct fl_bcmp *c)
 		fl_json_num(f, c->secs[s]);
 		fprintf(f, ",\"fault_waits\":%llu,\"fault_wait_ns_per_s\":", c->waits[s]);
 		json_rate(f, c->wait_rate[s]);
+		fb_json(f, c, s);
 		fputc('}', f);
 	}
 	fputs(",\"sites\":[", f);
@@ -459,10 +568,18 @@ void fl_bcmp_json(FILE *f, const struct fl_bcmp *c)
 			json_rate(f, x->wait_rate[s]);
 			fputs(",\"hold_ns_per_s\":", f);
 			json_rate(f, x->hold_rate[s]);
+			fputs(",\"fallbacks\":", f);
+			if (c->fb_have[s] && !x->unknown)
+				fprintf(f, "%llu", x->v[s].fallbacks);
+			else
+				fputs("null", f);
 			fputc('}', f);
 		}
 		fputs(",\"wait_change_ns_per_s\":", f);
 		json_rate(f, x->d_wait);
+		fputs(",\"fallbacks_change_per_s\":", f);
+		json_rate(f, c->fb_have[0] && c->fb_have[1] && !x->unknown ?
+			  (x->in[1] ? x->fb_rate[1] : 0) - (x->in[0] ? x->fb_rate[0] : 0) : NAN);
 		fputc('}', f);
 	}
 	fputs("],\"explain\":{\"attributes\":", f);

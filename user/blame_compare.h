@@ -33,6 +33,8 @@ struct fl_bcmp_rec {
 	struct fl_blame_total t;
 	struct fl_blame_row *rows;
 	unsigned int nrows;
+	int fb;				/* lockless-path fallbacks were counted */
+	char fb_why[200];		/* !fb: fl_blame_fb_unavail()'s reason */
 };
 
 /* 0, or -1 out of memory; fl_bcmp_rec_free() either way. */
@@ -40,7 +42,7 @@ int fl_bcmp_rec_from(struct fl_bcmp_rec *r, const struct fl_snapshot *s);
 void fl_bcmp_rec_free(struct fl_bcmp_rec *r);
 
 struct fl_bcmp_fig {
-	unsigned long long waits, wait_ns, holds, hold_ns, sleep_ns, reclaim_ns;
+	unsigned long long waits, wait_ns, holds, hold_ns, sleep_ns, reclaim_ns, fallbacks;
 };
 
 struct fl_bcmp_site {
@@ -52,6 +54,7 @@ struct fl_bcmp_site {
 	int in[2];			/* A / B has the site */
 	struct fl_bcmp_fig v[2];	/* summed over the side's recordings */
 	double waits_rate[2], wait_rate[2], hold_rate[2];	/* per second */
+	double fb_rate[2];		/* lockless-path fallbacks while it held, per second */
 	double d_wait;			/* B - A of wait_rate, ns/s */
 };
 
@@ -65,6 +68,14 @@ struct fl_bcmp {
 	double secs[2];
 	unsigned long long waits[2], wait_ns[2];
 	double wait_rate[2];		/* every fault mmap_lock wait, ns per second */
+	/*
+	 * Lockless-path fallbacks: compared only when every recording of both
+	 * sides counted them (a kernel without per-VMA locks cannot: never 0).
+	 */
+	int fb_have[2];
+	char fb_why[2][240];		/* !fb_have: why not */
+	unsigned long long fb[2], fb_free[2];	/* while a writer held, with none */
+	double fb_rate[2], fb_free_rate[2];	/* per second */
 	double d_total;			/* B - A of wait_rate */
 	int tested;			/* >= 2 recordings a side: Welch's test */
 	double p;			/* NAN when not tested */

@@ -22,6 +22,7 @@
 # timeout: 420
 # args: 40 1024 16
 . /fl/lib.sh
+. /fl/blame.inc
 N=${1:-40} P=${2:-1024} K=${3:-16}
 # 6.1: about 1 call in 10 to 15 meets a zap (blame.rst): three times the
 # calls, so that some always do
@@ -37,20 +38,14 @@ faultline report --raw "$SNAP" >/out/raw.txt 2>&1
 fl_check_eq "report --raw exit status" "$?" 0
 faultline report --blame "$SNAP" >/out/report.txt 2>&1
 cat /out/report.txt
-kv() { sed -n "s/^$1=//p" /out/raw.txt | head -1; }
+kv() { blame_kv /out/raw.txt "$1"; }
 hv() { grep '^sleeper_tid=' /out/record.txt | tr ' ' '\n' | sed -n "s/^$1=//p" | head -1; }
 [ "$(kv blame)" = tracepoint ] && fl_pass "blame recorded: tracepoint" ||
 	{ fl_fail "blame recorded: got '$(kv blame)'"; fl_done; }
 fl_check_eq "the sleeper made its calls" "$(hv calls)" "$N"
 fl_check_ge "mmap() calls that blocked (voluntary switches inside them)" "$(hv collided)" 1
 
-row=
-i=0
-while [ "$i" -lt "$(kv blame.rows)" ]; do
-	if [ "$(kv blame.row.$i.comm)" = bl-sleeper ] && [ "$(kv blame.row.$i.what)" = "mmap()" ]
-	then row=$i; break; fi
-	i=$((i + 1))
-done
+row=$(blame_row /out/raw.txt bl-sleeper "mmap()")
 [ -n "$row" ] && fl_pass "a row for mmap() from bl-sleeper (row $row)" ||
 	{ fl_fail "no row for mmap() from bl-sleeper"; grep '^blame' /out/raw.txt; fl_done; }
 r() { kv "blame.row.$row.$1"; }

@@ -23,6 +23,7 @@
 # timeout: 420
 # args: 2 256 300
 . /fl/lib.sh
+. /fl/blame.inc
 T=${1:-2} P=${2:-256} N=${3:-300}
 SNAP=/out/blame.snap
 [ -x /fl/blamewriter ] || fl_skip "blamewriter not in the box (make -C tests/helpers)"
@@ -38,7 +39,7 @@ fl_check_eq "report --raw exit status" "$?" 0
 faultline report --blame "$SNAP" >/out/report.txt 2>&1
 fl_check_eq "report --blame exit status" "$?" 0
 cat /out/report.txt
-kv() { sed -n "s/^$1=//p" /out/raw.txt | head -1; }
+kv() { blame_kv /out/raw.txt "$1"; }
 wv() { grep '^writer_tid=' /out/record.txt | tr ' ' '\n' | sed -n "s/^$1=//p" | head -1; }
 
 case $(kv blame) in
@@ -53,13 +54,7 @@ calls=$(wv writer_calls) wns=$(wv writer_ns) wtid=$(wv writer_tid)
 fl_check_eq "writer made its calls" "$calls" "$N"
 
 # the writer's row: mprotect() from bl-writer
-row=
-i=0
-while [ "$i" -lt "$(kv blame.rows)" ]; do
-	if [ "$(kv blame.row.$i.comm)" = bl-writer ] && [ "$(kv blame.row.$i.what)" = "mprotect()" ]
-	then row=$i; break; fi
-	i=$((i + 1))
-done
+row=$(blame_row /out/raw.txt bl-writer "mprotect()")
 [ -n "$row" ] && fl_pass "a row for mprotect() from bl-writer (row $row)" ||
 	{ fl_fail "no row for mprotect() from bl-writer"; grep '^blame' /out/raw.txt; fl_done; }
 r() { kv "blame.row.$row.$1"; }
@@ -136,16 +131,9 @@ fl_check_eq "record --blame (mapunmap) exit status" "$?" 0
 cat /out/mu-record.txt
 faultline report --raw /out/mu.snap >/out/mu-raw.txt 2>&1
 fl_check_eq "report --raw (mapunmap) exit status" "$?" 0
-mkv() { sed -n "s/^$1=//p" /out/mu-raw.txt | head -1; }
+mkv() { blame_kv /out/mu-raw.txt "$1"; }
 mwv() { grep '^writer_tid=' /out/mu-record.txt | tr ' ' '\n' | sed -n "s/^$1=//p" | head -1; }
-mrow() {	# WHAT: the bl-writer row doing WHAT, or nothing
-	j=0
-	while [ "$j" -lt "$(mkv blame.rows)" ]; do
-		if [ "$(mkv blame.row.$j.comm)" = bl-writer ] && [ "$(mkv blame.row.$j.what)" = "$1" ]
-		then echo "$j"; return; fi
-		j=$((j + 1))
-	done
-}
+mrow() { blame_row /out/mu-raw.txt bl-writer "$1"; }
 rm_=$(mrow "mmap()") ru=$(mrow "munmap()")
 [ -n "$rm_" ] && [ -n "$ru" ] && fl_pass "rows for mmap() and munmap() from bl-writer ($rm_, $ru)" ||
 	{ fl_fail "no mmap()/munmap() rows from bl-writer"; grep '^blame' /out/mu-raw.txt; fl_done; }

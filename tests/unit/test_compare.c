@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "blame.h"
+#include "blame_compare.h"
 #include "commands.h"
 #include "phases.h"
 #include "pftlog.h"
@@ -988,7 +989,17 @@ struct bsite {
 	unsigned int nwaits;
 	unsigned long long wait_ns;	/* split evenly over nwaits */
 	unsigned long long hold_ns;	/* one hold */
+	unsigned long long fallbacks;	/* lockless-path fallbacks while it held */
 };
+
+/*
+ * The next write_blame_snap()'s lockless-path fallbacks: seen is
+ * fl_blame_total.fb_seen (0: an older snapshot), why the blame.fallbacks tag.
+ */
+static struct {
+	unsigned long long seen, held, free;
+	const char *why;
+} snap_fb;
 
 /*
  * A snapshot of DURATION ns with the given holder rows (through the
@@ -1029,7 +1040,13 @@ static void write_blame_snap(const char *path, unsigned long long duration,
 			fl_hist_add(&r->hold, st[i].hold_ns);
 			r->ns[BL_ST_ONCPU] = st[i].hold_ns;
 		}
+		r->fallbacks = st[i].fallbacks;
 	}
+	t.fb_seen = snap_fb.seen;
+	t.fallbacks = snap_fb.held;
+	t.fallbacks_free = snap_fb.free;
+	if (snap_fb.why)
+		assert_int_equal(fl_snapshot_set_tag(&s, "blame.fallbacks", snap_fb.why), 0);
 	if (unknown_ns)
 		fl_hist_add(&t.wait_all, unknown_ns);
 	t.sites = n;
@@ -1052,12 +1069,12 @@ static void blame_pair(const char *a, const char *b, const char *a_tag)
 {
 	const struct bsite sa[] = {
 		{ 10, "bl-writer", { MPROTECT_FRAMES, "entry_SYSCALL_64_after_hwframe" }, 100, 2,
-		  2000000, 5000000 },
+		  2000000, 5000000, 0 },
 	};
 	const struct bsite sb[] = {
-		{ 10, "bl-writer", { MPROTECT_FRAMES, "x64_sys_call" }, 200, 1, 1000000, 2000000 },
+		{ 10, "bl-writer", { MPROTECT_FRAMES, "x64_sys_call" }, 200, 1, 1000000, 2000000, 0 },
 		{ 28, "pft-writer", { "zap_page_range_single", "madvise_vma_behavior", "do_madvise",
-				      "__x64_sys_madvise" }, 201, 3, 1800000, 3000000 },
+				      "__x64_sys_madvise" }, 201, 3, 1800000, 3000000, 0 },
 	};
 
 	/* A: 2 ms in 2 s = 1 ms/s; B: 1 + 1.8 + 0.2 (no row) ms in 1 s = 3 ms/s */
@@ -1136,9 +1153,9 @@ static void test_blame_one_side(void **state)
 static void test_blame_spread(void **state)
 {
 	struct bsite s3[] = {
-		{ 10, "w1", { MPROTECT_FRAMES }, 1, 1, 1000000, 0 },
-		{ 11, "w2", { "__vm_munmap", "__x64_sys_munmap", "do_syscall_64" }, 2, 1, 1000000, 0 },
-		{ 28, "w3", { "do_madvise", "__x64_sys_madvise", "do_syscall_64" }, 3, 1, 1000000, 0 },
+		{ 10, "w1", { MPROTECT_FRAMES }, 1, 1, 1000000, 0, 0 },
+		{ 11, "w2", { "__vm_munmap", "__x64_sys_munmap", "do_syscall_64" }, 2, 1, 1000000, 0, 0 },
+		{ 28, "w3", { "do_madvise", "__x64_sys_madvise", "do_syscall_64" }, 3, 1, 1000000, 0, 0 },
 	};
 	char a[300], b[300], out[300], *t;
 
@@ -1167,13 +1184,116 @@ static void test_blame_spread(void **state)
 	free(t);
 }
 
+/*
+ * Lockless-path fallbacks: compared per second when both sides counted them
+ * (A 4 held + 1 free in 2 s, B 6 + 2 in 1 s), else "not compared" with the
+ * reason, never a 0.
+ */
+static void test_blame_fallbacks(void **state)
+{
+	const struct bsite sa[] = {
+		{ 10, "bl-writer", { MPROTECT_FRAMES }, 100, 2, 2000000, 5000000, 4 },
+	};
+	const struct bsite sb[] = {
+		{ 10, "bl-writer", { MPROTECT_FRAMES }, 200, 1, 1000000, 2000000, 1 },
+		{ 28, "pft-writer", { "do_madvise", "__x64_sys_madvise", "do_syscall_64" }, 201, 3,
+		  1800000, 3000000, 5 },
+		{ 11, "quiet", { "__vm_munmap", "__x64_sys_munmap", "do_syscall_64" }, 202, 0, 0,
+		  1000, 0 },
+	};
+	const char *novma = "unavailable (no per-VMA locks: lock_vma_under_rcu not in BTF)";
+	char a[300], b[300], out[300], *t;
+
+	(void)state;
+	snprintf(a, sizeof(a), "%s/blf-a.snap", tmpdir);
+	snprintf(b, sizeof(b), "%s/blf-b.snap", tmpdir);
+	snprintf(out, sizeof(out), "%s/blf.txt", tmpdir);
+	snap_fb.seen = FL_BLAME_FB_ON, snap_fb.held = 4, snap_fb.free = 1;
+	write_blame_snap(a, 2000000000ULL, sa, 1, 0, "tracepoint");
+	snap_fb.held = 6, snap_fb.free = 2;
+	write_blame_snap(b, 1000000000ULL, sb, 3, 0, "tracepoint");
+	assert_int_equal(run(out, a, b, NULL), 0);
+	t = slurp(out);
+	norm(t);
+	assert_non_null(strstr(t, "lockless-path fallbacks of user faults to mmap_lock, per second"));
+	assert_non_null(strstr(t, "SITE | FALLBACKS/S A | B | CHANGE\n"
+				  " all, while a writer held | 2.0 | 6.0 | +4.0\n"
+				  " all, with no writer holding | 0.5 | 2.0 | +1.5\n"));
+	assert_non_null(strstr(t, "] madvise() (pft-writer, only in B) | - | 5.0 | +5.0\n"));
+	assert_non_null(strstr(t, "] mprotect() (bl-writer) | 2.0 | 1.0 | -1.0\n"));
+	/* a site without fallbacks on either side gets no fallback row */
+	assert_null(strstr(strstr(t, "FALLBACKS/S"), "munmap()"));
+	free(t);
+	assert_int_equal(run(out, "-f", "json", a, b, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "\"fallbacks\":{\"available\":true,\"holding\":4,\"free\":1,"
+				  "\"holding_per_s\":2,\"free_per_s\":0.5}"));
+	assert_non_null(strstr(t, "\"fallbacks\":{\"available\":true,\"holding\":6,\"free\":2,"));
+	assert_non_null(strstr(t, "\"a\":null,\"b\":{\"faults_delayed\":3,"));
+	assert_non_null(strstr(t, "\"fallbacks_change_per_s\":5}"));
+	assert_non_null(strstr(t, "\"fallbacks_change_per_s\":-1}"));
+	free(t);
+
+	/* B on a kernel without per-VMA locks: not compared, the reason said */
+	snap_fb.seen = FL_BLAME_FB_NONE, snap_fb.why = novma;
+	write_blame_snap(b, 1000000000ULL, sb, 3, 0, "tracepoint");
+	assert_int_equal(run(out, a, b, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "lockless-path fallbacks: not compared: B: unavailable (no "
+				  "per-VMA locks: lock_vma_under_rcu not in BTF)\n"));
+	assert_null(strstr(t, "FALLBACKS/S"));
+	free(t);
+	assert_int_equal(run(out, "-f", "json", a, b, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "\"fallbacks\":{\"available\":false,\"reason\":\"unavailable "
+				  "(no per-VMA locks"));
+	assert_null(strstr(t, "\"fallbacks\":5"));
+	assert_non_null(strstr(t, "\"fallbacks_change_per_s\":null"));
+	free(t);
+
+	/* A recorded before fallbacks were counted */
+	snap_fb.seen = 0, snap_fb.why = NULL;
+	write_blame_snap(a, 2000000000ULL, sa, 1, 0, "tracepoint");
+	assert_int_equal(run(out, a, a, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "lockless-path fallbacks: not compared: A: unavailable (recorded "
+				  "before lockless-path fallbacks were counted); B: unavailable "
+				  "(recorded before"));
+	free(t);
+}
+
+/* A side some of whose recordings could not count fallbacks is not compared. */
+static void test_blame_fallbacks_mixed(void **state)
+{
+	struct fl_bcmp_rec r[3];
+	struct fl_bcmp c;
+
+	(void)state;
+	memset(r, 0, sizeof(r));
+	for (int i = 0; i < 3; i++) {
+		r[i].have = 1;
+		r[i].secs = 1;
+		r[i].fb = i != 2;
+		r[i].t.fallbacks = 10;
+	}
+	snprintf(r[2].fb_why, sizeof(r[2].fb_why), "unavailable (test)");
+	assert_int_equal(fl_bcmp_build(&c, (const struct fl_bcmp_rec *const[2]){ &r[0], &r[1] },
+				       (unsigned int[2]){ 1, 2 }, 0.05, ""), 0);
+	assert_true(c.fb_have[0]);
+	assert_false(c.fb_have[1]);
+	assert_string_equal(c.fb_why[1], "1 of 2 recordings: unavailable (test)");
+	assert_true(c.fb_rate[0] == 10);
+	assert_true(isnan(c.fb_rate[1]));
+	fl_bcmp_free(&c);
+}
+
 /* Sweeps recorded with --blame: per thread count, Welch's test over the runs. */
 static void test_blame_sweeps(void **state)
 {
 	static const unsigned int thr[] = { 2 };
-	struct bsite w = { 10, "bl-writer", { MPROTECT_FRAMES }, 1, 1, 0, 0 };
+	struct bsite w = { 10, "bl-writer", { MPROTECT_FRAMES }, 1, 1, 0, 0, 0 };
 	struct bsite m = { 28, "pft-writer", { "do_madvise", "__x64_sys_madvise", "do_syscall_64" },
-			   2, 2, 0, 0 };
+			   2, 2, 0, 0, 0 };
 	struct bsite both[2];
 	char *a = mksweep("blsw-a", thr, 1, 1000), *b = mksweep("blsw-b", thr, 1, 1000);
 	char *c = mksweep("blsw-c", thr, 1, 1000), path[600], out[300], *t;
@@ -1258,6 +1378,8 @@ int main(void)
 		cmocka_unit_test(test_blame_named),
 		cmocka_unit_test(test_blame_one_side),
 		cmocka_unit_test(test_blame_spread),
+		cmocka_unit_test(test_blame_fallbacks),
+		cmocka_unit_test(test_blame_fallbacks_mixed),
 		cmocka_unit_test(test_blame_sweeps),
 	};
 

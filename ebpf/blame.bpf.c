@@ -7,7 +7,10 @@
  * Writer side (on an mm of a traced process): the writer's call site
  * (syscall nr from its pt_regs, kernel stack id, comm) is published in
  * `holders`, keyed by mm, from its mmap_lock_start_locking (queued) or its
- * acquire (no start seen) to its release or mmap_write_downgrade.  Its hold is timed by mmaplock.h's state machine
+ * acquire (no start seen) to its release or mmap_write_downgrade -- seen
+ * by the mmap_lock tracepoints, or (memcg_path kernels without per-VMA
+ * locks, where those tracepoints tax every fault) by fentry/fexit on the
+ * rwsem write side.  Its hold is timed by mmaplock.h's state machine
  * and split by sched_switch into on-CPU / runnable / sleeping, with direct
  * reclaim beside it.
  *
@@ -541,6 +544,138 @@ SEC("tp_btf/mmap_lock_released")
 int BPF_PROG(bl_rel, struct mm_struct *mm, bool write)
 {
 	on_released(mm, write);
+	return 0;
+}
+
+/*
+ * The same three events without the mmap_lock tracepoints: fentry/fexit on
+ * the rwsem write side that mmap_write_lock*, mmap_write_trylock,
+ * mmap_write_unlock and mmap_write_downgrade are inline wrappers of
+ * (include/linux/mmap_lock.h), at the places the wrappers emit the events.
+ * For kernels whose tracepoints carry memcg_path (before ~6.14) and whose
+ * faults take mmap_lock (no per-VMA locks): there, any probe on those
+ * tracepoints makes every mmap_lock event -- each fault's read trylock and
+ * release -- build a memcg path string (mm/mmap_lock.c).  The read side is
+ * not hooked, so a fault pays nothing; every rwsem write in the system pays
+ * one trampoline and the checks below.
+ */
+static __always_inline struct mm_struct *sem_mm(struct rw_semaphore *sem)
+{
+	return (void *)sem - bpf_core_field_offset(struct mm_struct, mmap_lock);
+}
+
+/*
+ * The mm whose mmap_lock sem is, or NULL for any other rwsem: the current
+ * task's own, else (a kthread such as khugepaged, a remote writer) an mm
+ * whose owner task points back at it, or (exec's new mm before exec_mmap)
+ * whose owner is the current task (CONFIG_MEMCG): the mms mm_traced knows.
+ */
+static __always_inline struct mm_struct *sem_owner_mm(struct rw_semaphore *sem)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct mm_struct___bl *m;
+	struct task_struct *owner;
+	struct mm_struct *mm = t->mm;
+
+	if (mm && (void *)sem == (void *)&mm->mmap_lock)
+		return mm;
+	mm = sem_mm(sem);
+	m = (void *)mm;
+	if (!bpf_core_field_exists(m->owner))
+		return NULL;
+	owner = BPF_CORE_READ(m, owner);
+	if (!owner || (owner != t && BPF_CORE_READ(owner, mm) != mm))
+		return NULL;
+	return mm;
+}
+
+static __always_inline void w_start(void *ctx, struct rw_semaphore *sem)
+{
+	struct mm_struct *mm = sem_owner_mm(sem);
+
+	if (mm)
+		on_start(ctx, mm, true);
+}
+
+static __always_inline void w_acquired(void *ctx, struct rw_semaphore *sem, bool success)
+{
+	struct mm_struct *mm = sem_owner_mm(sem);
+
+	if (mm)
+		on_acquired(ctx, mm, true, success);
+}
+
+SEC("fentry/down_write")
+int BPF_PROG(bl_dw, struct rw_semaphore *sem)
+{
+	w_start(ctx, sem);
+	return 0;
+}
+
+SEC("fexit/down_write")
+int BPF_PROG(bl_dw_x, struct rw_semaphore *sem)
+{
+	w_acquired(ctx, sem, true);
+	return 0;
+}
+
+SEC("fentry/down_write_killable")
+int BPF_PROG(bl_dwk, struct rw_semaphore *sem)
+{
+	w_start(ctx, sem);
+	return 0;
+}
+
+SEC("fexit/down_write_killable")
+int BPF_PROG(bl_dwk_x, struct rw_semaphore *sem, int ret)
+{
+	w_acquired(ctx, sem, ret == 0);
+	return 0;
+}
+
+SEC("fentry/down_write_trylock")
+int BPF_PROG(bl_dwt, struct rw_semaphore *sem)
+{
+	w_start(ctx, sem);
+	return 0;
+}
+
+SEC("fexit/down_write_trylock")
+int BPF_PROG(bl_dwt_x, struct rw_semaphore *sem, int ret)
+{
+	w_acquired(ctx, sem, ret != 0);
+	return 0;
+}
+
+/* CONFIG_DEBUG_LOCK_ALLOC kernels: mmap_write_lock_nested (dup_mmap) */
+SEC("fentry/down_write_nested")
+int BPF_PROG(bl_dwn, struct rw_semaphore *sem, int subclass)
+{
+	w_start(ctx, sem);
+	return 0;
+}
+
+SEC("fexit/down_write_nested")
+int BPF_PROG(bl_dwn_x, struct rw_semaphore *sem, int subclass)
+{
+	w_acquired(ctx, sem, true);
+	return 0;
+}
+
+/* mmap_write_unlock: released(write) before up_write; only a hold followed can end */
+SEC("fentry/up_write")
+int BPF_PROG(bl_uw, struct rw_semaphore *sem)
+{
+	if (open_writes)
+		on_released(sem_mm(sem), true);
+	return 0;
+}
+
+/* mmap_write_downgrade: acquire_returned(read, success) before downgrade_write */
+SEC("fentry/downgrade_write")
+int BPF_PROG(bl_dg, struct rw_semaphore *sem)
+{
+	on_acquired(ctx, sem_mm(sem), false, true);
 	return 0;
 }
 

@@ -34,7 +34,9 @@ struct fl_blame {
 	char fault_path[256];	/* blame.fault_path tag */
 	char fb_why[192];	/* blame.fallbacks tag when not counted */
 	bool fb_on;
-	char desc[384];
+	bool writes_fentry;	/* write holds seen by fentry/fexit on the rwsem */
+	char writes[192];	/* blame.writes tag */
+	char desc[640];
 };
 
 /* Functions a fault's mmap_lock wait is seen in (x86: the fault path). */
@@ -120,12 +122,50 @@ static void describe(struct fl_blame *b)
 	if (!b->on)
 		snprintf(b->desc, sizeof(b->desc), "blame: unavailable (%s)", b->why);
 	else
-		snprintf(b->desc, sizeof(b->desc), "blame: tracepoint (fault path: %s; reclaim: %s)",
-			 b->fault_path, b->reclaim_on ? "tracepoint" : "unavailable");
+		snprintf(b->desc, sizeof(b->desc),
+			 "blame: tracepoint (write holds: %s; fault path: %s; reclaim: %s)",
+			 b->writes, b->fault_path, b->reclaim_on ? "tracepoint" : "unavailable");
+}
+
+/* The rwsem write side in place of the mmap_lock tracepoints (blame.bpf.c). */
+static void autoload_writes(struct blame_bpf *s, const struct btf *btf)
+{
+	struct bpf_program *const all[] = {
+		s->progs.bl_dw, s->progs.bl_dw_x, s->progs.bl_dwk, s->progs.bl_dwk_x,
+		s->progs.bl_dwt, s->progs.bl_dwt_x, s->progs.bl_uw, s->progs.bl_dg,
+	};
+	bool nested = fl_btf_has_func(btf, "down_write_nested");	/* lockdep kernels */
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		bpf_program__set_autoload(all[i], true);
+	bpf_program__set_autoload(s->progs.bl_dwn, nested);
+	bpf_program__set_autoload(s->progs.bl_dwn_x, nested);
+}
+
+/*
+ * Write holds by fentry/fexit on the rwsem where the mmap_lock tracepoints
+ * would tax every fault: they carry memcg_path (built for every event once
+ * any probe is attached, mm/mmap_lock.c before ~6.14) and faults take
+ * mmap_lock (no per-VMA locks, whose fallbacks need the read trylock event).
+ */
+static bool writes_by_fentry(const struct fl_kfeatures *kf, const struct btf *btf)
+{
+	static const char *const fn[] = {
+		"down_write", "down_write_killable", "down_write_trylock", "up_write",
+		"downgrade_write",
+	};
+
+	if (kf->mmap_memcg != 1 || kf->has_lock_vma)
+		return false;
+	for (size_t i = 0; i < sizeof(fn) / sizeof(fn[0]); i++)
+		if (!fl_btf_has_func(btf, fn[i]))
+			return false;
+	return true;
 }
 
 static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
-		    const struct fl_kfeatures *kf, const struct fl_ksyms *k, const char *kerr)
+		    const struct fl_kfeatures *kf, const struct fl_ksyms *k, const char *kerr,
+		    bool fentry)
 {
 	struct blame_bpf *s;
 	struct bpf_program *prog;
@@ -156,9 +196,13 @@ static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
 		  fl_btf_tp_nargs(o->btf, "mm_vmscan_direct_reclaim_end") >= 0;
 	bpf_object__for_each_program(prog, s->obj)
 		bpf_program__set_autoload(prog, false);
-	bpf_program__set_autoload(memcg ? s->progs.bl_start_memcg : s->progs.bl_start, true);
-	bpf_program__set_autoload(memcg ? s->progs.bl_acq_memcg : s->progs.bl_acq, true);
-	bpf_program__set_autoload(memcg ? s->progs.bl_rel_memcg : s->progs.bl_rel, true);
+	if (fentry)
+		autoload_writes(s, o->btf);
+	else {
+		bpf_program__set_autoload(memcg ? s->progs.bl_start_memcg : s->progs.bl_start, true);
+		bpf_program__set_autoload(memcg ? s->progs.bl_acq_memcg : s->progs.bl_acq, true);
+		bpf_program__set_autoload(memcg ? s->progs.bl_rel_memcg : s->progs.bl_rel, true);
+	}
 	bpf_program__set_autoload(s->progs.bl_switch, true);
 	bpf_program__set_autoload(s->progs.bl_cont_begin, true);
 	bpf_program__set_autoload(s->progs.bl_cont_end, true);
@@ -191,6 +235,34 @@ static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
 		snprintf(b->reclaim_why, sizeof(b->reclaim_why),
 			 "no vmscan:mm_vmscan_direct_reclaim_begin/end tracepoints");
 	return 0;
+}
+
+/* Load and attach, write holds by fentry where that spares the faults a tax. */
+static void load(struct fl_blame *b, const struct fl_blame_opts *o,
+		 const struct fl_kfeatures *kf, const struct fl_ksyms *k, const char *kerr)
+{
+	b->writes_fentry = writes_by_fentry(kf, o->btf);
+	if (b->writes_fentry && try_load(b, o, kf, k, kerr, true)) {
+		/* fentry refused (no trampolines here): the tracepoints, tax and all */
+		blame_bpf__destroy(b->skel);
+		b->skel = NULL;
+		snprintf(b->writes, sizeof(b->writes),
+			 "tracepoint (fentry on the rwsem refused: %.120s)", b->why);
+		b->why[0] = 0;
+		b->writes_fentry = false;
+	} else if (b->writes_fentry) {
+		snprintf(b->writes, sizeof(b->writes), "fentry (rwsem write side)");
+	} else {
+		snprintf(b->writes, sizeof(b->writes), "tracepoint");
+	}
+	if (b->skel) {
+		b->on = true;
+	} else if (try_load(b, o, kf, k, kerr, false)) {
+		blame_bpf__destroy(b->skel);
+		b->skel = NULL;
+	} else {
+		b->on = true;
+	}
 }
 
 struct fl_blame *fl_blame_open(const struct fl_blame_opts *o, char *err, size_t errlen)
@@ -235,12 +307,7 @@ struct fl_blame *fl_blame_open(const struct fl_blame_opts *o, char *err, size_t 
 		return b;
 	}
 	have_k = fl_ksyms_load(&k, kerr, sizeof(kerr)) == 0;
-	if (try_load(b, o, &kf, have_k ? &k : NULL, kerr)) {
-		blame_bpf__destroy(b->skel);
-		b->skel = NULL;
-	} else {
-		b->on = true;
-	}
+	load(b, o, &kf, have_k ? &k : NULL, kerr);
 	if (have_k)
 		fl_ksyms_free(&k);
 	describe(b);
@@ -463,6 +530,7 @@ int fl_blame_read(struct fl_blame *b, struct fl_snapshot *s, char *err, size_t e
 	}
 	rc |= fl_snapshot_set_tag(s, "blame", "tracepoint");
 	rc |= fl_snapshot_set_tag(s, "blame.fault_path", b->fault_path);
+	rc |= fl_snapshot_set_tag(s, "blame.writes", b->writes);
 	if (b->fb_on)
 		rc |= fl_snapshot_set_tag(s, "blame.fallbacks", "tracepoint");
 	else {

@@ -189,6 +189,8 @@ int fl_report_blame(const struct fl_snapshot *s, FILE *out)
 	fprintf(out, "fault mmap_lock waits: %llu, %s (%s per second); %s of it behind a known "
 		"writer\n", t->wait_all.count, a, b, c);
 	fprintf(out, "fault path: %s\n", fl_snapshot_tag(s, "blame.fault_path") ?: "?");
+	if (fl_snapshot_tag(s, "blame.writes"))
+		fprintf(out, "write holds seen by: %s\n", fl_snapshot_tag(s, "blame.writes"));
 	fbu = fl_blame_fb_unavail(s);
 	if (fbu)
 		fprintf(out, "lockless-path fallbacks: %s\n", fbu);
@@ -282,6 +284,8 @@ int fl_report_blame_raw(const struct fl_snapshot *s, FILE *out)
 	for (unsigned int i = 0; i < BL_M_NR; i++)
 		if (misc_names[i])
 			fprintf(out, "blame.event.%s=%llu\n", misc_names[i], t->misc[i]);
+	if (fl_snapshot_tag(s, "blame.writes"))	/* absent before it was tagged */
+		fprintf(out, "blame.writes=%s\n", fl_snapshot_tag(s, "blame.writes"));
 	fbu = fl_blame_fb_unavail(s);
 	if (fbu)
 		fprintf(out, "blame.fallbacks=%s\n", fbu);

@@ -46,6 +46,10 @@ case $(kv blame) in
 tracepoint) fl_pass "blame recorded: tracepoint" ;;
 *) fl_fail "blame recorded: got '$(kv blame)'"; fl_done ;;
 esac
+# write holds: fentry on the rwsem where the mmap_lock tracepoints would
+# tax every fault (6.1: memcg_path, no per-VMA locks), else the tracepoints
+case $FL_SERIES in 6.1) want='fentry (rwsem write side)' ;; *) want=tracepoint ;; esac
+fl_check_eq "write holds seen by ($FL_SERIES)" "$(kv blame.writes)" "$want"
 calls=$(wv writer_calls) wns=$(wv writer_ns) wtid=$(wv writer_tid)
 fl_check_eq "writer made its calls" "$calls" "$N"
 

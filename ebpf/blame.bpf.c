@@ -66,7 +66,7 @@ struct bl_task {
 	fl_u32 wblamed;		/* a holder was found for it: 1 holding, 2 queued */
 	fl_u32 wkind;		/* BL_W_*: what the wait in flight is */
 	fl_u32 queued;		/* start_locking(write) on queued_mm, not yet acquired */
-	fl_u32 pad;
+	fl_u32 kfault;		/* a kernel-mode fault on a user address, lock not yet taken */
 };
 
 struct {
@@ -387,7 +387,12 @@ static __always_inline void fallback(void *ctx, struct mm_struct *mm)
 	struct bl_totals *tt;
 	fl_u64 key = (fl_u64)mm;
 
-	if (t->mm != mm || !tgid_traced(t->tgid) || !user_fallback(ctx))
+	struct bl_task *st;
+
+	if (t->mm != mm || !tgid_traced(t->tgid))
+		return;
+	st = task_get(false);
+	if ((st && st->kfault) || !user_fallback(ctx))
 		return;
 	tt = tot();
 	h = bpf_map_lookup_elem(&holders, &key);
@@ -439,9 +444,13 @@ static __always_inline void on_acquired(void *ctx, struct mm_struct *mm, bool wr
 				fallback(ctx, mm);
 			return;
 		}
-		if (!open_writes)
+		if (!fallbacks_on && !open_writes)
 			return;
 		st = task_get(false);
+		if (fallbacks_on && st && st->kfault)
+			st->kfault = 0;	/* the kernel-mode fault got mmap_lock */
+		if (!open_writes)
+			return;
 		/* mmap_write_downgrade of the hold followed: it ends here */
 		if (st && st->hold_mm == key && st->ms.hold_start_ns && st->ms.hold_write) {
 			now = bpf_ktime_get_ns();
@@ -503,6 +512,32 @@ static __always_inline void on_released(struct mm_struct *mm, bool write)
 }
 
 /* Prototype up to ~6.13: (mm, memcg_path, write[, success]). */
+/*
+ * A kernel-mode fault on a user address (put_user, copy_to_user) never tries
+ * the per-VMA lock: it goes to lock_mm_and_find_vma at once, and its stack
+ * can end at the exception entry as a user-mode fault's does (a __put_user_8
+ * on the TCB after fork(), blame_reclaim.sh: 11-15 such "fallbacks" against
+ * 0 aborts).  Marked here until it has mmap_lock (on_acquired), so its failed
+ * trylock is not a lockless-path fallback.  Faults that cannot take the lock
+ * (pagefault_disable()d, no mm, kernel addresses) are not marked.  Paid by
+ * kernel-mode faults only, and only with fallbacks on.
+ */
+SEC("tp_btf/page_fault_kernel")
+int BPF_PROG(bl_kfault, unsigned long address, struct pt_regs *regs,
+	     unsigned long error_code)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct bl_task *st;
+
+	if (address >= FL_USER_ADDR_END || !t->mm || t->pagefault_disabled ||
+	    !tgid_traced(t->tgid))
+		return 0;
+	st = task_get(true);
+	if (st)
+		st->kfault = 1;
+	return 0;
+}
+
 SEC("tp_btf/mmap_lock_start_locking")
 int BPF_PROG(bl_start_memcg, struct mm_struct *mm, const char *memcg_path, bool write)
 {

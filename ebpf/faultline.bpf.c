@@ -34,7 +34,6 @@
 
 /* The tgid filter: one bit per tgid below pid_max (user space sizes it; at most 4M: 512 KiB) */
 #define FL_TGID_WORDS	((4u << 20) / 64)
-#define FL_USER_ADDR_END 0x8000000000000000ULL	/* canonical lower half (x86_64, arm64) */
 
 /*
  * A fault in flight: its state-machine state plus, for the kprobe tier and

@@ -203,6 +203,7 @@ static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
 		bpf_program__set_autoload(memcg ? s->progs.bl_acq_memcg : s->progs.bl_acq, true);
 		bpf_program__set_autoload(memcg ? s->progs.bl_rel_memcg : s->progs.bl_rel, true);
 	}
+	bpf_program__set_autoload(s->progs.bl_kfault, b->fb_on);
 	bpf_program__set_autoload(s->progs.bl_switch, true);
 	bpf_program__set_autoload(s->progs.bl_cont_begin, true);
 	bpf_program__set_autoload(s->progs.bl_cont_end, true);

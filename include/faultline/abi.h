@@ -23,6 +23,9 @@
 #define FL_SNAP_VERSION		0x00010000u	/* major 1, minor 0 */
 #define FL_SNAP_MAJOR(v)	((v) >> 16)
 
+/* User addresses end here: the canonical lower half (x86_64, arm64). */
+#define FL_USER_ADDR_END	0x8000000000000000ULL
+
 enum fl_backend {
 	FL_BACKEND_NONE = 0,
 	FL_BACKEND_BPF = 1,

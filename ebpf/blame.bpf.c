@@ -516,7 +516,7 @@ static __always_inline void on_released(struct mm_struct *mm, bool write)
  * A kernel-mode fault on a user address (put_user, copy_to_user) never tries
  * the per-VMA lock: it goes to lock_mm_and_find_vma at once, and its stack
  * can end at the exception entry as a user-mode fault's does (a __put_user_8
- * on the TCB after fork(), blame_reclaim.sh: 11-15 such "fallbacks" against
+ * on the TCB after fork(), blame_reclaim.sh: 11-16 such "fallbacks" against
  * 0 aborts).  Marked here until it has mmap_lock (on_acquired), so its failed
  * trylock is not a lockless-path fallback.  Faults that cannot take the lock
  * (pagefault_disable()d, no mm, kernel addresses) are not marked.  Paid by

@@ -312,6 +312,8 @@ static __always_inline void read_kvals(struct fl_kvals *kv)
 	kv->ll_flag = kvals.ll_flag;
 	kv->vm_fault_retry = kvals.vm_fault_retry;
 	kv->ll_infer = kvals.ll_infer;
+	kv->ll_why = kvals.ll_why;
+	kv->vm_fault_end = kvals.vm_fault_end;
 }
 
 /* ---- fault entry (every tier) ---------------------------------------- */
@@ -487,15 +489,71 @@ static __always_inline void on_hmf_enter(fl_u32 flags, bool in_fault)
 }
 
 /*
+ * Abort and retry reasons (classify.h, fl_ev_ll_why): the fields of the
+ * call's VMA, read only on that path.  vm_lock_seq and an int mm_lock_seq
+ * (6.4..6.11) or a seqcount one (6.12+): flavours, so that one object loads
+ * on both; kvals.ll_why is set only where the fields exist (fexit tier).
+ */
+struct fl_seqcount___llw {
+	unsigned int sequence;
+};
+
+struct mm_struct___llw_sc {
+	struct fl_seqcount___llw mm_lock_seq;
+} __attribute__((preserve_access_index));
+
+struct mm_struct___llw_int {
+	int mm_lock_seq;
+} __attribute__((preserve_access_index));
+
+struct vm_area_struct___llw {
+	unsigned long vm_start;
+	unsigned long vm_flags;
+	unsigned int vm_lock_seq;
+	struct mm_struct *vm_mm;
+	void *anon_vma;
+} __attribute__((preserve_access_index));
+
+/* Only on the abort / retry path: a successful lockless fault reads nothing. */
+static __always_inline void ll_why(struct fl_fault_state *st, struct fl_cpu_stats *cs,
+				   fl_u32 need, struct vm_area_struct *v, unsigned long address)
+{
+	struct vm_area_struct___llw *vma = (void *)v;
+	struct fl_vma_look look = { .address = address, .ok = 1 };
+	void *mm = NULL, *anon = NULL;
+
+	if (!bpf_core_field_exists(vma->vm_lock_seq))
+		return;
+	if (!vma || bpf_core_read(&anon, sizeof(anon), &vma->anon_vma) ||
+	    bpf_core_read(&look.vm_lock_seq, sizeof(look.vm_lock_seq), &vma->vm_lock_seq) ||
+	    bpf_core_read(&look.vm_start, sizeof(look.vm_start), &vma->vm_start) ||
+	    bpf_core_read(&look.vm_flags, sizeof(look.vm_flags), &vma->vm_flags) ||
+	    bpf_core_read(&mm, sizeof(mm), &vma->vm_mm) || !mm)
+		look.ok = 0;
+	else if (bpf_core_field_exists(((struct mm_struct___llw_sc *)0)->mm_lock_seq))
+		look.ok = !bpf_core_read(&look.mm_lock_seq, sizeof(look.mm_lock_seq),
+					 &((struct mm_struct___llw_sc *)mm)->mm_lock_seq.sequence);
+	else if (bpf_core_field_exists(((struct mm_struct___llw_int *)0)->mm_lock_seq))
+		look.ok = !bpf_core_read(&look.mm_lock_seq, sizeof(look.mm_lock_seq),
+					 &((struct mm_struct___llw_int *)mm)->mm_lock_seq);
+	else
+		look.ok = 0;
+	look.anon = anon != NULL;
+	fl_ev_ll_why(st, cs, need, &look);
+}
+
+/*
  * A handle_mm_fault return at NOW; F = fault_get(PC), looked up by the
  * caller.  The callers read the clock first thing: the lookups before it
  * would otherwise be inside the latency the fault reports.
  */
 static __always_inline void hmf_exit(struct fl_fstate *f, fl_u32 flags, fl_u32 ret,
-				     bool in_fault, fl_u64 now)
+				     bool in_fault, fl_u64 now, struct vm_area_struct *vma,
+				     unsigned long address)
 {
 	struct fl_cpu_stats *cs;
 	struct fl_kvals kv;
+	fl_u32 need = 0;
 	fl_u64 lat;
 
 	if (!(cs = cpu_stats()))
@@ -519,18 +577,21 @@ static __always_inline void hmf_exit(struct fl_fstate *f, fl_u32 flags, fl_u32 r
 		fl_ev_hmf_call(cs);
 		return;
 	}
-	lat = fl_ev_hmf_exit(&f->fs, cs, &kv, flags, ret, now);
+	lat = fl_ev_hmf_exit(&f->fs, cs, &kv, flags, ret, now, &need);
 	if (lat)
 		fl_hist_add(&cs->hist[FL_H_FAULT_LAT], lat);
+	if (need)
+		ll_why(&f->fs, cs, need, vma, address);
 }
 
-static __always_inline void on_hmf_exit(fl_u32 flags, fl_u32 ret, bool in_fault)
+static __always_inline void on_hmf_exit(fl_u32 flags, fl_u32 ret, bool in_fault,
+					struct vm_area_struct *vma, unsigned long address)
 {
 	fl_u64 now = bpf_ktime_get_ns();
 	struct fl_pcpu *pc = pcpu_get();
 
 	if (pc)
-		hmf_exit(fault_get(pc), flags, ret, in_fault, now);
+		hmf_exit(fault_get(pc), flags, ret, in_fault, now, vma, address);
 }
 
 /* fentry tier: fexit alone ends and classifies a fault; fentry only for --hmf */
@@ -546,7 +607,7 @@ SEC("fexit/handle_mm_fault")
 int BPF_PROG(fx_hmf, struct vm_area_struct *vma, unsigned long address,
 	     unsigned int flags, struct pt_regs *regs, unsigned int ret)
 {
-	on_hmf_exit(flags, ret, regs != NULL);
+	on_hmf_exit(flags, ret, regs != NULL, vma, address);
 	return 0;
 }
 
@@ -564,7 +625,7 @@ int BPF_PROG(fx_do_hmf, struct vm_area_struct *vma, unsigned long address,
 	     unsigned int flags, unsigned long seq, struct pt_regs *regs,
 	     unsigned int ret)
 {
-	on_hmf_exit(flags, ret, regs != NULL);
+	on_hmf_exit(flags, ret, regs != NULL, vma, address);
 	return 0;
 }
 
@@ -581,7 +642,7 @@ SEC("fexit/__handle_speculative_fault")
 int BPF_PROG(fx_spf, struct mm_struct *mm, unsigned long address,
 	     unsigned int flags, int ret)
 {
-	on_hmf_exit(flags | kvals.ll_flag, ret, true);
+	on_hmf_exit(flags | kvals.ll_flag, ret, true, NULL, 0);
 	return 0;
 }
 
@@ -617,13 +678,13 @@ static __always_inline void on_kret(fl_u32 ret)
 		return;
 	f = fault_get(pc);
 	if (!f)
-		hmf_exit(f, 0, ret, false, now);
+		hmf_exit(f, 0, ret, false, now, NULL, 0);
 	else if (hmf_entry && (f->hmf_in_fault || f->hmf_start_ns))
-		hmf_exit(f, f->hmf_flags, ret, f->hmf_in_fault, now);
+		hmf_exit(f, f->hmf_flags, ret, f->hmf_in_fault, now, NULL, 0);
 	else if (kp_lock_infer && f->fs.start_ns)
-		hmf_exit(f, kret_flags(f, ret), ret, true, now);
+		hmf_exit(f, kret_flags(f, ret), ret, true, now, NULL, 0);
 	else
-		hmf_exit(f, 0, ret, f->fs.start_ns != 0, now);
+		hmf_exit(f, 0, ret, f->fs.start_ns != 0, now, NULL, 0);
 }
 
 SEC("kprobe/handle_mm_fault")

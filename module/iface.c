@@ -116,6 +116,8 @@ static int fl_snapshot_open(struct inode *inode, struct file *file)
 	h->duration_ns = ktime_get_mono_fast_ns() - fl_t_start_mono;
 	h->filter_tgid = READ_ONCE(fl_tgid);
 	h->flags = fl_mmap_memcg_proto ? FL_SNAP_F_MMAP_MEMCG_PROTO : 0;
+	if (fl_kv.ll_why)
+		h->flags |= FL_SNAP_F_LL_WHY;
 	mutex_unlock(&fl_mutex);
 	strscpy(h->kernel_release, init_utsname()->release, sizeof(h->kernel_release));
 
@@ -201,9 +203,14 @@ static int fl_summary_show(struct seq_file *m, void *v)
 	fl_clock_show(m);
 	seq_printf(m, "hooks live 0x%llx absent 0x%llx, %s\n\ncounters:\n", live,
 		   fl_probes_absent(), fl_probes_armed() ? "armed" : "not armed");
-	for (i = 0; i < FL_C_NR; i++)
-		if (fl_cnt_label[i])
+	for (i = 0; i < FL_C_NR; i++) {
+		if (!fl_cnt_label[i])
+			continue;
+		if (i >= FL_C_LLW_WLOCKED && i <= FL_C_LLW_RETRY_OTHER && !fl_kv.ll_why)
+			seq_printf(m, "  %-26s unavailable (no per-VMA locks)\n", fl_cnt_label[i]);
+		else
 			seq_printf(m, "  %-26s %llu\n", fl_cnt_label[i], t->cnt[i]);
+	}
 	seq_printf(m, "  (%s includes %llu kretprobe misses)\n\nlockless outcomes:\n",
 		   fl_cnt_label[FL_C_MISSED], missed);
 	for (i = 0; i < FL_LL_NR; i++) {

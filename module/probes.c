@@ -103,9 +103,41 @@ static __always_inline bool fl_want(void)
 
 struct fl_hmf_data {
 	u64 t0;
+	struct vm_area_struct *vma;	/* for fl_ll_why */
+	unsigned long address;
 	u32 flags;
 	u32 gen;
 };
+
+/*
+ * Abort / retry reasons (classify.h, fl_ev_ll_why) from the call's VMA, on
+ * that path only.  Fault-safe reads: a retried call's VMA lock is already
+ * dropped.  mm_lock_seq is an int up to 6.11 and a seqcount_t (sequence
+ * first) since: its first 32 bits either way.
+ */
+static void fl_ll_why(struct fl_fault_state *st, struct fl_cpu_stats *cs, u32 need,
+		      const struct fl_hmf_data *d)
+{
+#ifdef CONFIG_PER_VMA_LOCK
+	struct fl_vma_look v = { .address = d->address, .ok = 1 };
+	struct vm_area_struct *vma = d->vma;
+	struct anon_vma *anon = NULL;
+	struct mm_struct *mm = NULL;
+	unsigned long start = 0, flags = 0;
+
+	if (get_kernel_nofault(anon, &vma->anon_vma) ||
+	    get_kernel_nofault(v.vm_lock_seq, &vma->vm_lock_seq) ||
+	    get_kernel_nofault(start, &vma->vm_start) ||
+	    get_kernel_nofault(flags, &vma->vm_flags) ||
+	    get_kernel_nofault(mm, &vma->vm_mm) || !mm ||
+	    get_kernel_nofault(v.mm_lock_seq, (u32 *)&mm->mm_lock_seq))
+		v.ok = 0;
+	v.anon = anon != NULL;
+	v.vm_start = start;
+	v.vm_flags = flags;
+	fl_ev_ll_why(st, cs, need, &v);
+#endif
+}
 
 /* handle_mm_fault entry: 0 = hook its return. */
 static __always_inline int fl_hmf_enter(struct fl_hmf_data *d, struct pt_regs *regs)
@@ -113,6 +145,8 @@ static __always_inline int fl_hmf_enter(struct fl_hmf_data *d, struct pt_regs *r
 	if (!fl_want())
 		return 1;	/* no return handler for this call */
 	d->flags = (u32)regs_get_kernel_argument(regs, 2);
+	d->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
+	d->address = regs_get_kernel_argument(regs, 1);
 	d->gen = READ_ONCE(fl_arm_gen);
 	d->t0 = READ_ONCE(fl_time_hmf) ? fl_now() : 0;
 	return 0;
@@ -124,6 +158,7 @@ static __always_inline void fl_hmf_leave(struct fl_hmf_data *d, struct pt_regs *
 	struct fl_cpu_stats *cs;
 	struct fl_slot *s;
 	u64 now = fl_now(), lat;
+	u32 need = 0;
 
 	/* Entered before the last disable: its window is gone. */
 	if (unlikely(d->gen != READ_ONCE(fl_arm_gen)))
@@ -132,9 +167,11 @@ static __always_inline void fl_hmf_leave(struct fl_hmf_data *d, struct pt_regs *
 	cs = fl_stats_this_cpu();
 	s = fl_slot_get();
 	if (s) {
-		lat = fl_ev_hmf_exit(&s->fs, cs, &fl_kv, d->flags, ret, now);
+		lat = fl_ev_hmf_exit(&s->fs, cs, &fl_kv, d->flags, ret, now, &need);
 		if (lat)
 			fl_hist_put(&cs->hist[FL_H_FAULT_LAT], lat);
+		if (unlikely(need))
+			fl_ll_why(&s->fs, cs, need, d);
 	} else {
 		fl_ev_hmf_call(cs);	/* no slot: a call outside a traced fault (GUP) */
 	}
@@ -205,6 +242,7 @@ static int fl_lvma_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
  * The kretprobe and fprobe handlers (and stats.c's slot helpers they call)
  * must not be kprobed themselves: a probe there would recurse or be missed.
  */
+NOKPROBE_SYMBOL(fl_ll_why);
 NOKPROBE_SYMBOL(fl_hmf_entry);
 NOKPROBE_SYMBOL(fl_hmf_ret);
 NOKPROBE_SYMBOL(fl_lvma_entry);
@@ -566,6 +604,7 @@ int fl_probes_register(unsigned int mask, unsigned int maxactive, bool infer)
 	unsigned int i;
 
 	fl_mmap_memcg_proto = FL_MMAP_MEMCG_PROTO;
+	fl_kv.ll_why = 0;
 	for_each_kernel_tracepoint(fl_tp_lookup, NULL);
 
 	/* handle_mm_fault's real body is do_handle_mm_fault on SPF kernels. */
@@ -579,12 +618,15 @@ int fl_probes_register(unsigned int mask, unsigned int maxactive, bool infer)
 #ifdef CONFIG_PER_VMA_LOCK
 		fl_kv.ll_kind = FL_LL_KIND_VMA_LOCK;
 		fl_kv.ll_flag = FAULT_FLAG_VMA_LOCK;
+		fl_kv.vm_fault_end = VM_FAULT_RETRY | VM_FAULT_COMPLETED;
 #else
 		fl_kv.ll_kind = FL_LL_KIND_NONE;
 		fl_kv.ll_flag = 0;
 #endif
 		if (mask & BIT(FL_HOOK_HMF))
 			fl_krp_register(hmf, maxactive);
+		/* its exit reads the VMA for the abort / retry reasons */
+		fl_kv.ll_why = fl_kv.ll_kind == FL_LL_KIND_VMA_LOCK && hmf->state == FL_HS_LIVE;
 	}
 	if (mask & BIT(FL_HOOK_LOCK_VMA)) {
 		if (fl_kv.ll_kind != FL_LL_KIND_VMA_LOCK) {

@@ -571,6 +571,11 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	skel->rodata->kvals.ll_kind = b->kv.ll_kind;
 	skel->rodata->kvals.ll_flag = b->kv.ll_flag;
 	skel->rodata->kvals.vm_fault_retry = b->kv.vm_fault_retry;
+	/* abort / retry reasons: the fexit has the VMA, a kretprobe has not */
+	b->kv.ll_why = tier == FL_TIER_FENTRY && b->kv.ll_kind == FL_LL_KIND_VMA_LOCK &&
+		       b->kf.vma_lock_seq && b->kf.has_hmf && !b->kf.has_do_hmf;
+	skel->rodata->kvals.ll_why = b->kv.ll_why;
+	skel->rodata->kvals.vm_fault_end = b->kv.vm_fault_end;
 	b->tgid_words = tgid_words();
 	if (bpf_map__set_max_entries(skel->maps.tgid_bits, b->tgid_words)) {
 		snprintf(why, len, "cannot size the tgid filter");
@@ -937,6 +942,8 @@ int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,
 	s->hdr.flags = 0;
 	if ((b->hooks_live & HOOK(FL_HOOK_MMAP_START)) && b->kf.mmap_memcg == 1)
 		s->hdr.flags |= FL_SNAP_F_MMAP_MEMCG_PROTO;
+	if (b->kv.ll_why && (b->hooks_live & HOOK(FL_HOOK_HMF)))
+		s->hdr.flags |= FL_SNAP_F_LL_WHY;
 	if (!uname(&u))
 		snprintf(s->hdr.kernel_release, sizeof(s->hdr.kernel_release), "%s", u.release);
 	tag_recursion_misses(b, s);

@@ -34,7 +34,7 @@ int fl_export_by_parse(const char *s, enum fl_export_by *by)
 
 const enum fl_figure fl_export_figs[FL_FIG_NR] = {
 	FL_FIG_FAULTS, FL_FIG_LATENCY, FL_FIG_HMF, FL_FIG_HMF_TIME, FL_FIG_LOCKLESS,
-	FL_FIG_MMAP, FL_FIG_CONTENTION, FL_FIG_VMSTAT,
+	FL_FIG_LL_WHY, FL_FIG_MMAP, FL_FIG_CONTENTION, FL_FIG_VMSTAT,
 };
 
 const char *fl_figure_key(enum fl_figure fig)
@@ -42,7 +42,8 @@ const char *fl_figure_key(enum fl_figure fig)
 	static const char *const n[FL_FIG_NR] = {
 		[FL_FIG_FAULTS] = "faults", [FL_FIG_LATENCY] = "latency", [FL_FIG_HMF] = "hmf",
 		[FL_FIG_HMF_TIME] = "hmf_time",
-		[FL_FIG_LOCKLESS] = "lockless", [FL_FIG_MMAP] = "mmap_lock",
+		[FL_FIG_LOCKLESS] = "lockless", [FL_FIG_LL_WHY] = "lockless_why",
+		[FL_FIG_MMAP] = "mmap_lock",
 		[FL_FIG_CONTENTION] = "contention", [FL_FIG_VMSTAT] = "vmstat",
 	};
 
@@ -78,6 +79,13 @@ enum fl_figure fl_counter_figure(unsigned int id)
 		return FL_FIG_CONTENTION;
 	case FL_C_MMAP_TRYLOCK_FAIL:
 		return FL_FIG_MMAP;
+	case FL_C_LLW_WLOCKED:
+	case FL_C_LLW_NOVMA:
+	case FL_C_LLW_OTHER:
+	case FL_C_LLW_UNREAD:
+	case FL_C_LLW_ANON:
+	case FL_C_LLW_RETRY_OTHER:
+		return FL_FIG_LL_WHY;
 	default:
 		return FL_FIG_FAULTS;	/* FL_C_MISSED: always reported */
 	}

@@ -8,8 +8,11 @@
 void fl_kvals_from_features(const struct fl_kfeatures *f, struct fl_kvals *kv)
 {
 	kv->ll_infer = 0;
+	kv->ll_why = 0;		/* the backend sets it where it reads the VMA */
 	kv->vm_fault_retry = f->vm_fault_retry > 0 ? (fl_u32)f->vm_fault_retry
 						   : FL_DEF_VM_FAULT_RETRY;
+	kv->vm_fault_end = kv->vm_fault_retry |
+			   (f->vm_fault_completed > 0 ? (fl_u32)f->vm_fault_completed : 0);
 	if (f->has_do_hmf || f->has_spf_dufour) {
 		/* SPF patchsets: the flag is a #define there, rarely in BTF */
 		kv->ll_kind = FL_LL_KIND_SPF;

@@ -24,11 +24,13 @@ struct fl_kfeatures {
 	bool tp_contention;	/* lock:contention_begin/end */
 	bool tp_fork;		/* sched:sched_process_fork */
 	bool task_storage;	/* BPF_MAP_TYPE_TASK_STORAGE and bpf_get_current_task_btf (5.11+) */
+	bool vma_lock_seq;	/* vm_area_struct.vm_lock_seq, mm_struct.mm_lock_seq */
 	int mmap_memcg;		/* 1: (mm, memcg_path, write..), 0: (mm, write..), -1: unknown */
 	/* enum values, -1 when the kernel has no such enumerator */
 	long long flag_vma_lock;	/* FAULT_FLAG_VMA_LOCK */
 	long long flag_speculative;	/* FAULT_FLAG_SPECULATIVE */
 	long long vm_fault_retry;	/* VM_FAULT_RETRY */
+	long long vm_fault_completed;	/* VM_FAULT_COMPLETED (5.19+) */
 };
 
 /* Defaults when a kernel lacks the enumerator (mainline / patchset values). */
@@ -46,6 +48,8 @@ struct btf;
 struct btf *fl_btf_load(char *err, size_t errlen);
 /* Questions to a loaded BTF; a NULL btf has nothing (false / -1). */
 bool fl_btf_has_func(const struct btf *btf, const char *name);
+/* struct TYPE has a member MEMBER */
+bool fl_btf_has_member(const struct btf *btf, const char *type, const char *member);
 /*
  * Parameters of tracepoint TP's probe, the btf_trace_TP typedef: the leading
  * void *__data included, so a TP_PROTO of N arguments gives N + 1; -1 absent.

@@ -24,6 +24,37 @@ bool fl_btf_has_func(const struct btf *btf, const char *name)
 	return btf && btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
 }
 
+/* MEMBER in struct/union T, or in an anonymous struct/union inside it */
+static bool has_member(const struct btf *btf, const struct btf_type *t, const char *member,
+		       int depth)
+{
+	const struct btf_member *m = btf_members(t);
+
+	for (unsigned int i = 0; i < btf_vlen(t); i++) {
+		const char *n = btf__name_by_offset(btf, m[i].name_off);
+		const struct btf_type *mt;
+
+		if (n && *n) {
+			if (!strcmp(n, member))
+				return true;
+			continue;
+		}
+		mt = btf__type_by_id(btf, m[i].type);
+		while (mt && (btf_is_mod(mt) || btf_is_typedef(mt)))
+			mt = btf__type_by_id(btf, mt->type);
+		if (mt && btf_is_composite(mt) && depth < 4 && has_member(btf, mt, member, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+bool fl_btf_has_member(const struct btf *btf, const char *type, const char *member)
+{
+	int id = btf ? btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT) : -1;
+
+	return id > 0 && has_member(btf, btf__type_by_id(btf, id), member, 0);
+}
+
 int fl_btf_tp_nargs(const struct btf *btf, const char *tp)
 {
 	char name[128];
@@ -75,6 +106,7 @@ void fl_kfeatures_from_btf(struct fl_kfeatures *f, const struct btf *btf)
 	memset(f, 0, sizeof(*f));
 	f->mmap_memcg = -1;
 	f->flag_vma_lock = f->flag_speculative = f->vm_fault_retry = -1;
+	f->vm_fault_completed = -1;
 	if (!btf)
 		return;
 	f->btf = true;
@@ -99,6 +131,9 @@ void fl_kfeatures_from_btf(struct fl_kfeatures *f, const struct btf *btf)
 	f->flag_vma_lock = fl_btf_enum_value(btf, "FAULT_FLAG_VMA_LOCK");
 	f->flag_speculative = fl_btf_enum_value(btf, "FAULT_FLAG_SPECULATIVE");
 	f->vm_fault_retry = fl_btf_enum_value(btf, "VM_FAULT_RETRY");
+	f->vm_fault_completed = fl_btf_enum_value(btf, "VM_FAULT_COMPLETED");
+	f->vma_lock_seq = fl_btf_has_member(btf, "vm_area_struct", "vm_lock_seq") &&
+			  fl_btf_has_member(btf, "mm_struct", "mm_lock_seq");
 	f->task_storage = fl_btf_enum_value(btf, "BPF_MAP_TYPE_TASK_STORAGE") >= 0 &&
 			  fl_btf_enum_value(btf, "BPF_FUNC_get_current_task_btf") >= 0;
 }

@@ -80,6 +80,22 @@ enum fl_avail fl_figure_avail(const struct fl_snapshot *s, enum fl_figure fig,
 			*why = "the kernel has a lockless fault path faultline cannot hook";
 			return FL_AVAIL_UNAVAILABLE;
 		}
+	case FL_FIG_LL_WHY: {
+		enum fl_avail a = fl_figure_avail(s, FL_FIG_LOCKLESS, why);
+
+		if (a != FL_AVAIL_YES)
+			return a;
+		if (s->hdr.lockless_kind != FL_LL_KIND_VMA_LOCK) {
+			*why = "abort reasons are read on per-VMA-lock kernels only";
+			return FL_AVAIL_UNAVAILABLE;
+		}
+		if (s->hdr.flags & FL_SNAP_F_LL_WHY)
+			return FL_AVAIL_YES;
+		*why = s->hdr.tier == FL_TIER_KPROBE && s->hdr.backend == FL_BACKEND_BPF ?
+			"kprobe tier: the kretprobe has no arguments to read the VMA from" :
+			"this recording did not read the VMA at aborts (older faultline, or no vm_lock_seq in BTF)";
+		return FL_AVAIL_UNAVAILABLE;
+	}
 	case FL_FIG_MMAP:
 		if (live(s, HOOK(FL_HOOK_MMAP_START) | HOOK(FL_HOOK_MMAP_ACQUIRED) |
 			 HOOK(FL_HOOK_MMAP_RELEASED)))
@@ -289,6 +305,15 @@ void fl_print_summary(FILE *f, const struct fl_snapshot *s, const struct fl_cpu_
 			faults, ll[FL_LL_SUCCEEDED], ll[FL_LL_ABORTED], a, ll[FL_LL_RETRIED], b);
 		fprintf(f, "  %-22s not attempted %llu, VM_FAULT_RETRY under mmap_lock %llu\n", "",
 			ll[FL_LL_NOT_ATTEMPTED], ll[FL_LL_MMAP_RETRY]);
+	}
+	if (h->lockless_kind == FL_LL_KIND_VMA_LOCK &&
+	    !unavail_line(f, s, FL_FIG_LL_WHY, "lockless gave up")) {
+		const fl_u64 *c = t->cnt;
+
+		fprintf(f, "  %-22s aborts: VMA write-locked %llu, no VMA %llu, other %llu; retries: no anon_vma %llu, other %llu; unread %llu\n",
+			"lockless gave up", c[FL_C_LLW_WLOCKED], c[FL_C_LLW_NOVMA],
+			c[FL_C_LLW_OTHER], c[FL_C_LLW_ANON], c[FL_C_LLW_RETRY_OTHER],
+			c[FL_C_LLW_UNREAD]);
 	}
 	if (!unavail_line(f, s, FL_FIG_MMAP, "mmap_lock")) {
 		hist_line(f, "mmap_lock wait read", &t->hist[FL_H_MMAP_WAIT_R]);

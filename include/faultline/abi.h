@@ -95,6 +95,16 @@ enum fl_counter {
 	FL_C_MMAP_CONTENDED,	/* contention_begin on mmap_lock */
 	FL_C_MMAP_TRYLOCK_FAIL,	/* acquire_returned(success=false) */
 	FL_C_MISSED,		/* events this producer dropped (kretprobe nmissed, map full...) */
+	/*
+	 * Why a per-VMA-lock fault left the lockless path (classify.h,
+	 * fl_ev_ll_why; counted where FL_SNAP_F_LL_WHY is set).
+	 */
+	FL_C_LLW_WLOCKED,	/* abort: its VMA write-locked by the latest mmap_lock writer */
+	FL_C_LLW_NOVMA,		/* abort: no VMA at the address (stack growth, SIGSEGV) */
+	FL_C_LLW_OTHER,		/* abort: none of those (an older writer, VMA changed, race) */
+	FL_C_LLW_UNREAD,	/* abort or retry whose VMA could not be read */
+	FL_C_LLW_ANON,		/* retry: the VMA had no anon_vma (vmf_anon_prepare's trylock) */
+	FL_C_LLW_RETRY_OTHER,	/* retry: folio lock, I/O, userfaultfd, no ->map_pages */
 	FL_C_NR = 16,		/* room to grow within major version 1 */
 };
 
@@ -147,6 +157,12 @@ FL_INLINE void fl_cpu_stats_add(struct fl_cpu_stats *dst, const struct fl_cpu_st
 	[FL_C_MMAP_CONTENDED] = "mmap_lock_contended",			\
 	[FL_C_MMAP_TRYLOCK_FAIL] = "mmap_lock_trylock_failed",		\
 	[FL_C_MISSED] = "events_missed",				\
+	[FL_C_LLW_WLOCKED] = "lockless_abort_write_locked",		\
+	[FL_C_LLW_NOVMA] = "lockless_abort_no_vma",			\
+	[FL_C_LLW_OTHER] = "lockless_abort_other",			\
+	[FL_C_LLW_UNREAD] = "lockless_unread",				\
+	[FL_C_LLW_ANON] = "lockless_retry_anon_vma",			\
+	[FL_C_LLW_RETRY_OTHER] = "lockless_retry_other",		\
 }
 
 #define FL_LL_NAMES {							\
@@ -192,6 +208,7 @@ struct fl_snap_header {
 };
 
 #define FL_SNAP_F_MMAP_MEMCG_PROTO	(1u << 0)	/* mmap_lock TPs with memcg_path */
+#define FL_SNAP_F_LL_WHY		(1u << 1)	/* FL_C_LLW_* counted (abort / retry reasons) */
 
 /* Section header; payload of `size` bytes follows, then padding to 8. */
 struct fl_section {

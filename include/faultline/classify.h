@@ -30,6 +30,8 @@ struct fl_fault_state {
 #define FL_FS_KERNEL	(1u << 0)	/* started as a kernel-mode fault */
 #define FL_FS_LL_TRIED	(1u << 1)	/* lockless path attempted */
 #define FL_FS_HMF_SEEN	(1u << 2)	/* reached handle_mm_fault at least once */
+#define FL_FS_LL_ABORT	(1u << 3)	/* lockless lookup failed, reason not yet read */
+#define FL_FS_LL_NOANON	(1u << 4)	/* lockless call retried with no anon_vma: see the redo */
 
 /* Kernel-specific values, read from BTF enums where they exist. */
 struct fl_kvals {
@@ -37,7 +39,31 @@ struct fl_kvals {
 	fl_u32 ll_flag;		/* FAULT_FLAG_VMA_LOCK or FAULT_FLAG_SPECULATIVE */
 	fl_u32 vm_fault_retry;	/* VM_FAULT_RETRY (0x400 on every kernel so far) */
 	fl_u32 ll_infer;	/* no lock_vma_under_rcu hook: read its outcome from hmf flags */
+	fl_u32 ll_why;		/* the backend reads the VMA for fl_ev_ll_why (FL_SNAP_F_LL_WHY) */
+	fl_u32 vm_fault_end;	/* VM_FAULT_RETRY | VM_FAULT_COMPLETED: the call dropped the lock */
 };
+
+/* What fl_ev_hmf_exit asks the backend to read of the call's VMA. */
+enum fl_ll_need {
+	FL_NEED_NONE = 0,
+	FL_NEED_ABORT,		/* first return holding mmap_lock after a failed lookup */
+	FL_NEED_RETRY,		/* a VMA-locked call returned VM_FAULT_RETRY */
+	FL_NEED_REDO,		/* first return holding mmap_lock after a retry with no anon_vma */
+};
+
+/* What the backend read of the call's VMA for fl_ev_ll_why. */
+struct fl_vma_look {
+	fl_u64 address;		/* the call's fault address */
+	fl_u64 vm_start;
+	fl_u64 vm_flags;
+	fl_u32 vm_lock_seq;
+	fl_u32 mm_lock_seq;	/* an int up to 6.11, a seqcount's sequence since */
+	fl_u32 anon;		/* vma->anon_vma != NULL */
+	fl_u32 ok;		/* every read succeeded */
+};
+
+#define FL_VM_GROWSDOWN	0x100u		/* VM_GROWSDOWN, the same since 2.6 */
+#define FL_PAGE_MASK	(~0xfffull)	/* x86 base pages */
 
 /*
  * Faults count only in task context: the module's probes test the kernel's
@@ -57,8 +83,11 @@ FL_INLINE int fl_in_task(fl_u32 preempt_count)
 FL_INLINE void fl_ev_fault_start(struct fl_fault_state *st, struct fl_cpu_stats *cs,
 				 fl_u64 now, int kernel_mode)
 {
-	if (st->start_ns && !(st->flags & FL_FS_HMF_SEEN))
+	if (st->start_ns && !(st->flags & FL_FS_HMF_SEEN)) {
 		cs->cnt[FL_C_FAULTS_UNHANDLED]++;
+		if (st->flags & FL_FS_LL_ABORT)	/* hooked lookup failed, no VMA at all */
+			cs->cnt[FL_C_LLW_NOVMA]++;
+	}
 	cs->cnt[kernel_mode ? FL_C_FAULTS_KERNEL : FL_C_FAULTS_USER]++;
 	st->start_ns = now;
 	st->flags = kernel_mode ? FL_FS_KERNEL : 0;
@@ -72,8 +101,10 @@ FL_INLINE void fl_ev_lock_vma(struct fl_fault_state *st, struct fl_cpu_stats *cs
 		return;
 	st->flags |= FL_FS_LL_TRIED;
 	cs->ll[FL_LL_ATTEMPTED]++;
-	if (!got_vma)
+	if (!got_vma) {
 		cs->ll[FL_LL_ABORTED]++;
+		st->flags |= FL_FS_LL_ABORT;
+	}
 }
 
 /* A handle_mm_fault return with no fault in flight (GUP and friends). */
@@ -85,11 +116,12 @@ FL_INLINE void fl_ev_hmf_call(struct fl_cpu_stats *cs)
 /*
  * handle_mm_fault returned `ret` for a call with fault `flags`.  Returns the
  * fault latency in ns when this return ended a timed fault, else 0 (the
- * caller then records nothing in FL_H_FAULT_LAT).
+ * caller then records nothing in FL_H_FAULT_LAT).  *need (kv->ll_why only):
+ * this call is where the backend reads the VMA and calls fl_ev_ll_why.
  */
 FL_INLINE fl_u64 fl_ev_hmf_exit(struct fl_fault_state *st, struct fl_cpu_stats *cs,
 				const struct fl_kvals *kv, fl_u32 flags, fl_u32 ret,
-				fl_u64 now)
+				fl_u64 now, fl_u32 *need)
 {
 	int retry = (ret & kv->vm_fault_retry) != 0;
 	int lockless = kv->ll_kind != FL_LL_KIND_NONE && kv->ll_flag &&
@@ -111,10 +143,27 @@ FL_INLINE fl_u64 fl_ev_hmf_exit(struct fl_fault_state *st, struct fl_cpu_stats *
 	    !(st->flags & (FL_FS_HMF_SEEN | FL_FS_LL_TRIED | FL_FS_KERNEL))) {
 		st->flags |= FL_FS_LL_TRIED;
 		cs->ll[FL_LL_ATTEMPTED]++;
-		if (!lockless)
+		if (!lockless) {
 			cs->ll[FL_LL_ABORTED]++;
+			st->flags |= FL_FS_LL_ABORT;
+		}
 	}
 	st->flags |= FL_FS_HMF_SEEN;
+	if (kv->ll_why && kv->ll_kind == FL_LL_KIND_VMA_LOCK) {
+		fl_u32 open = st->flags & (FL_FS_LL_ABORT | FL_FS_LL_NOANON);
+
+		if (lockless && retry) {
+			*need = FL_NEED_RETRY;
+		} else if (!lockless && open && !(ret & kv->vm_fault_end)) {
+			/* returned holding mmap_lock: the VMA is stable now */
+			*need = (open & FL_FS_LL_ABORT) ? FL_NEED_ABORT : FL_NEED_REDO;
+			st->flags &= ~open;
+		} else if (!lockless && open && !retry) {
+			/* ends with the lock dropped (VM_FAULT_COMPLETED) */
+			cs->cnt[FL_C_LLW_UNREAD]++;
+			st->flags &= ~open;
+		}
+	}
 
 	if (lockless) {
 		if (kv->ll_kind == FL_LL_KIND_SPF) {
@@ -144,6 +193,64 @@ FL_INLINE fl_u64 fl_ev_hmf_exit(struct fl_fault_state *st, struct fl_cpu_stats *
 	st->start_ns = 0;
 	st->flags = 0;
 	return lat ? lat : 1;
+}
+
+/*
+ * Why the lockless path gave up, for the return fl_ev_hmf_exit named in
+ * NEED (per-VMA-lock kernels), from what the backend read of the call's VMA
+ * (V; V->ok false when a read faulted).
+ *
+ * Abort: read at the first return that still holds mmap_lock (no writer
+ * now; a call that dropped it, e.g. handle_userfault's RETRY, defers to the
+ * redo).  In order:
+ * - no VMA: the VMA is VM_GROWSDOWN and starts at the fault's page, i.e.
+ *   the address was below it at the lookup and lock_mm_and_find_vma grew
+ *   the stack (itself taking mmap_lock for write, so the test comes first).
+ *   With a lock_vma_under_rcu hook, a failed lookup whose fault never
+ *   reaches handle_mm_fault (SIGSEGV: no VMA at all) counts here too, at the
+ *   task's next fault (fl_ev_fault_start).
+ * - write-locked: vma_start_write() sets vm_lock_seq to mm_lock_seq and the
+ *   writer's unlock (vma_end_write_all, or the seqcount's end) advances
+ *   mm_lock_seq by one in both encodings, so vm_lock_seq == mm_lock_seq - 1
+ *   says the latest writer locked (changed or created) this VMA: why
+ *   vma_start_read() failed, be it the first check or the seqcount check
+ *   after the vm_lock trylock.
+ * - other: not write-locked by the latest writer: a writer before it, the
+ *   VMA not there at the lookup and created since, its range changed, or a
+ *   vm_lock trylock that lost a race.
+ *
+ * Retry (a VMA-locked call returned VM_FAULT_RETRY): anon_vma is read at
+ * the retry (the VMA lock is dropped by then: a VMA is freed only an RCU
+ * grace period after a writer detached it, and the reads are fault-safe)
+ * and, if it was NULL, again at the redo under mmap_lock.  NULL then set:
+ * the redo attached it, so the retry was vmf_anon_prepare's failed
+ * mmap_read_trylock ("no anon_vma").  Otherwise "other": a folio lock or
+ * I/O wait, userfaultfd, a ->fault that cannot run under the VMA lock
+ * (vmf_can_call_fault: the vDSO).
+ *
+ * unread: the fault ended with the lock dropped before a read, or a read
+ * faulted.
+ */
+FL_INLINE void fl_ev_ll_why(struct fl_fault_state *st, struct fl_cpu_stats *cs, fl_u32 need,
+			    const struct fl_vma_look *v)
+{
+	if (!v->ok) {
+		cs->cnt[FL_C_LLW_UNREAD]++;
+	} else if (need == FL_NEED_RETRY) {
+		if (v->anon)
+			cs->cnt[FL_C_LLW_RETRY_OTHER]++;
+		else
+			st->flags |= FL_FS_LL_NOANON;
+	} else if (need == FL_NEED_REDO) {
+		cs->cnt[v->anon ? FL_C_LLW_ANON : FL_C_LLW_RETRY_OTHER]++;
+	} else if ((v->vm_flags & FL_VM_GROWSDOWN) &&
+		   v->vm_start == (v->address & FL_PAGE_MASK)) {
+		cs->cnt[FL_C_LLW_NOVMA]++;
+	} else if (v->vm_lock_seq == v->mm_lock_seq - 1) {
+		cs->cnt[FL_C_LLW_WLOCKED]++;
+	} else {
+		cs->cnt[FL_C_LLW_OTHER]++;
+	}
 }
 
 /*

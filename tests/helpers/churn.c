@@ -25,6 +25,17 @@
  * once per window (it holds mmap_lock for read until its fault ends, the
  * next window starts after that): windows x T bounds them from above.
  * Prints reader_faults, reader_sleeps and windows.
+ *
+ * -a (with -v; lockless retries for want of an anon_vma): each reader
+ * instead writes the first page of PAGES fresh one-page VMAs of its own
+ * (PROT_NONE between them: no merging, no anon_vma yet), while the writers
+ * mprotect the shared VMA, which no reader touches.  The first write fault
+ * of a VMA locks it (nobody write-locks it), then vmf_anon_prepare needs
+ * mmap_lock to attach an anon_vma: its mmap_read_trylock fails while a
+ * writer holds or waits, the fault returns VM_FAULT_RETRY and sleeps in
+ * mmap_read_lock.  Each reader sleep is such a retry (nothing else in the
+ * loop sleeps), and a VMA's first fault is the only one that needs it:
+ * reader_sleeps <= retries for no anon_vma <= PAGES x T.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -45,7 +56,8 @@ static atomic_int done;
 static atomic_long writer_iters;
 static char *shared;		/* -v: the VMA the writers mprotect */
 static long pop, nreaders, psize;
-static int vma_mode;
+static int vma_mode, anon_mode;
+static char *fresh;		/* -a: PAGES x T one-page VMAs, every other page */
 static long writers;
 static atomic_long reader_sleeps, windows, started;
 
@@ -106,7 +118,10 @@ static void *vma_reader(void *arg)
 		;	/* a writer is in its loop */
 	getrusage(RUSAGE_THREAD, &a);
 	for (i = 0; i < pages; i++)
-		sink = shared[(pop + i * nreaders + idx) * psize];
+		if (anon_mode)
+			fresh[2 * (i * nreaders + idx) * psize] = 1;
+		else
+			sink = shared[(pop + i * nreaders + idx) * psize];
 	getrusage(RUSAGE_THREAD, &b);
 	(void)sink;
 	atomic_fetch_add(&reader_sleeps, b.ru_nvcsw - a.ru_nvcsw);
@@ -147,6 +162,16 @@ static int vma_setup(void)
 	madvise(shared, len, MADV_NOHUGEPAGE);
 	for (i = 0; i < pop; i++)
 		shared[i * psize] = 1;
+	if (!anon_mode)
+		return 0;
+	/* -a: one-page RW VMAs with PROT_NONE pages between them */
+	fresh = mmap(NULL, 2 * pages * nreaders * psize, PROT_NONE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (fresh == MAP_FAILED)
+		return -1;
+	for (i = 0; i < pages * nreaders; i++)
+		if (mprotect(fresh + 2 * i * psize, psize, PROT_READ | PROT_WRITE))
+			return -1;
 	return 0;
 }
 
@@ -157,17 +182,26 @@ int main(int argc, char **argv)
 	pthread_t tid[128];
 	int opt;
 
-	while ((opt = getopt(argc, argv, "t:w:p:r:v:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:w:p:r:v:a")) != -1) {
 		switch (opt) {
 		case 't': t = num(optarg, 1, 64); break;
 		case 'w': w = num(optarg, 0, 64); break;
 		case 'p': pages = num(optarg, 1, 1L << 20); break;
 		case 'r': rounds = num(optarg, 1, INT_MAX); break;
 		case 'v': pop = num(optarg, 0, 1L << 20); vma_mode = 1; break;
+		case 'a': anon_mode = 1; break;
 		default:
-			fprintf(stderr, "usage: churn [-t T] [-w W] [-p PAGES] [-r ROUNDS] [-v POP]\n");
+			fprintf(stderr, "usage: churn [-t T] [-w W] [-p PAGES] [-r ROUNDS] [-v POP [-a]]\n");
 			return 2;
 		}
+	}
+	if (anon_mode && !vma_mode) {
+		fprintf(stderr, "churn: -a needs -v POP\n");
+		return 2;
+	}
+	if (anon_mode && pages * t > 30000) {
+		fprintf(stderr, "churn: -a: PAGES x T must be <= 30000 (vm.max_map_count)\n");
+		return 2;
 	}
 	if (vma_mode) {
 		nreaders = t;
@@ -190,8 +224,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < w; i++)
 		pthread_join(tid[t + i], NULL);
 	if (vma_mode)
-		printf("churn -v: readers=%ld writers=%ld reader_faults=%ld reader_sleeps=%ld windows=%ld\n",
-		       t, w, t * pages, atomic_load(&reader_sleeps), atomic_load(&windows));
+		printf("churn -v%s: readers=%ld writers=%ld reader_faults=%ld reader_sleeps=%ld windows=%ld\n",
+		       anon_mode ? " -a" : "", t, w, t * pages, atomic_load(&reader_sleeps), atomic_load(&windows));
 	else
 		printf("churn: faulting_threads=%ld writers=%ld faults=%ld writer_iters=%ld\n",
 		       t, w, t * rounds * pages, atomic_load(&writer_iters));

@@ -26,6 +26,20 @@
 # module with infer=0 kretprobes lock_vma_under_rcu and does see them:
 #   unmapped   attempted N, aborted N;  protnone  attempted N (ends neither
 #   succeeded, aborted nor retried: access_error() under the VMA lock)
+# Why the lockless path gave up (classify.h fl_ev_ll_why), differences per N:
+#   mode        write_locked no_vma other unread retry_anon_vma retry_other
+#   vdso-retry       0          0     0     0         0            N
+#   stack-grow       0          N     0     0         0            0
+#   uffd-stack       0          N     0     0         0            0   (b)
+#   unmapped         0          0 (c) 0     0         0            0
+#   others           0          0     0     0         0            0
+# vdso-retry: the [vdso] VMA has no anon_vma before the retry and none after
+# the redo (vmf_can_call_fault, not vmf_anon_prepare); stack-grow: the VMA
+# found under mmap_lock grows down and starts at the fault's page.  (b) the
+# first mmap_lock call returns RETRY with the lock dropped: read at the
+# redo.  (c) N with infer=0 (the hooked lookup failed, the fault never
+# reached handle_mm_fault).  bpf --tier kprobe reads no VMA (the kretprobe
+# has no arguments): every reason is "unavailable (...)", never a number.
 # Checked for: bpf --tier fentry, bpf --tier kprobe, -b kmod, -b kmod with
 # infer=0.  And the rates `report` prints (aborted / attempted, retried /
 # attempted) equal count / attempts, on a provoked run with aborts; the
@@ -40,6 +54,7 @@ export PATH=/fl:$PATH
 N=${1:-200}
 MODES="vdso-retry fresh-vma stack-grow uffd-stack unmapped protnone"
 KEYS="faults_user faults_unhandled handle_mm_fault_calls lockless_attempted lockless_succeeded lockless_aborted lockless_retried mmap_lock_retries"
+WHY="lockless_abort_write_locked lockless_abort_no_vma lockless_abort_other lockless_unread lockless_retry_anon_vma lockless_retry_other"
 
 [ -x /fl/provoke ] || fl_skip "tests/helpers/provoke not built"
 # the same layout in both runs (a stack or mmap base that lands differently
@@ -59,10 +74,13 @@ rec() {
 	fi
 }
 
-# expect LABEL MODE WANT...: the 2N - N differences of KEYS (in order)
+# expect LABEL MODE WANT...: the 2N - N differences of KEYS (in order),
+# then of WHY where the recording read the reasons
 expect() {
 	label=$1 mode=$2; shift 2
-	for k in $KEYS; do
+	keys=$KEYS
+	[ $# -gt 8 ] && keys="$KEYS $WHY"
+	for k in $keys; do
 		want=$1; shift
 		a=$(raw /out/$label-$mode-1.raw $k) b=$(raw /out/$label-$mode-2.raw $k)
 		if fl_isnum "$a" && fl_isnum "$b"; then d=$((b - a)); else d="$a/$b"; fi
@@ -105,7 +123,7 @@ run_backend() {	# LABEL RECORD-OPTIONS
 	done
 	if [ "$FL_SERIES" = 6.1 ]; then
 		for m in $MODES; do
-			for k in lockless_attempted lockless_succeeded lockless_aborted lockless_retried mmap_lock_retries; do
+			for k in lockless_attempted lockless_succeeded lockless_aborted lockless_retried mmap_lock_retries $WHY; do
 				v=$(raw /out/$label-$m-2.raw $k)
 				case $v in
 				absent*) fl_pass "$label $m (6.1): $k: $v" ;;
@@ -127,17 +145,30 @@ run_backend() {	# LABEL RECORD-OPTIONS
 			"$((b - a))" $((2 * N))
 		return
 	fi
+	if [ "$label" = bpf-kprobe ]; then
+		for k in $WHY; do
+			v=$(raw /out/$label-stack-grow-2.raw $k)
+			case $v in
+			"unavailable (kprobe tier"*) fl_pass "$label: $k: $v" ;;
+			*) fl_fail "$label: $k: expected 'unavailable (kprobe tier...)', got '$v'" ;;
+			esac
+		done
+		W= W0= WV= WS= WU=
+	else	# write_locked no_vma other unread retry_anon_vma retry_other
+		W0="0 0 0 0 0 0" WV="0 0 0 0 0 N" WS="0 N 0 0 0 0" WU="0 0 0 0 0 0"
+		[ "$3" = krp ] && WU="0 N 0 0 0 0"
+	fi
 	#   KEYS order: faults_user unhandled hmf_calls attempted succeeded aborted retried mmap_retry
-	expect $label vdso-retry  N 0 2N N 0 0 N 0
-	expect $label fresh-vma   N 0 N  N N 0 0 0
-	expect $label stack-grow  N 0 N  N 0 N 0 0
-	expect $label uffd-stack  N 0 2N N 0 N 0 N
+	expect $label vdso-retry  N 0 2N N 0 0 N 0 $WV
+	expect $label fresh-vma   N 0 N  N N 0 0 0 $W0
+	expect $label stack-grow  N 0 N  N 0 N 0 0 $WS
+	expect $label uffd-stack  N 0 2N N 0 N 0 N $WS
 	if [ "$3" = krp ]; then
-		expect $label unmapped N N 0 N 0 N 0 0
-		expect $label protnone N N 0 N 0 0 0 0
+		expect $label unmapped N N 0 N 0 N 0 0 $WU
+		expect $label protnone N N 0 N 0 0 0 0 $W0
 	else
-		expect $label unmapped N N 0 0 0 0 0 0
-		expect $label protnone N N 0 0 0 0 0 0
+		expect $label unmapped N N 0 0 0 0 0 0 $WU
+		expect $label protnone N N 0 0 0 0 0 0 $W0
 	fi
 	check_rates "$label stack-grow 2N" /out/$label-stack-grow-2.raw /out/$label-stack-grow-2.txt \
 		/tmp/$label-stack-grow-2.snap

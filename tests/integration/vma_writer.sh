@@ -20,6 +20,14 @@
 #     writer (-w 0: 0 windows), which must itself stay at most that baseline.
 # How many collisions there are follows the scheduling (seen 13-15 with
 # 2 x 10000 reads, 2 vCPUs), so only bounds are asserted, never a count.
+# Why they gave up (classify.h fl_ev_ll_why): every reader sleep is a fault
+# behind mprotect(), which write-locked the very VMA it faults in, so
+# lockless_abort_write_locked >= reader_sleeps; each abort gets exactly one
+# reason.  And `churn -v POP -a`: the readers write-fault fresh one-page
+# VMAs of their own while the writer mprotects the shared one; a reader
+# sleep there is vmf_anon_prepare's failed trylock (churn.c), so
+# reader_sleeps <= lockless_retry_anon_vma <= the fresh VMAs (PAGES x T),
+# and no retry of that run is anything else.
 # For -b bpf --tier fentry and -b kmod (lookup outcome inferred, the
 # default), on 6.12 (6.1 has no per-VMA locks: lockless_outcomes.sh checks
 # its "absent").
@@ -30,7 +38,7 @@
 export PATH=/fl:$PATH
 [ -x /fl/churn ] || fl_skip "tests/helpers/churn not built"
 echo 0 >/proc/sys/kernel/randomize_va_space
-T=2 W=1 P=${1:-20000} POP=${2:-4096}
+T=2 W=1 P=${1:-20000} POP=${2:-4096} AP=${3:-2000}
 raw() { sed -n "s/^$2=//p" "$1" | head -1; }
 cf() { sed -n "s/.* $2=\([0-9]*\).*/\1/p" "$1" | head -1; }
 
@@ -58,6 +66,46 @@ check() {	# LABEL RECORD-OPTIONS
 	fl_check_le "$1: lockless_aborted + retried ($ab + $re) <= base ($bab + $bre) + windows x readers ($win x $T)" \
 		$((ab + re)) $((bab + bre + ${win:-0} * T))
 	case "$2" in *--blame*) blame_fb "$1" "$((ab + re))" "$((bab + bre))" ;; esac
+	why_abort "$1" "$ab" "$sl"
+	why_anon "$1" "$2"
+}
+
+# the reasons of the -v run's aborts
+why_abort() {	# LABEL ABORTS READER-SLEEPS
+	wl=$(raw /out/$1.raw lockless_abort_write_locked) nv=$(raw /out/$1.raw lockless_abort_no_vma)
+	ot=$(raw /out/$1.raw lockless_abort_other) ur=$(raw /out/$1.raw lockless_unread)
+	grep -E '^lockless_(abort_|unread|retry_)' /out/$1.raw
+	if ! fl_isnum "$wl" || ! fl_isnum "$nv" || ! fl_isnum "$ot" || ! fl_isnum "$ur"; then
+		fl_fail "$1: abort reasons: got '$wl' '$nv' '$ot' '$ur'"
+		return
+	fi
+	fl_check_ge "$1: aborts behind a write-locked VMA ($wl) >= reader sleeps" "$wl" "$3"
+	# unread is shared with retries: aborts read <= aborted <= aborts read + unread
+	fl_check_le "$1: abort reasons read (write-locked $wl + no VMA $nv + other $ot) <= aborted" \
+		$((wl + nv + ot)) "$2"
+	fl_check_ge "$1: abort reasons read + unread ($ur) >= aborted" $((wl + nv + ot + ur)) "$2"
+}
+
+# churn -v -a: retries for want of an anon_vma
+why_anon() {	# LABEL RECORD-OPTIONS
+	faultline record -q $2 -o /tmp/$1-anon.snap -- churn -t $T -w $W -p $AP -v 64 -a \
+		>/out/$1-anon.txt 2>&1
+	fl_check_eq "$1 -a: record -- churn -t $T -w $W -p $AP -v 64 -a exit status" "$?" 0
+	cat /out/$1-anon.txt
+	faultline report --raw /tmp/$1-anon.snap >/out/$1-anon.raw 2>&1
+	grep -E '^lockless_(aborted|retried|abort_|unread|retry_)' /out/$1-anon.raw
+	an=$(raw /out/$1-anon.raw lockless_retry_anon_vma) ro=$(raw /out/$1-anon.raw lockless_retry_other)
+	re=$(raw /out/$1-anon.raw lockless_retried) sl=$(cf /out/$1-anon.txt reader_sleeps)
+	if ! fl_isnum "$an" || ! fl_isnum "$ro" || ! fl_isnum "$re"; then
+		fl_fail "$1 -a: retry reasons: got '$an' '$ro' (retried '$re')"
+		return
+	fi
+	fl_check_ge "$1 -a: reader sleeps (collisions provoked)" "$sl" 1
+	fl_check_ge "$1 -a: retries for no anon_vma ($an) >= reader sleeps" "$an" "$sl"
+	fl_check_le "$1 -a: retries for no anon_vma ($an) <= fresh VMAs ($AP x $T)" "$an" $((AP * T))
+	ur=$(raw /out/$1-anon.raw lockless_unread)
+	fl_check_le "$1 -a: retry reasons read ($an + $ro) <= retried" $((an + ro)) "$re"
+	fl_check_ge "$1 -a: retry reasons read + unread (${ur:-x}) >= retried" $((an + ro + ${ur:-0})) "$re"
 }
 
 # --blame: lockless-path fallbacks charged to churn's mprotect() writer:

@@ -35,6 +35,7 @@ struct sim {
 	fl_u64 now;
 	fl_u64 lat[16];		/* latencies returned, in order */
 	unsigned int nlat;
+	fl_u32 need;		/* what the last hmf return asked to read (fl_ll_need) */
 };
 
 static struct fl_kfeatures feat(void)
@@ -74,7 +75,8 @@ static void ev_hmf(struct sim *s, fl_u32 flags, fl_u32 ret)
 	fl_u64 lat;
 
 	s->now += 1000;
-	lat = fl_ev_hmf_exit(&s->st, &s->cs, &s->kv, flags, ret, s->now);
+	s->need = 0;
+	lat = fl_ev_hmf_exit(&s->st, &s->cs, &s->kv, flags, ret, s->now, &s->need);
 	if (lat && s->nlat < 16)
 		s->lat[s->nlat++] = lat;
 }
@@ -310,7 +312,8 @@ static void run_seq(struct sim *s, int seq, int hooked)
 		break;
 	case 4:	/* GUP between faults: a call, no fault */
 		s->now += 10;
-		fl_ev_hmf_exit(&(struct fl_fault_state){ 0 }, &s->cs, &s->kv, F_USER, 0, s->now);
+		fl_ev_hmf_exit(&(struct fl_fault_state){ 0 }, &s->cs, &s->kv, F_USER, 0, s->now,
+			       &s->need);
 		break;
 	}
 }
@@ -455,7 +458,7 @@ static void test_unhandled_and_gup(void **state)
 	ev_start(&s, 0);
 	assert_int_equal(s.cs.cnt[FL_C_FAULTS_UNHANDLED], 1);
 	/* GUP (no fault in flight): a call, nothing else */
-	lat = fl_ev_hmf_exit(&none, &s.cs, &s.kv, F_VMA_LOCK, 0, s.now + 5);
+	lat = fl_ev_hmf_exit(&none, &s.cs, &s.kv, F_VMA_LOCK, 0, s.now + 5, &s.need);
 	assert_int_equal(lat, 0);
 	assert_int_equal(s.cs.cnt[FL_C_HMF_CALLS], 3);
 	assert_int_equal(s.cs.ll[FL_LL_SUCCEEDED], 1);
@@ -499,6 +502,148 @@ static void spf_sequences(fl_u32 spf_flag, const struct fl_kfeatures *f)
 	assert_int_equal(s.cs.ll[FL_LL_RETRIED], 0);
 	assert_int_equal(s.cs.cnt[FL_C_FAULTS_ENDED], 3);
 	assert_int_equal(s.cs.cnt[FL_C_HMF_CALLS], 4);
+}
+
+/*
+ * Abort / retry reasons: which return asks the backend to read the VMA
+ * (hooked and inferred lookups alike), and what the read values mean.  The
+ * seq pairs are what the kernel leaves: vma_start_write() sets vm_lock_seq
+ * to mm_lock_seq, the writer's unlock advances mm_lock_seq by one (an int
+ * up to 6.11, a seqcount since: 6.12 holds it odd while write-locked).
+ */
+static void why(struct sim *s, fl_u32 vseq, fl_u32 mseq, int anon, fl_u64 vm_flags,
+		fl_u64 vm_start, fl_u64 addr)
+{
+	struct fl_vma_look v = { .address = addr, .vm_start = vm_start, .vm_flags = vm_flags,
+				 .vm_lock_seq = vseq, .mm_lock_seq = mseq, .anon = anon, .ok = 1 };
+
+	assert_int_not_equal(s->need, FL_NEED_NONE);
+	fl_ev_ll_why(&s->st, &s->cs, s->need, &v);
+}
+
+static void abort_fault(struct sim *s, int infer)
+{
+	ev_start(s, 0);
+	if (!infer)
+		ev_lock_vma(s, 0);
+}
+
+static void test_ll_why(void **state)
+{
+	struct fl_kfeatures f = vma_kernel();
+	struct fl_vma_look bad = { .ok = 0 };
+	struct sim s;
+	int infer;
+
+	(void)state;
+	f.vm_fault_completed = COMPLETED;
+	for (infer = 0; infer < 2; infer++) {
+		sim_init(&s, &f);
+		s.kv.ll_infer = infer;
+		s.kv.ll_why = 1;
+		assert_int_equal(s.kv.vm_fault_end, RETRY | COMPLETED);
+		/* success: nothing to read */
+		ev_start(&s, 0);
+		if (!infer)
+			ev_lock_vma(&s, 1);
+		ev_hmf(&s, F_USER | F_VMA_LOCK, 0);
+		assert_int_equal(s.need, FL_NEED_NONE);
+		/* abort behind the writer that locked this VMA (6.12: seq 7 odd while held, 8 after) */
+		abort_fault(&s, infer);
+		ev_hmf(&s, F_USER, 0);
+		assert_int_equal(s.need, FL_NEED_ABORT);
+		why(&s, 7, 8, 1, 0, 0x1000, 0x1234);
+		/* int encoding wrapped: vm_lock_seq 0xffffffff, mm_lock_seq 0 */
+		abort_fault(&s, infer);
+		ev_hmf(&s, F_USER, 0);
+		why(&s, 0xffffffffu, 0, 1, 0, 0x1000, 0x1234);
+		/* abort; the VMA was last locked two write cycles ago */
+		abort_fault(&s, infer);
+		ev_hmf(&s, F_USER, 0);
+		why(&s, 5, 9, 1, 0, 0x1000, 0x1234);
+		/* stack growth: grows-down VMA starting at the fault's page, locked by the fault */
+		abort_fault(&s, infer);
+		ev_hmf(&s, F_USER, 0);
+		why(&s, 7, 8, 1, FL_VM_GROWSDOWN, 0x7000, 0x7ff8);
+		/* grows-down, but the fault is not in its first page: write-locked */
+		abort_fault(&s, infer);
+		ev_hmf(&s, F_USER, 0);
+		why(&s, 7, 8, 1, FL_VM_GROWSDOWN, 0x7000, 0x8010);
+		/* userfaultfd: the first mmap_lock call drops the lock, the redo reads */
+		abort_fault(&s, infer);
+		ev_hmf(&s, F_USER, RETRY);
+		assert_int_equal(s.need, FL_NEED_NONE);
+		ev_hmf(&s, F_USER | F_TRIED, 0);
+		assert_int_equal(s.need, FL_NEED_ABORT);
+		why(&s, 3, 8, 1, FL_VM_GROWSDOWN, 0x7000, 0x7000);
+		/* abort whose fault ends with the lock dropped (COMPLETED): unread */
+		abort_fault(&s, infer);
+		ev_hmf(&s, F_USER, COMPLETED);
+		assert_int_equal(s.need, FL_NEED_NONE);
+		/* a read that faulted: unread */
+		abort_fault(&s, infer);
+		ev_hmf(&s, F_USER, 0);
+		fl_ev_ll_why(&s.st, &s.cs, s.need, &bad);
+		/* retry, no anon_vma, the redo attached one: no anon_vma */
+		ev_start(&s, 0);
+		if (!infer)
+			ev_lock_vma(&s, 1);
+		ev_hmf(&s, F_USER | F_VMA_LOCK, RETRY);
+		assert_int_equal(s.need, FL_NEED_RETRY);
+		why(&s, 0, 0, 0, 0, 0, 0);
+		ev_hmf(&s, F_USER | F_TRIED, 0);
+		assert_int_equal(s.need, FL_NEED_REDO);
+		why(&s, 0, 0, 1, 0, 0, 0);
+		/* retry, no anon_vma before or after (the vDSO: no ->map_pages): other */
+		ev_start(&s, 0);
+		if (!infer)
+			ev_lock_vma(&s, 1);
+		ev_hmf(&s, F_USER | F_VMA_LOCK, RETRY);
+		why(&s, 0, 0, 0, 0, 0, 0);
+		ev_hmf(&s, F_USER | F_TRIED, 0);
+		why(&s, 0, 0, 0, 0, 0, 0);
+		/* retry with anon_vma set (folio lock): other, at once; the redo reads nothing */
+		ev_start(&s, 0);
+		if (!infer)
+			ev_lock_vma(&s, 1);
+		ev_hmf(&s, F_USER | F_VMA_LOCK, RETRY);
+		why(&s, 0, 0, 1, 0, 0, 0);
+		ev_hmf(&s, F_USER | F_TRIED, 0);
+		assert_int_equal(s.need, FL_NEED_NONE);
+		/* kernel-mode fault under mmap_lock: no attempt, nothing to read */
+		ev_start(&s, 1);
+		ev_hmf(&s, 0, 0);
+		assert_int_equal(s.need, FL_NEED_NONE);
+		assert_int_equal(s.cs.cnt[FL_C_LLW_WLOCKED], 3);
+		assert_int_equal(s.cs.cnt[FL_C_LLW_NOVMA], 2);
+		assert_int_equal(s.cs.cnt[FL_C_LLW_OTHER], 1);
+		assert_int_equal(s.cs.cnt[FL_C_LLW_UNREAD], 2);
+		assert_int_equal(s.cs.cnt[FL_C_LLW_ANON], 1);
+		assert_int_equal(s.cs.cnt[FL_C_LLW_RETRY_OTHER], 2);
+		assert_int_equal(s.cs.ll[FL_LL_ABORTED], 8);
+		assert_int_equal(s.cs.ll[FL_LL_RETRIED], 3);
+		assert_int_equal(s.cs.cnt[FL_C_FAULTS_ENDED], 13);
+	}
+	/* hooked lookup, no VMA at all (SIGSEGV): counted at the next fault */
+	sim_init(&s, &f);
+	s.kv.ll_why = 1;
+	abort_fault(&s, 0);
+	ev_start(&s, 0);
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_UNHANDLED], 1);
+	assert_int_equal(s.cs.cnt[FL_C_LLW_NOVMA], 1);
+	/* not asked where the backend cannot read (kprobe tier, no per-VMA locks) */
+	sim_init(&s, &f);
+	s.kv.ll_infer = 1;
+	ev_start(&s, 0);
+	ev_hmf(&s, F_USER, 0);
+	assert_int_equal(s.cs.ll[FL_LL_ABORTED], 1);
+	assert_int_equal(s.need, FL_NEED_NONE);
+	sim_init(&s, &f);
+	s.kv.ll_why = 1;
+	s.kv.ll_kind = FL_LL_KIND_NONE;
+	ev_start(&s, 0);
+	ev_hmf(&s, F_USER, RETRY);
+	assert_int_equal(s.need, FL_NEED_NONE);
 }
 
 static void test_spf_lespinasse(void **state)
@@ -701,7 +846,7 @@ static void test_btf_probe_helpers(void **state)
 {
 	struct btf *b = btf__new_empty();
 	struct fl_kfeatures f;
-	int int_id, proto, ptr, cst, e;
+	int int_id, proto, ptr, cst, e, anon;
 
 	(void)state;
 	assert_non_null(b);
@@ -729,8 +874,25 @@ static void test_btf_probe_helpers(void **state)
 	assert_int_equal(fl_btf_enum_value(b, "NO_SUCH"), -1);
 	assert_true(fl_btf_has_func(b, "handle_mm_fault"));
 	assert_false(fl_btf_has_func(b, "lock_vma_under_rcu"));
+	assert_false(fl_btf_has_member(b, "vm_area_struct", "vm_lock_seq"));
+	fl_kfeatures_from_btf(&f, b);
+	assert_false(f.vma_lock_seq);
+	assert_true(btf__add_struct(b, "vm_area_struct", 8) > 0);
+	assert_int_equal(btf__add_field(b, "vm_start", int_id, 0, 0), 0);
+	assert_int_equal(btf__add_field(b, "vm_lock_seq", int_id, 32, 0), 0);
+	/* mm_struct's members sit in an anonymous struct (randomized layout) */
+	anon = btf__add_struct(b, NULL, 4);
+	assert_true(anon > 0);
+	assert_int_equal(btf__add_field(b, "mm_lock_seq", int_id, 0, 0), 0);
+	assert_true(btf__add_struct(b, "mm_struct", 4) > 0);
+	assert_int_equal(btf__add_field(b, NULL, anon, 0, 0), 0);
+	assert_true(fl_btf_has_member(b, "mm_struct", "mm_lock_seq"));
+	assert_true(fl_btf_has_member(b, "vm_area_struct", "vm_lock_seq"));
+	assert_false(fl_btf_has_member(b, "vm_area_struct", "vm_lock"));
+	assert_false(fl_btf_has_member(b, "no_such_struct", "vm_lock_seq"));
 
 	fl_kfeatures_from_btf(&f, b);
+	assert_true(f.vma_lock_seq);
 	assert_true(f.btf && f.has_hmf && f.tp_contention && f.tp_mmap_lock);
 	assert_int_equal(f.mmap_memcg, 1);	/* (mm, memcg_path, write) */
 	assert_int_equal(f.flag_vma_lock, 1 << 12);
@@ -811,6 +973,7 @@ int main(void)
 		cmocka_unit_test(test_kret_inferred_equals_hooked),
 		cmocka_unit_test(test_vma_inferred_unhandled),
 		cmocka_unit_test(test_unhandled_and_gup),
+		cmocka_unit_test(test_ll_why),
 		cmocka_unit_test(test_spf_lespinasse),
 		cmocka_unit_test(test_spf_dufour),
 		cmocka_unit_test(test_no_lockless),

@@ -18,18 +18,20 @@ static void fault(struct fl_snapshot *s, unsigned int cpu, int outcome, uint64_t
 {
 	struct fl_fault_state st = { 0 };
 	struct fl_cpu_stats *cs = &s->cpus[cpu];
+	fl_u32 need = 0;
 	uint64_t lat;
 
 	fl_ev_fault_start(&st, cs, t, 0);
 	fl_ev_lock_vma(&st, cs, outcome != 1);
 	if (outcome == 0) {
-		lat = fl_ev_hmf_exit(&st, cs, &vma, vma.ll_flag, 0, t + 500);
+		lat = fl_ev_hmf_exit(&st, cs, &vma, vma.ll_flag, 0, t + 500, &need);
 	} else {
 		if (outcome == 2) {
 			fl_hist_add(&cs->hist[FL_H_HMF], 100);
-			assert_int_equal(fl_ev_hmf_exit(&st, cs, &vma, vma.ll_flag, 0x400, t + 100), 0);
+			assert_int_equal(fl_ev_hmf_exit(&st, cs, &vma, vma.ll_flag, 0x400, t + 100, &need),
+					 0);
 		}
-		lat = fl_ev_hmf_exit(&st, cs, &vma, 0, 0, t + 900);
+		lat = fl_ev_hmf_exit(&st, cs, &vma, 0, 0, t + 900, &need);
 	}
 	fl_hist_add(&cs->hist[FL_H_HMF], 300);
 	assert_true(lat > 0);

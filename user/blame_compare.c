@@ -445,6 +445,47 @@ static void fb_text(FILE *f, const struct fl_bcmp *c)
 	free(cell);
 }
 
+/*
+ * csv rows of the fallback totals: per side, mean = per second, the reason
+ * in `gap` where the side could not count them (never a 0 it did not see).
+ */
+void fl_bcmp_fb_csv(FILE *f, const struct fl_bcmp *c, void (*num)(FILE *, double))
+{
+	static const char *const name[2] = { "blame_fallbacks", "blame_fallbacks_free" };
+
+	for (int k = 0; k < 2; k++)
+		for (int s = 0; s < 2; s++) {
+			fprintf(f, "%s,blame,%u,1/s,%c,,%u,,,", name[k], c->threads, 'A' + s,
+				c->nrec[s]);
+			if (c->fb_have[s])
+				num(f, k ? c->fb_free_rate[s] : c->fb_rate[s]);
+			fputs(",,,lower_is_better,,,", f);
+			if (!c->fb_have[s])
+				fl_csv_str(f, c->fb_why[s]);
+			fputs(",\n", f);
+		}
+}
+
+/* the markdown list item of the fallback totals */
+void fl_bcmp_fb_md(FILE *f, const struct fl_bcmp *c)
+{
+	if (!c->fb_have[0] || !c->fb_have[1]) {
+		fprintf(f, "- lockless-path fallbacks%s%s: not compared:", c->where[0] ? " " : "",
+			c->where);
+		for (int s = 0; s < 2; s++)
+			if (!c->fb_have[s])
+				fprintf(f, "%s %c: %s", s && !c->fb_have[0] ? ";" : "", 'A' + s,
+					c->fb_why[s]);
+		fputc('\n', f);
+		return;
+	}
+	fprintf(f, "- lockless-path fallbacks of user faults per second%s%s: while a writer "
+		"held A %.1f, B %.1f (%+.1f); with none holding A %.1f, B %.1f (%+.1f)\n",
+		c->where[0] ? " " : "", c->where, c->fb_rate[0], c->fb_rate[1],
+		c->fb_rate[1] - c->fb_rate[0], c->fb_free_rate[0], c->fb_free_rate[1],
+		c->fb_free_rate[1] - c->fb_free_rate[0]);
+}
+
 void fl_bcmp_text(FILE *f, const struct fl_bcmp *c)
 {
 	static const char *const head[NCOL] = {

@@ -98,6 +98,9 @@ void fl_bcmp_free(struct fl_bcmp *c);
 
 /* The rows as a table, the sites' frames, then the clause. */
 void fl_bcmp_text(FILE *f, const struct fl_bcmp *c);
+/* compare's csv rows and markdown item of the lockless-path fallback totals */
+void fl_bcmp_fb_csv(FILE *f, const struct fl_bcmp *c, void (*num)(FILE *, double));
+void fl_bcmp_fb_md(FILE *f, const struct fl_bcmp *c);
 /* json object {"a":..,"b":..,"sites":[..],"explain":{..}} */
 void fl_bcmp_json(FILE *f, const struct fl_bcmp *c);
 /* "ns/s" rate as "+1.80ms/s" (sign when signed) */

@@ -652,6 +652,8 @@ static void print_csv(FILE *f, const struct fl_cmp *c, const struct fl_compare_a
 		fprintf(f, ",,,,,%s,", b->speaks ? "yes" : "");
 		fl_csv_str(f, b->explain);
 		fputs(",\n", f);
+		if (b->have[0] && b->have[1])
+			fl_bcmp_fb_csv(f, b, csv_num);
 	}
 }
 
@@ -694,8 +696,11 @@ static void print_md(FILE *f, const struct fl_cmp *c, const struct fl_compare_ar
 	fprintf(f, "\nBold: p < %g (Welch's t-test, two-sided). %% = (B-A)/A.\n", c->alpha);
 	for (unsigned int i = 0; i < c->nexplain; i++)
 		fprintf(f, "%s- %s\n", i ? "" : "\nExplain:\n", c->explain[i].text);
-	for (unsigned int i = 0; i < c->nblame; i++)
+	for (unsigned int i = 0; i < c->nblame; i++) {
 		fprintf(f, "%s- %s\n", i ? "" : "\nBlame:\n", c->blame[i].explain);
+		if (c->blame[i].have[0] && c->blame[i].have[1])
+			fl_bcmp_fb_md(f, &c->blame[i]);
+	}
 	for (unsigned int i = 0; i < c->nnotes; i++)
 		fprintf(f, "%s- %s\n", i ? "" : "\nNotes:\n", c->notes[i]);
 }

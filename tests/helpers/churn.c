@@ -60,6 +60,7 @@ static int vma_mode, anon_mode;
 static char *fresh;		/* -a: PAGES x T one-page VMAs, every other page */
 static long writers;
 static atomic_long reader_sleeps, windows, started;
+static atomic_int go;		/* -v: every thread created (no more mmap by main) */
 
 static long num(const char *s, long min, long max)
 {
@@ -114,8 +115,13 @@ static void *vma_reader(void *arg)
 	struct rusage a, b;
 	volatile char sink;
 
-	while (atomic_load(&started) == 0 && writers)
-		;	/* a writer is in its loop */
+	/*
+	 * Start when every thread exists (main's stack mmap/mprotect for a
+	 * later thread is a write cycle that would slip between a writer's
+	 * window and a reader's wait) and a writer is in its loop.
+	 */
+	while (!atomic_load(&go) || (atomic_load(&started) == 0 && writers))
+		;
 	getrusage(RUSAGE_THREAD, &a);
 	for (i = 0; i < pages; i++)
 		if (anon_mode)
@@ -218,6 +224,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < t; i++)
 		if (pthread_create(&tid[i], NULL, ffn, (void *)i))
 			return perror("churn: pthread_create"), 1;
+	atomic_store(&go, 1);
 	for (i = 0; i < t; i++)
 		pthread_join(tid[i], NULL);
 	atomic_store(&done, 1);

@@ -1308,17 +1308,22 @@ static void test_blame_sweeps(void **state)
 		snprintf(path, sizeof(path), "%s/snap", a);
 		mkdir(path, 0755);
 		snprintf(path, sizeof(path), "%s/snap/pft-2-%u.snap", a, i);
+		/* fallbacks: A 3 held + 0 free a second, B 5 + 1, C cannot count them */
+		snap_fb.seen = FL_BLAME_FB_ON, snap_fb.held = 3, snap_fb.free = 0;
 		write_blame_snap(path, 1000000000ULL, &w, 1, 0, "tracepoint");
 		snprintf(path, sizeof(path), "%s/snap", b);
 		mkdir(path, 0755);
 		snprintf(path, sizeof(path), "%s/snap/pft-2-%u.snap", b, i);
+		snap_fb.held = 5, snap_fb.free = 1;
 		write_blame_snap(path, 1000000000ULL, both, 2, 0, "tracepoint");
 		/* C: noise around A's figures, 0.9 .. 1.4 ms/s */
 		w.wait_ns = i == 1 ? 1400000 : 900000 + 50000 * i;
 		snprintf(path, sizeof(path), "%s/snap", c);
 		mkdir(path, 0755);
 		snprintf(path, sizeof(path), "%s/snap/pft-2-%u.snap", c, i);
+		snap_fb.seen = FL_BLAME_FB_NONE, snap_fb.why = "unavailable (no per-VMA locks)";
 		write_blame_snap(path, 1000000000ULL, &w, 1, 0, "tracepoint");
+		snap_fb.why = NULL;
 	}
 	snprintf(out, sizeof(out), "%s/blsw.txt", tmpdir);
 	assert_int_equal(run(out, a, b, NULL), 0);
@@ -1333,6 +1338,27 @@ static void test_blame_sweeps(void **state)
 	assert_int_equal(run(out, "-f", "csv", a, b, NULL), 0);
 	t = slurp(out);
 	assert_non_null(strstr(t, "\nblame_explain,explain,2,ns/s,explain,,,,,2.1e+06,,,,,yes,"));
+	/* the fallback totals, per second, a row per side */
+	assert_non_null(strstr(t, "\nblame_fallbacks,blame,2,1/s,A,,3,,,3,,,lower_is_better,,,,\n"
+				  "blame_fallbacks,blame,2,1/s,B,,3,,,5,,,lower_is_better,,,,\n"
+				  "blame_fallbacks_free,blame,2,1/s,A,,3,,,0,,,lower_is_better,,,,\n"
+				  "blame_fallbacks_free,blame,2,1/s,B,,3,,,1,,,lower_is_better,,,,\n"));
+	free(t);
+	assert_int_equal(run(out, "-f", "markdown", a, b, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "\n- lockless-path fallbacks of user faults per second at 2 "
+				  "threads: while a writer held A 3.0, B 5.0 (+2.0); with none "
+				  "holding A 0.0, B 1.0 (+1.0)\n"));
+	free(t);
+	/* C could not count them: no number, the reason in the gap column */
+	assert_int_equal(run(out, "-f", "csv", a, c, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "\nblame_fallbacks,blame,2,1/s,B,,3,,,,,,lower_is_better,,,"
+				  "unavailable (no per-VMA locks),\n"));
+	free(t);
+	assert_int_equal(run(out, "-f", "markdown", a, c, NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "\n- lockless-path fallbacks at 2 threads: not compared: B: "));
 	free(t);
 	/* A against C: the runs overlap, no significant change, nothing named */
 	assert_int_equal(run(out, a, c, NULL), 0);

@@ -514,31 +514,32 @@ struct vm_area_struct___llw {
 	void *anon_vma;
 } __attribute__((preserve_access_index));
 
-/* Only on the abort / retry path: a successful lockless fault reads nothing. */
+/*
+ * Only on the abort / retry path: a successful lockless fault reads nothing.
+ * Direct loads of the fexit's BTF pointer (the kernel's exception table
+ * turns a faulting one into 0), not bpf_probe_read: on the meter the fexit
+ * program's size costs each fault, and these were most of it.
+ */
 static __always_inline void ll_why(struct fl_fault_state *st, struct fl_cpu_stats *cs,
 				   fl_u32 need, struct vm_area_struct *v, unsigned long address)
 {
 	struct vm_area_struct___llw *vma = (void *)v;
 	struct fl_vma_look look = { .address = address, .ok = 1 };
-	void *mm = NULL, *anon = NULL;
+	struct mm_struct *mm;
 
-	if (!bpf_core_field_exists(vma->vm_lock_seq))
+	if (!bpf_core_field_exists(vma->vm_lock_seq) || !vma)
 		return;
-	if (!vma || bpf_core_read(&anon, sizeof(anon), &vma->anon_vma) ||
-	    bpf_core_read(&look.vm_lock_seq, sizeof(look.vm_lock_seq), &vma->vm_lock_seq) ||
-	    bpf_core_read(&look.vm_start, sizeof(look.vm_start), &vma->vm_start) ||
-	    bpf_core_read(&look.vm_flags, sizeof(look.vm_flags), &vma->vm_flags) ||
-	    bpf_core_read(&mm, sizeof(mm), &vma->vm_mm) || !mm)
+	look.anon = vma->anon_vma != NULL;
+	look.vm_lock_seq = vma->vm_lock_seq;
+	look.vm_start = vma->vm_start;
+	look.vm_flags = vma->vm_flags;
+	mm = vma->vm_mm;
+	if (!mm)
 		look.ok = 0;
 	else if (bpf_core_field_exists(((struct mm_struct___llw_sc *)0)->mm_lock_seq))
-		look.ok = !bpf_core_read(&look.mm_lock_seq, sizeof(look.mm_lock_seq),
-					 &((struct mm_struct___llw_sc *)mm)->mm_lock_seq.sequence);
-	else if (bpf_core_field_exists(((struct mm_struct___llw_int *)0)->mm_lock_seq))
-		look.ok = !bpf_core_read(&look.mm_lock_seq, sizeof(look.mm_lock_seq),
-					 &((struct mm_struct___llw_int *)mm)->mm_lock_seq);
+		look.mm_lock_seq = ((struct mm_struct___llw_sc *)mm)->mm_lock_seq.sequence;
 	else
-		look.ok = 0;
-	look.anon = anon != NULL;
+		look.mm_lock_seq = ((struct mm_struct___llw_int *)mm)->mm_lock_seq;
 	fl_ev_ll_why(st, cs, need, &look);
 }
 

@@ -145,8 +145,10 @@ static __always_inline int fl_hmf_enter(struct fl_hmf_data *d, struct pt_regs *r
 	if (!fl_want())
 		return 1;	/* no return handler for this call */
 	d->flags = (u32)regs_get_kernel_argument(regs, 2);
-	d->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
-	d->address = regs_get_kernel_argument(regs, 1);
+	if (fl_kv.ll_why) {	/* per-VMA-lock kernels: the abort / retry reasons */
+		d->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
+		d->address = regs_get_kernel_argument(regs, 1);
+	}
 	d->gen = READ_ONCE(fl_arm_gen);
 	d->t0 = READ_ONCE(fl_time_hmf) ? fl_now() : 0;
 	return 0;

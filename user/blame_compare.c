@@ -399,6 +399,19 @@ static void fb_cells(char cell[NCOL][160], const char *name, const double v[2], 
 	snprintf(cell[3], 160, "%+.1f", v[1] - v[0]);
 }
 
+/* "LEAD[ WHERE]: not compared: A: why; B: why" when a side could not count them */
+static int fb_not_compared(FILE *f, const struct fl_bcmp *c, const char *lead, const char *where)
+{
+	if (c->fb_have[0] && c->fb_have[1])
+		return 0;
+	fprintf(f, "%s%s%s: not compared:", lead, where[0] ? " " : "", where);
+	for (int s = 0; s < 2; s++)
+		if (!c->fb_have[s])
+			fprintf(f, "%s %c: %s", s && !c->fb_have[0] ? ";" : "", 'A' + s, c->fb_why[s]);
+	fputc('\n', f);
+	return 1;
+}
+
 /*
  * Lockless-path fallbacks per second: the totals, then each site that had
  * some on a side; or why they are not compared.
@@ -409,15 +422,8 @@ static void fb_text(FILE *f, const struct fl_bcmp *c)
 	char (*cell)[NCOL][160];
 	unsigned int n = 3;
 
-	if (!c->fb_have[0] || !c->fb_have[1]) {
-		fprintf(f, "lockless-path fallbacks: not compared:");
-		for (int s = 0; s < 2; s++)
-			if (!c->fb_have[s])
-				fprintf(f, "%s %c: %s", s && !c->fb_have[0] ? ";" : "", 'A' + s,
-					c->fb_why[s]);
-		fputc('\n', f);
+	if (fb_not_compared(f, c, "lockless-path fallbacks", ""))
 		return;
-	}
 	cell = calloc(c->nsite + 3, sizeof(*cell));
 	if (!cell)
 		return;
@@ -469,16 +475,8 @@ void fl_bcmp_fb_csv(FILE *f, const struct fl_bcmp *c, void (*num)(FILE *, double
 /* the markdown list item of the fallback totals */
 void fl_bcmp_fb_md(FILE *f, const struct fl_bcmp *c)
 {
-	if (!c->fb_have[0] || !c->fb_have[1]) {
-		fprintf(f, "- lockless-path fallbacks%s%s: not compared:", c->where[0] ? " " : "",
-			c->where);
-		for (int s = 0; s < 2; s++)
-			if (!c->fb_have[s])
-				fprintf(f, "%s %c: %s", s && !c->fb_have[0] ? ";" : "", 'A' + s,
-					c->fb_why[s]);
-		fputc('\n', f);
+	if (fb_not_compared(f, c, "- lockless-path fallbacks", c->where))
 		return;
-	}
 	fprintf(f, "- lockless-path fallbacks of user faults per second%s%s: while a writer "
 		"held A %.1f, B %.1f (%+.1f); with none holding A %.1f, B %.1f (%+.1f)\n",
 		c->where[0] ? " " : "", c->where, c->fb_rate[0], c->fb_rate[1],

@@ -59,7 +59,7 @@ struct fl_vma_look {
 	fl_u32 vm_lock_seq;
 	fl_u32 mm_lock_seq;	/* an int up to 6.11, a seqcount's sequence since */
 	fl_u32 anon;		/* vma->anon_vma != NULL */
-	fl_u32 ok;		/* every read succeeded */
+	fl_u32 ok;		/* the reads succeeded (as far as the backend can tell) */
 };
 
 #define FL_VM_GROWSDOWN	0x100u		/* VM_GROWSDOWN, the same since 2.6 */
@@ -149,22 +149,8 @@ FL_INLINE fl_u64 fl_ev_hmf_exit(struct fl_fault_state *st, struct fl_cpu_stats *
 		}
 	}
 	st->flags |= FL_FS_HMF_SEEN;
-	if (kv->ll_why && kv->ll_kind == FL_LL_KIND_VMA_LOCK) {
-		fl_u32 open = st->flags & (FL_FS_LL_ABORT | FL_FS_LL_NOANON);
 
-		if (lockless && retry) {
-			*need = FL_NEED_RETRY;
-		} else if (!lockless && open && !(ret & kv->vm_fault_end)) {
-			/* returned holding mmap_lock: the VMA is stable now */
-			*need = (open & FL_FS_LL_ABORT) ? FL_NEED_ABORT : FL_NEED_REDO;
-			st->flags &= ~open;
-		} else if (!lockless && open && !retry) {
-			/* ends with the lock dropped (VM_FAULT_COMPLETED) */
-			cs->cnt[FL_C_LLW_UNREAD]++;
-			st->flags &= ~open;
-		}
-	}
-
+	/* the reasons' work stays off the lockless success path (the common one) */
 	if (lockless) {
 		if (kv->ll_kind == FL_LL_KIND_SPF) {
 			/* SPF: the speculative call itself is the attempt. */
@@ -176,10 +162,25 @@ FL_INLINE fl_u64 fl_ev_hmf_exit(struct fl_fault_state *st, struct fl_cpu_stats *
 			}
 		} else if (retry) {
 			cs->ll[FL_LL_RETRIED]++;
+			if (kv->ll_why)
+				*need = FL_NEED_RETRY;
 			return 0;
 		}
 		cs->ll[FL_LL_SUCCEEDED]++;
 	} else {
+		fl_u32 open = st->flags & (FL_FS_LL_ABORT | FL_FS_LL_NOANON);
+
+		if (open && kv->ll_why) {
+			if (!(ret & kv->vm_fault_end)) {
+				/* returned holding mmap_lock: the VMA is stable now */
+				*need = (open & FL_FS_LL_ABORT) ? FL_NEED_ABORT : FL_NEED_REDO;
+				st->flags &= ~open;
+			} else if (!retry) {
+				/* ends with the lock dropped (VM_FAULT_COMPLETED) */
+				cs->cnt[FL_C_LLW_UNREAD]++;
+				st->flags &= ~open;
+			}
+		}
 		if (retry) {
 			cs->ll[FL_LL_MMAP_RETRY]++;
 			return 0;
@@ -228,8 +229,8 @@ FL_INLINE fl_u64 fl_ev_hmf_exit(struct fl_fault_state *st, struct fl_cpu_stats *
  * I/O wait, userfaultfd, a ->fault that cannot run under the VMA lock
  * (vmf_can_call_fault: the vDSO).
  *
- * unread: the fault ended with the lock dropped before a read, or a read
- * faulted.
+ * unread: the fault ended with the lock dropped before a read, or the
+ * module's read faulted (the BPF loads cannot tell: a faulting one reads 0).
  */
 FL_INLINE void fl_ev_ll_why(struct fl_fault_state *st, struct fl_cpu_stats *cs, fl_u32 need,
 			    const struct fl_vma_look *v)

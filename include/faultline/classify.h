@@ -168,9 +168,10 @@ FL_INLINE fl_u64 fl_ev_hmf_exit(struct fl_fault_state *st, struct fl_cpu_stats *
 		}
 		cs->ll[FL_LL_SUCCEEDED]++;
 	} else {
-		fl_u32 open = st->flags & (FL_FS_LL_ABORT | FL_FS_LL_NOANON);
+		/* ll_why first: a constant to the verifier, the block goes where it is 0 */
+		fl_u32 open = kv->ll_why ? st->flags & (FL_FS_LL_ABORT | FL_FS_LL_NOANON) : 0;
 
-		if (open && kv->ll_why) {
+		if (open) {
 			if (!(ret & kv->vm_fault_end)) {
 				/* returned holding mmap_lock: the VMA is stable now */
 				*need = (open & FL_FS_LL_ABORT) ? FL_NEED_ABORT : FL_NEED_REDO;

@@ -517,8 +517,9 @@ struct vm_area_struct___llw {
 /*
  * Only on the abort / retry path: a successful lockless fault reads nothing.
  * Direct loads of the fexit's BTF pointer (the kernel's exception table
- * turns a faulting one into 0), not bpf_probe_read: on the meter the fexit
- * program's size costs each fault, and these were most of it.
+ * turns a faulting one into 0), not bpf_probe_read: with helper calls in
+ * the program (or this as a __noinline subprog) the fentry row paid ~+200
+ * per fault though no fault it measured ran them (overhead.rst).
  */
 static __always_inline void ll_why(struct fl_fault_state *st, struct fl_cpu_stats *cs,
 				   fl_u32 need, struct vm_area_struct *v, unsigned long address)

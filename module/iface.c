@@ -206,7 +206,7 @@ static int fl_summary_show(struct seq_file *m, void *v)
 	for (i = 0; i < FL_C_NR; i++) {
 		if (!fl_cnt_label[i])
 			continue;
-		if (i >= FL_C_LLW_WLOCKED && i <= FL_C_LLW_RETRY_OTHER && !fl_kv.ll_why)
+		if (FL_C_IS_LLW(i) && !fl_kv.ll_why)
 			seq_printf(m, "  %-26s unavailable (no per-VMA locks)\n", fl_cnt_label[i]);
 		else
 			seq_printf(m, "  %-26s %llu\n", fl_cnt_label[i], t->cnt[i]);

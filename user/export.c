@@ -66,6 +66,8 @@ enum fl_figure fl_hist_figure(unsigned int id)
 
 enum fl_figure fl_counter_figure(unsigned int id)
 {
+	if (FL_C_IS_LLW(id))
+		return FL_FIG_LL_WHY;
 	switch (id) {
 	case FL_C_FAULTS_USER:
 	case FL_C_FAULTS_KERNEL:
@@ -79,13 +81,6 @@ enum fl_figure fl_counter_figure(unsigned int id)
 		return FL_FIG_CONTENTION;
 	case FL_C_MMAP_TRYLOCK_FAIL:
 		return FL_FIG_MMAP;
-	case FL_C_LLW_WLOCKED:
-	case FL_C_LLW_NOVMA:
-	case FL_C_LLW_OTHER:
-	case FL_C_LLW_UNREAD:
-	case FL_C_LLW_ANON:
-	case FL_C_LLW_RETRY_OTHER:
-		return FL_FIG_LL_WHY;
 	default:
 		return FL_FIG_FAULTS;	/* FL_C_MISSED: always reported */
 	}

@@ -108,6 +108,9 @@ enum fl_counter {
 	FL_C_NR = 16,		/* room to grow within major version 1 */
 };
 
+/* cnt[ID] is one of the abort / retry reasons (FL_SNAP_F_LL_WHY) */
+#define FL_C_IS_LLW(id)	((id) >= FL_C_LLW_WLOCKED && (id) <= FL_C_LLW_RETRY_OTHER)
+
 /* Per CPU, as stored in the FL_SEC_CPU section and in the BPF per-CPU map. */
 struct fl_cpu_stats {
 	fl_u64 cnt[FL_C_NR];

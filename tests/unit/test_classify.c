@@ -528,6 +528,15 @@ static void abort_fault(struct sim *s, int infer)
 		ev_lock_vma(s, 0);
 }
 
+/* a user fault whose lookup succeeded and whose VMA-locked call asked for RETRY */
+static void retry_fault(struct sim *s, int infer)
+{
+	ev_start(s, 0);
+	if (!infer)
+		ev_lock_vma(s, 1);
+	ev_hmf(s, F_USER | F_VMA_LOCK, RETRY);
+}
+
 static void test_ll_why(void **state)
 {
 	struct fl_kfeatures f = vma_kernel();
@@ -585,28 +594,19 @@ static void test_ll_why(void **state)
 		ev_hmf(&s, F_USER, 0);
 		fl_ev_ll_why(&s.st, &s.cs, s.need, &bad);
 		/* retry, no anon_vma, the redo attached one: no anon_vma */
-		ev_start(&s, 0);
-		if (!infer)
-			ev_lock_vma(&s, 1);
-		ev_hmf(&s, F_USER | F_VMA_LOCK, RETRY);
+		retry_fault(&s, infer);
 		assert_int_equal(s.need, FL_NEED_RETRY);
 		why(&s, 0, 0, 0, 0, 0, 0);
 		ev_hmf(&s, F_USER | F_TRIED, 0);
 		assert_int_equal(s.need, FL_NEED_REDO);
 		why(&s, 0, 0, 1, 0, 0, 0);
 		/* retry, no anon_vma before or after (the vDSO: no ->map_pages): other */
-		ev_start(&s, 0);
-		if (!infer)
-			ev_lock_vma(&s, 1);
-		ev_hmf(&s, F_USER | F_VMA_LOCK, RETRY);
+		retry_fault(&s, infer);
 		why(&s, 0, 0, 0, 0, 0, 0);
 		ev_hmf(&s, F_USER | F_TRIED, 0);
 		why(&s, 0, 0, 0, 0, 0, 0);
 		/* retry with anon_vma set (folio lock): other, at once; the redo reads nothing */
-		ev_start(&s, 0);
-		if (!infer)
-			ev_lock_vma(&s, 1);
-		ev_hmf(&s, F_USER | F_VMA_LOCK, RETRY);
+		retry_fault(&s, infer);
 		why(&s, 0, 0, 1, 0, 0, 0);
 		ev_hmf(&s, F_USER | F_TRIED, 0);
 		assert_int_equal(s.need, FL_NEED_NONE);

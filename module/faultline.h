@@ -23,6 +23,8 @@
 #endif
 
 #include <faultline/abi.h>
+/* no per-VMA locks (before 6.4): no abort / retry reasons to read */
+#define FL_LL_WHY_BUILT	IS_ENABLED(CONFIG_PER_VMA_LOCK)
 #include <faultline/classify.h>
 
 /* The mmap_lock state machine records with fl_hist_put() (below). */

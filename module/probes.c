@@ -145,7 +145,7 @@ static __always_inline int fl_hmf_enter(struct fl_hmf_data *d, struct pt_regs *r
 	if (!fl_want())
 		return 1;	/* no return handler for this call */
 	d->flags = (u32)regs_get_kernel_argument(regs, 2);
-	if (fl_kv.ll_why) {	/* per-VMA-lock kernels: the abort / retry reasons */
+	if (FL_LL_WHY_BUILT && fl_kv.ll_why) {	/* the abort / retry reasons */
 		d->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
 		d->address = regs_get_kernel_argument(regs, 1);
 	}

@@ -62,6 +62,15 @@ struct fl_vma_look {
 	fl_u32 ok;		/* the reads succeeded (as far as the backend can tell) */
 };
 
+/*
+ * A backend built for one kernel (the module) defines this 0 where that
+ * kernel has no per-VMA locks: the reasons' tests then compile away (the
+ * BPF object loads on every kernel and leaves it to the verifier).
+ */
+#ifndef FL_LL_WHY_BUILT
+#define FL_LL_WHY_BUILT	1
+#endif
+
 #define FL_VM_GROWSDOWN	0x100u		/* VM_GROWSDOWN, the same since 2.6 */
 #define FL_PAGE_MASK	(~0xfffull)	/* x86 base pages */
 
@@ -169,7 +178,8 @@ FL_INLINE fl_u64 fl_ev_hmf_exit(struct fl_fault_state *st, struct fl_cpu_stats *
 		cs->ll[FL_LL_SUCCEEDED]++;
 	} else {
 		/* ll_why first: a constant to the verifier, the block goes where it is 0 */
-		fl_u32 open = kv->ll_why ? st->flags & (FL_FS_LL_ABORT | FL_FS_LL_NOANON) : 0;
+		fl_u32 open = FL_LL_WHY_BUILT && kv->ll_why ?
+			      st->flags & (FL_FS_LL_ABORT | FL_FS_LL_NOANON) : 0;
 
 		if (open) {
 			if (!(ret & kv->vm_fault_end)) {

@@ -27,8 +27,10 @@
 #     are guest clocks over the same intervals: the ratio is checked, never
 #     a time.  Measured 0.91-0.96 on 6.12, 0.93-0.97 on 6.1 (blame.rst, "A
 #     holder in reclaim").  smallt: printed only -- with the faulter, 6.1
-#     read 0.68-0.96 (the cgroup stalled more than the holder reclaimed;
-#     why was not found), 6.12 0.92-0.97
+#     read 0.68-0.96 (the cgroup stalled more than the holder reclaimed:
+#     faultline's reclaim matched the kernel's trace inside the holds to
+#     0.8 %, PSI's stall exceeded all reclaim in the calls; blame.rst),
+#     6.12 0.92-0.97
 #   - free: no reclaim in the calls (max 0) and the row's reclaim time 0
 #   - smallt, free: a second thread ("bl-faulter", -t) read-faults the zero page and
 #     zaps it (nothing charged): its faults wait behind the fork()s' holds;

@@ -5,18 +5,20 @@
 # truncation); mmap() links the VMA into the file's i_mmap tree under
 # mmap_lock held for write, and blocks on i_mmap_rwsem behind the
 # truncation's unmap_mapping_range (a sleeping rwsem: TASK_UNINTERRUPTIBLE).  Documentation/blame.rst, "A sleeping holder".
-# Expected, against the helper's own counts and clocks (guest time both):
+# Expected, against the helper's own counts and the kernel's own trace:
 #   - a row for mmap() from bl-sleeper with one write hold per call
 #   - its hold split adds up to the hold exactly
 #   - the calls did block (voluntary switches inside them >= 1)
-#   - the row's sleeping time against the sleeper's own clocks, over the
-#     calls that blocked: at least 90% of its time asleep (off CPU, i.e.
-#     CLOCK_MONOTONIC - CLOCK_THREAD_CPUTIME_ID, minus schedstat's
-#     run_delay), at most 110% of its time off CPU.  faultline's "sleeping"
-#     runs from the switch-out to the switch-in, so it also holds the wait
-#     for a CPU after the wakeup: it should lie between the two; measured
-#     0.93..1.05 of them, on either side (not explained: the two clocks,
-#     read on either vCPU of a TCG guest, are the suspects)
+#   - the row's sleeping and runnable time equal the kernel's trace of the
+#     same holds (tracefs: mmap_lock write holds inside mmap(), the
+#     sleeper's sched_switch, trace_clock mono), within 1% + 5 us a switch.
+# The helper's own clocks are printed, not checked: its time off CPU is
+# CLOCK_MONOTONIC - CLOCK_THREAD_CPUTIME_ID - run_delay, and the last two
+# run on sched_clock, which the guest's unstable TSC ("TSCs
+# unsynchronized" at boot, two TCG vCPUs) clamps to tick-wide windows of
+# the clocksource: on a busy host they drifted to 0.86 of faultline's
+# sleep (CI, 6.1; 0.93..1.05 before), while the trace, on the same clock as
+# faultline, does not drift (blame.rst).
 # kernels: 6.12 6.1
 # smp: 2
 # timeout: 420
@@ -30,8 +32,11 @@ N=${1:-40} P=${2:-1024} K=${3:-16}
 SNAP=/out/sleeper.snap
 [ -x /fl/blamesleeper ] || fl_skip "blamesleeper not in the box (make -C tests/helpers)"
 
+[ -d /sys/kernel/tracing/events/mmap_lock ] || fl_skip "no tracefs mmap_lock events"
+blame_trace_start bl-sleeper 9 || { fl_fail "tracefs set-up (mmap_lock, sched_switch, mmap)"; fl_done; }
 faultline record --blame -o "$SNAP" -- blamesleeper -n "$N" -p "$P" -k "$K" >/out/record.txt 2>&1
 rc=$?
+lost=$(blame_trace_stop /out/trace.txt)
 cat /out/record.txt
 fl_check_eq "record --blame exit status" "$rc" 0
 faultline report --raw "$SNAP" >/out/raw.txt 2>&1
@@ -53,14 +58,29 @@ fl_check_eq "the row's holder tid is the sleeper's" "$(r tid)" "$(hv sleeper_tid
 fl_check_eq "write holds of the row == the sleeper's mmap() calls" "$(r holds)" "$N"
 fl_invariant "hold split: on-CPU + runnable + sleeping == hold" \
 	$(( $(r oncpu_ns) + $(r runnable_ns) + $(r sleep_ns) )) "$(r hold_ns)"
-sl=$(r sleep_ns) me=$(hv sleep_ns) off=$(hv off_ns) hold=$(r hold_ns)
+sl=$(r sleep_ns) rq=$(r runnable_ns) me=$(hv sleep_ns) off=$(hv off_ns) hold=$(r hold_ns)
 echo "sleeper: $(hv collided) of $N calls blocked: ${me} ns asleep, ${off} ns off CPU inside" \
-	"them (its clocks); faultline: hold ${hold} ns, sleeping ${sl} ns" \
-	"($((hold ? sl * 100 / hold : 0))% of the hold)"
-fl_check_ge "the row's sleeping time, per mille of the sleeper's time asleep" \
-	$((me ? sl * 1000 / me : 0)) 900
-fl_check_le "the row's sleeping time, per mille of the sleeper's time off CPU" \
-	$((off ? sl * 1000 / off : 0)) 1100
+	"them (its clocks); faultline: hold ${hold} ns, sleeping ${sl} ns, runnable ${rq} ns" \
+	"($((hold ? sl * 100 / hold : 0))% of the hold asleep)"
+fl_check_eq "trace: events lost (overrun)" "$lost" 0
+tr=$(blame_trace_split /out/trace.txt "$(hv sleeper_tid)" "blamesleeper: calls begin")
+echo "trace: $tr"
+tv() { echo "$tr" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+fl_check_eq "trace: write holds inside the sleeper's mmap() calls" "$(tv holds)" "$N"
+tsw=$(tv switches) tsl=$(tv sleep_ns) trq=$(tv runnable_ns) toff=$(tv off_ns)
+fl_check_ge "trace: switch-outs inside those holds" "$tsw" 1
+fl_check_ge "trace: sleeping inside those holds (ns)" "$tsl" 1
+tsw=${tsw:-0} tsl=${tsl:-0} trq=${trq:-0} toff=${toff:-0}
+tol=$((tsl / 100 + 5000 * tsw))
+fl_check_range "the row's sleeping time vs the trace's (+-1% + 5 us a switch)" \
+	"$sl" $((tsl - tol)) $((tsl + tol))
+tol=$((trq / 100 + 5000 * tsw))
+fl_check_range "the row's runnable time vs the trace's (+-1% + 5 us a switch)" \
+	"$rq" $((trq - tol)) $((trq + tol))
+# the helper's clocks, printed (see the header): per mille of faultline's
+echo "helper's clocks vs faultline's sleeping: asleep $((sl ? me * 1000 / sl : 0))," \
+	"off CPU $((sl ? off * 1000 / sl : 0)) per mille; the trace's off CPU in the" \
+	"same calls vs the helper's: $((off ? toff * 1000 / off : 0)) per mille"
 # how much of the hold is asleep depends on how many calls meet a zap
 # (6.12: 75% and 49% in two runs, 6.1: 4-9%): printed, not a check of
 # faultline (the two checks above are)

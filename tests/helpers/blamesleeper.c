@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "num.h"
+#include "trmark.h"
 
 /* shared with the child: it raises `zapping` around each truncation */
 struct shared {
@@ -85,18 +86,6 @@ static long nvcsw(void)
 
 	getrusage(RUSAGE_THREAD, &ru);
 	return ru.ru_nvcsw;
-}
-
-/* a trace reader (blame_sleeper.sh) counts from here: setup's mmap() is not a call */
-static void mark(const char *msg)
-{
-	int fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
-
-	if (fd >= 0) {
-		if (write(fd, msg, strlen(msg)) < 0)
-			perror("blamesleeper: trace_marker");
-		close(fd);
-	}
 }
 
 static void truncator(int fd, size_t len, long maps, struct shared *sh, long psz)
@@ -173,7 +162,7 @@ int main(int argc, char **argv)
 	if (!kid)
 		truncator(fd, len, maps, sh, psz);
 	prctl(PR_SET_NAME, "bl-sleeper");
-	mark("blamesleeper: calls begin\n");
+	trace_mark("blamesleeper: calls begin\n");
 	for (i = 0; i < calls; i++) {
 		unsigned long long w0, w1, c0, c1, d0, d1, off;
 		long s0;

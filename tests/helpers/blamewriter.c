@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "num.h"
+#include "trmark.h"
 
 static long nthreads = 2, pages = 256, calls = 500;
 static int mapunmap;
@@ -128,6 +129,7 @@ int main(int argc, char **argv)
 		sched_yield();
 	/* the main thread is the writer */
 	prctl(PR_SET_NAME, "bl-writer");
+	trace_mark("blamewriter: calls begin\n");
 	for (i = 0; i < calls; i++) {
 		int prot = PROT_READ | PROT_WRITE | ((i & 1) ? 0 : PROT_EXEC);
 		void *m = NULL;

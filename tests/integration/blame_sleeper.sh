@@ -64,15 +64,10 @@ sl=$(r sleep_ns) rq=$(r runnable_ns) me=$(hv sleep_ns) off=$(hv off_ns) hold=$(r
 echo "sleeper: $(hv collided) of $N calls blocked: ${me} ns asleep, ${off} ns off CPU inside" \
 	"them (its clocks); faultline: hold ${hold} ns, sleeping ${sl} ns, runnable ${rq} ns" \
 	"($((hold ? sl * 100 / hold : 0))% of the hold asleep)"
-fl_check_eq "trace: events lost (overrun)" "$lost" 0
-tr=$(blame_trace_split /out/trace.txt "$(hv sleeper_tid)" "blamesleeper: calls begin")
-echo "trace: $tr"
-tv() { echo "$tr" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-fl_check_eq "trace: write holds inside the sleeper's mmap() calls" "$(tv holds)" "$N"
-tsw=$(tv switches) tsl=$(tv sleep_ns) trq=$(tv runnable_ns) toff=$(tv off_ns)
+blame_trace_read "$lost" /out/trace.txt "$(hv sleeper_tid)" "blamesleeper: calls begin" "$N" "mmap()"
+tsw=$TR_SW tsl=$TR_SLEEP_NS trq=$TR_RQ_NS toff=$TR_OFF_NS
 fl_check_ge "trace: switch-outs inside those holds" "$tsw" 1
 fl_check_ge "trace: sleeping inside those holds (ns)" "$tsl" 1
-tsw=${tsw:-0} tsl=${tsl:-0} trq=${trq:-0} toff=${toff:-0}
 fl_check_ge "the row's sleeping time (ns): it shows as sleeping" "$sl" 1
 tol=$(blame_trace_tol "$tsl" "$tsw")
 fl_check_range "the row's sleeping time vs the trace's (blame_trace_tol)" \

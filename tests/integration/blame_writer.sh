@@ -115,14 +115,10 @@ fl_check_ge "hold + own lock wait, per mille of the writer's measured call time"
 	$((wns ? (hold + own) * 1000 / wns : 0)) "$lo"
 
 # the same holds in the kernel's own trace (blame.inc; trace_clock mono)
-fl_check_eq "trace: events lost (overrun)" "$lost" 0
-tr=$(blame_trace_split /out/trace.txt "$wtid" "blamewriter: calls begin")
-echo "trace: $tr; faultline: hold $hold oncpu $(r oncpu_ns) runnable $(r runnable_ns) sleep $(r sleep_ns)"
-tv() { echo "$tr" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-fl_check_eq "trace: write holds inside the writer's mprotect() calls" "$(tv holds)" "$calls"
-thold=$(tv hold_ns) trq=$(tv runnable_ns) tsl=$(tv sleep_ns) tsw=$(tv switches)
+blame_trace_read "$lost" /out/trace.txt "$wtid" "blamewriter: calls begin" "$calls" "mprotect()"
+thold=$TR_HOLD_NS trq=$TR_RQ_NS tsl=$TR_SLEEP_NS tsw=$TR_SW
+echo "faultline: hold $hold oncpu $(r oncpu_ns) runnable $(r runnable_ns) sleep $(r sleep_ns)"
 fl_check_ge "trace: the holds' length (ns)" "$thold" 1
-thold=${thold:-0} trq=${trq:-0} tsl=${tsl:-0} tsw=${tsw:-0}
 rq=$(r runnable_ns) sl=$(r sleep_ns)
 echo "hold vs trace: $((thold ? hold * 1000 / thold : 0)) per mille," \
 	"$(((hold - thold) / (calls ? calls : 1))) ns a hold more; runnable $rq vs $trq, sleeping $sl vs $tsl ($tsw switches)"

@@ -11,9 +11,10 @@
 #   - the calls did block (voluntary switches inside them >= 1)
 #   - the row's sleeping and runnable time equal the kernel's trace of the
 #     same holds (tracefs: mmap_lock write holds inside mmap(), the
-#     sleeper's sched_switch, trace_clock mono), within 1% + 5 us a
-#     switch + 10 ms (one host stall between two stamps: blame.inc); and
-#     the row's sleeping time is not 0.
+#     sleeper's sched_switch, trace_clock mono): from the trace's figure
+#     to the same intervals ended at the sleeper's next traced event, either
+#     side widened by 1% + 5 us a switch + 10 ms (blame_trace_tol); and the
+#     row's sleeping time is not 0.
 # The helper's own clocks are printed, not checked: its time off CPU is
 # CLOCK_MONOTONIC - CLOCK_THREAD_CPUTIME_ID - run_delay, and the last two
 # run on sched_clock, which the guest's unstable TSC ("TSCs
@@ -69,12 +70,12 @@ tsw=$TR_SW tsl=$TR_SLEEP_NS trq=$TR_RQ_NS toff=$TR_OFF_NS
 fl_check_ge "trace: switch-outs inside those holds" "$tsw" 1
 fl_check_ge "trace: sleeping inside those holds (ns)" "$tsl" 1
 fl_check_ge "the row's sleeping time (ns): it shows as sleeping" "$sl" 1
+# from the trace's figure to the intervals ended at the sleeper's next
+# traced event, either side widened by blame_trace_tol
 tol=$(blame_trace_tol "$tsl" "$tsw")
-fl_check_range "the row's sleeping time vs the trace's (blame_trace_tol)" \
-	"$sl" $((tsl - tol)) $((tsl + tol))
+fl_check_range "the row's sleeping time vs the trace's" "$sl" $((tsl - tol)) $((TR_UP_SLEEP_NS + tol))
 tol=$(blame_trace_tol "$trq" "$tsw")
-fl_check_range "the row's runnable time vs the trace's (blame_trace_tol)" \
-	"$rq" $((trq - tol)) $((trq + tol))
+fl_check_range "the row's runnable time vs the trace's" "$rq" $((trq - tol)) $((TR_UP_RQ_NS + tol))
 # the helper's clocks, printed (see the header): per mille of faultline's
 echo "helper's clocks vs faultline's sleeping: asleep $((sl ? me * 1000 / sl : 0))," \
 	"off CPU $((sl ? off * 1000 / sl : 0)) per mille; the trace's off CPU in the" \

@@ -14,8 +14,10 @@
 #   - the hold split (on-CPU + runnable + sleeping) adds up to the hold
 #   - against the kernel's own trace of the same calls (tracefs beside the
 #     recording, trace_clock mono: blame.inc): 6.12 (faultline reads the
-#     same mmap_lock tracepoints) hold, runnable and sleeping within 1% +
-#     5 us a switch + 10 ms (one host stall: blame.inc); 6.1 (faultline
+#     same mmap_lock tracepoints) hold, runnable and sleeping from the
+#     trace's figure, less 1% + 5 us a switch + 10 ms (blame_trace_tol), up
+#     to the same intervals ended at the holder's next traced event (plus
+#     the same); 6.1 (faultline
 #     reads the rwsem) its hold, runnable and sleeping contain the trace's,
 #     to the same tolerance (measured +51..92 us a hold: 6.1 builds the
 #     events' memcg path inside the lock before stamping them)
@@ -135,13 +137,14 @@ case $FL_SERIES in
 	tol=$(blame_trace_tol "$tsl" "$tsw")
 	fl_check_ge "6.1: the row's sleeping time contains the trace's (ns, less $tol)" \
 		"$sl" $((tsl - tol)) ;;
-*)	# the same tracepoints: the same holds (blame_trace_tol)
+*)	# the same tracepoints: from the trace's figure (less blame_trace_tol)
+	# to the same intervals ended at the holder's next event (TR_UP_*)
 	tol=$(blame_trace_tol "$thold" "$tsw")
-	fl_check_range "the row's hold vs the trace's" "$hold" $((thold - tol)) $((thold + tol))
+	fl_check_range "the row's hold vs the trace's" "$hold" $((thold - tol)) $((TR_UP_HOLD_NS + tol))
 	tol=$(blame_trace_tol "$trq" "$tsw")
-	fl_check_range "the row's runnable time vs the trace's" "$rq" $((trq - tol)) $((trq + tol))
+	fl_check_range "the row's runnable time vs the trace's" "$rq" $((trq - tol)) $((TR_UP_RQ_NS + tol))
 	tol=$(blame_trace_tol "$tsl" "$tsw")
-	fl_check_range "the row's sleeping time vs the trace's" "$sl" $((tsl - tol)) $((tsl + tol)) ;;
+	fl_check_range "the row's sleeping time vs the trace's" "$sl" $((tsl - tol)) $((TR_UP_SLEEP_NS + tol)) ;;
 esac
 
 for e in sites_full holders_full nostate; do

@@ -716,8 +716,6 @@ int BPF_PROG(bl_dg, struct rw_semaphore *sem)
 
 /* ---- blocked on mmap_lock: lock:contention_begin/end ------------------- */
 
-#define BL_LCB_F_READ	(1u << 1)	/* include/trace/events/lock.h */
-#define BL_LCB_F_WRITE	(1u << 2)
 
 /*
  * A traced task blocks on its own mm's mmap_lock for read, in the fault

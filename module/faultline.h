@@ -31,6 +31,7 @@
 static __always_inline void fl_hist_put(struct fl_hist *h, u64 v);
 #define FL_HIST_RECORD	fl_hist_put
 #include <faultline/mmaplock.h>
+#include <faultline/blame.h>
 
 #define FL_HOOK_ALL	((1u << FL_HOOK_NR) - 1)
 
@@ -43,6 +44,8 @@ struct fl_slot {
 	struct task_struct *owner;	/* | FL_SLOT_WANTED; compared, never dereferenced */
 	struct fl_fault_state fs;
 	struct fl_mmap_state ms;	/* include/faultline/mmaplock.h */
+	u32 bl_wait;			/* blame.c: the fault's mmap_lock wait in flight */
+	u32 pad;
 } ____cacheline_aligned;
 
 #define FL_SLOT_BITS	14
@@ -185,6 +188,25 @@ static __always_inline bool fl_filter_match(unsigned int tgid)
 	return !READ_ONCE(fl_tgid) ||
 	       (tgid < PID_MAX_LIMIT && test_bit(tgid, fl_tgid_map));
 }
+
+/* blame.c: holder attribution (`blame on`), Documentation/blame.rst */
+extern bool fl_bl_armed;
+void fl_bl_init(void);
+void fl_bl_exit(void);
+int fl_bl_set(bool on);			/* fl_mutex held; next arming; -ENODEV: hooks absent */
+bool fl_bl_wanted(void);
+void fl_bl_arm(bool mmap_ok);		/* fl_mutex held, nothing armed */
+bool fl_bl_disarm(void);		/* true: the caller synchronises the tracepoints */
+void fl_bl_reset(void);			/* fl_mutex held */
+unsigned int fl_bl_nrows(void);
+unsigned int fl_bl_fill(struct fl_blame_row *rows, struct fl_blame_total *t);
+void fl_bl_start(struct mm_struct *mm, bool write, u64 now);
+void fl_bl_acquired(struct mm_struct *mm, bool write, bool success, u64 now);
+void fl_bl_released(struct mm_struct *mm, bool write, u64 now);
+void fl_bl_task_exit(void);
+void fl_bl_contend_begin(struct fl_slot *s, struct mm_struct *mm, unsigned int lcb);
+void fl_bl_contend_end(struct fl_slot *s, u64 d);
+bool fl_probes_blame_ok(void);		/* probes.c: the hooks blame stands on exist */
 
 /* iface.c */
 int fl_iface_init(void);

@@ -5,7 +5,7 @@
  *   summary   0400  human-readable totals
  *   hooks     0400  live / absent / nmissed per probe
  *   control   0600  "enable" | "disable" | "reset" | "tgid N" | "mmap_lock on|auto"
- *                   | "hmf on|off"
+ *                   | "hmf on|off" | "blame on|off" (blame.c; at the next enable)
  * Root only (the files' modes, debugfs's 0700 mount, and CAP_SYS_ADMIN at
  * open).  No kernel address is ever written out.
  */
@@ -66,15 +66,39 @@ struct fl_blob {
 	char data[];
 };
 
+/* The blame sections at p, the blob cut to the rows filled. */
+static void fl_snapshot_blame(struct fl_blob *b, struct fl_snap_header *h, char *p)
+{
+	struct fl_blame_total *t;
+	struct fl_section *sec;
+	unsigned int nr;
+
+	sec = (struct fl_section *)p;
+	p += sizeof(*sec);
+	t = (struct fl_blame_total *)p;
+	p += sizeof(*t);
+	sec->type = FL_SEC_BLAME_TOTAL;
+	sec->count = 1;
+	sec->size = sizeof(*t);
+	sec = (struct fl_section *)p;
+	p += sizeof(*sec);
+	nr = fl_bl_fill((struct fl_blame_row *)p, t);
+	sec->type = FL_SEC_BLAME;
+	sec->count = nr;
+	sec->size = nr * sizeof(struct fl_blame_row);
+	b->len = p + sec->size - b->data;
+	h->nr_sections += 2;
+}
+
 static int fl_snapshot_open(struct inode *inode, struct file *file)
 {
 	size_t n = nr_cpu_ids, cpu_sz, on_sz, len;
+	unsigned int cpu, nrows = fl_bl_nrows();
 	struct fl_snap_header *h;
 	struct fl_section *sec;
 	struct fl_cpu_stats *cs;
 	struct fl_blob *b;
 	unsigned char *on;
-	unsigned int cpu;
 	char *p;
 
 	if (!capable(CAP_SYS_ADMIN))
@@ -82,6 +106,10 @@ static int fl_snapshot_open(struct inode *inode, struct file *file)
 	cpu_sz = array_size(n, sizeof(struct fl_cpu_stats));
 	on_sz = ALIGN(n, 8);
 	len = sizeof(*h) + 2 * sizeof(*sec) + cpu_sz + on_sz;
+	/* blame (blame.c): its total, then its rows, last: they may be fewer */
+	if (nrows)
+		len += 2 * sizeof(*sec) + sizeof(struct fl_blame_total) +
+		       array_size(nrows, sizeof(struct fl_blame_row));
 	b = kvzalloc(sizeof(*b) + len, GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;
@@ -133,6 +161,9 @@ static int fl_snapshot_open(struct inode *inode, struct file *file)
 	sec->size = n;
 	for_each_online_cpu(cpu)
 		on[cpu] = 1;
+	p += on_sz;
+	if (nrows)
+		fl_snapshot_blame(b, h, p);
 
 	file->private_data = b;
 	return 0;
@@ -295,12 +326,17 @@ static int fl_control_exec(const char *cmd)
 		mutex_lock(&fl_mutex);
 		fl_probes_mmap_lock(cmd[10] == 'o');
 		mutex_unlock(&fl_mutex);
+	} else if (!strcmp(cmd, "blame on") || !strcmp(cmd, "blame off")) {
+		mutex_lock(&fl_mutex);
+		err = fl_bl_set(cmd[7] == 'n');
+		mutex_unlock(&fl_mutex);
 	} else if (!strcmp(cmd, "hmf on") || !strcmp(cmd, "hmf off")) {
 		/* takes effect at the next handle_mm_fault entry; a call in flight keeps t0 */
 		WRITE_ONCE(fl_time_hmf, cmd[5] == 'n');
 	} else if (!strcmp(cmd, "reset")) {
 		mutex_lock(&fl_mutex);
 		fl_stats_reset();
+		fl_bl_reset();
 		fl_nmissed_base = fl_probes_nmissed();
 		mutex_unlock(&fl_mutex);
 	} else if (!strncmp(cmd, "tgid ", 5)) {

@@ -351,6 +351,8 @@ static void fl_mmap_start(struct mm_struct *mm, bool write)
 	s = fl_slot_claim(cs);
 	if (s)
 		fl_mmap_ev_start(&s->ms, now);
+	if (READ_ONCE(fl_bl_armed))
+		fl_bl_start(mm, write, now);
 	preempt_enable_notrace();
 }
 
@@ -367,6 +369,8 @@ static void fl_mmap_acquired(struct mm_struct *mm, bool write, bool success)
 	cs = fl_stats_this_cpu();
 	s = success ? fl_slot_claim(cs) : fl_slot_get();
 	fl_mmap_ev_acquired(s ? &s->ms : NULL, cs, write, success, now);
+	if (READ_ONCE(fl_bl_armed))
+		fl_bl_acquired(mm, write, success, now);
 	preempt_enable_notrace();
 }
 
@@ -384,6 +388,8 @@ static void fl_mmap_released(struct mm_struct *mm, bool write)
 	s = fl_slot_get();
 	if (s)
 		fl_mmap_ev_released(&s->ms, cs, write, now);
+	if (READ_ONCE(fl_bl_armed))
+		fl_bl_released(mm, write, now);
 	preempt_enable_notrace();
 }
 
@@ -446,6 +452,8 @@ static void fl_tp_contention_begin(void *data, void *lock, unsigned int flags)
 	cs = fl_stats_this_cpu();
 	s = fl_slot_claim(cs);
 	fl_mmap_ev_contend_begin(s ? &s->ms : NULL, cs, now);
+	if (s && READ_ONCE(fl_bl_armed))
+		fl_bl_contend_begin(s, current->mm, flags);
 	preempt_enable_notrace();
 }
 
@@ -461,6 +469,8 @@ static void fl_tp_contention_end(void *data, void *lock, int ret)
 	preempt_disable_notrace();
 	cs = fl_stats_this_cpu();
 	s = fl_slot_get();
+	if (s && s->bl_wait && s->ms.contend_start_ns)
+		fl_bl_contend_end(s, now - s->ms.contend_start_ns);
 	if (s)
 		fl_mmap_ev_contend_end(&s->ms, cs, now);
 	preempt_enable_notrace();
@@ -468,8 +478,11 @@ static void fl_tp_contention_end(void *data, void *lock, int ret)
 
 static void fl_tp_process_exit(void *data, struct task_struct *p)
 {
-	if (p == current)
-		fl_slot_release();
+	if (p != current)
+		return;
+	fl_slot_release();
+	if (READ_ONCE(fl_bl_armed))
+		fl_bl_task_exit();
 }
 
 static void fl_tp_process_fork(void *data, struct task_struct *parent,
@@ -543,7 +556,7 @@ static u64 fl_probes_in_state_mask(enum fl_hook_state state);
 static bool fl_mmap_held(void)
 {
 	return fl_mmap_memcg_proto && fl_kv.ll_kind == FL_LL_KIND_NONE &&
-	       !READ_ONCE(fl_mmap_lock_on);
+	       !READ_ONCE(fl_mmap_lock_on) && !fl_bl_wanted();
 }
 
 static bool fl_tp_is_mmap(const struct fl_tp *t)
@@ -714,6 +727,35 @@ static unsigned long fl_fp_nmissed(const struct fl_krp *k) { return 0; }
 static const char *fl_fp_kind(const struct fl_krp *k) { return "kretprobe"; }
 #endif
 
+/* The hooks blame stands on (the mmap_lock and contention tracepoints). */
+static bool fl_tp_blame_need(const struct fl_tp *t)
+{
+	return fl_tp_is_mmap(t) || t->hook == FL_HOOK_CONTENTION_BEGIN ||
+	       t->hook == FL_HOOK_CONTENTION_END;
+}
+
+/* Can `blame on` work: each of them registered, live or held off? */
+bool fl_probes_blame_ok(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fl_tps); i++)
+		if (fl_tp_blame_need(&fl_tps[i]) && fl_tps[i].state != FL_HS_LIVE &&
+		    fl_tps[i].state != FL_HS_HELD)
+			return false;
+	return true;
+}
+
+static bool fl_probes_blame_armed(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fl_tps); i++)
+		if (fl_tp_blame_need(&fl_tps[i]) && !fl_tps[i].armed)
+			return false;
+	return true;
+}
+
 /*
  * Hook everything live, disabled (fl_enabled false) and with fl_mutex held.
  * Returns in-flight from before are dropped by the generation, and the
@@ -752,6 +794,7 @@ void fl_probes_arm(void)
 		else
 			k->armed = true;
 	}
+	fl_bl_arm(fl_probes_blame_armed());
 	fl_armed = true;
 }
 
@@ -760,7 +803,7 @@ void fl_probes_arm(void)
 static void fl_tps_unhook(void)
 {
 	unsigned int i;
-	bool tp = false;
+	bool tp = fl_bl_disarm();
 
 	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
 		struct fl_tp *t = &fl_tps[i];

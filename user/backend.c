@@ -12,6 +12,7 @@
 #include "backend.h"
 #include "backend_kmod.h"
 #include "commands.h"
+#include "errbuf.h"
 
 /*
  * What a collector asks of a backend: start (at a tier, or only that tier),
@@ -63,6 +64,10 @@ static int kmod_start_be(struct fl_be *be, unsigned int tier, bool exact, char *
 		return -1;
 	if (kmod_time_hmf(be->req.bpf.time_hmf, err, len))
 		return -1;
+	/* refused (hooks absent: 5.10 has no mmap_lock tracepoints): said, not fatal */
+	if (kmod_blame(be->req.blame, be->kmod_blame_why, sizeof(be->kmod_blame_why)) &&
+	    !be->req.blame)
+		return fl_fail(err, len, "%s", be->kmod_blame_why);
 	return kmod_start(be->req.bpf.tgid, err, len);
 }
 

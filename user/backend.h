@@ -24,6 +24,7 @@ struct fl_be_req {
 	unsigned int tier_req;		/* FL_TIER_*: only this bpf tier; 0: any */
 	bool quiet;			/* notes only on failure */
 	bool no_kmod;			/* auto never takes the module (it filters one tgid) */
+	bool blame;			/* the module: its holder hooks too (`blame on`) */
 	struct fl_bpf_opts bpf;		/* filter, --hmf, --mmap-lock, BTF (tier, exact: set here) */
 };
 
@@ -33,6 +34,7 @@ struct fl_be {
 	unsigned int id;			/* FL_BACKEND_*, FL_BACKEND_NONE */
 	struct fl_bpf *bpf;			/* the bpf backend's, or NULL */
 	struct fl_be_req req;		/* as started */
+	char kmod_blame_why[160];	/* req.blame and the module refused: why */
 };
 
 /* Choose and start; every line for the user is said here.  0 or -1. */

@@ -101,6 +101,11 @@ int kmod_start(unsigned int tgid, char *err, size_t errlen)
 	return 0;
 }
 
+int kmod_blame(bool on, char *err, size_t errlen)
+{
+	return kmod_control(on ? "blame on" : "blame off", err, errlen);
+}
+
 int kmod_mmap_lock(bool on, char *err, size_t errlen)
 {
 	return kmod_control(on ? "mmap_lock on" : "mmap_lock auto", err, errlen);

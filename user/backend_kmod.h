@@ -27,6 +27,8 @@ int kmod_start(unsigned int tgid, char *err, size_t errlen);
  */
 int kmod_mmap_lock(bool on, char *err, size_t errlen);
 int kmod_time_hmf(bool on, char *err, size_t errlen);
+/* The module's holder hooks for the next recording (module/blame.c). */
+int kmod_blame(bool on, char *err, size_t errlen);
 /* Read and parse one snapshot (counts since kmod_start); free with fl_snapshot_free. */
 int kmod_read(struct fl_snapshot *s, char *err, size_t errlen);
 /* Stop counting (the module stays loaded; its counts stay readable). */

@@ -26,6 +26,7 @@
 
 struct fl_blame {
 	struct blame_bpf *skel;
+	bool kmod;		/* faultline.ko's hooks: its snapshot carries the rows */
 	bool on;
 	bool reclaim_on;
 	unsigned int nr_cpus;
@@ -121,6 +122,8 @@ static void describe(struct fl_blame *b)
 {
 	if (!b->on)
 		snprintf(b->desc, sizeof(b->desc), "blame: unavailable (%s)", b->why);
+	else if (b->kmod)
+		snprintf(b->desc, sizeof(b->desc), "blame: %s", b->writes);
 	else
 		snprintf(b->desc, sizeof(b->desc),
 			 "blame: tracepoint (write holds: %s; fault path: %s; reclaim: %s)",
@@ -315,6 +318,27 @@ struct fl_blame *fl_blame_open(const struct fl_blame_opts *o, char *err, size_t 
 	return b;
 }
 
+struct fl_blame *fl_blame_open_kmod(const char *why, char *err, size_t errlen)
+{
+	struct fl_blame *b = calloc(1, sizeof(*b));
+
+	if (!b) {
+		fl_fail(err, errlen, "out of memory");
+		return NULL;
+	}
+	b->kmod = true;
+	b->on = !why;
+	if (why)
+		snprintf(b->why, sizeof(b->why), "faultline.ko: %s", why);
+	snprintf(b->writes, sizeof(b->writes), "faultline.ko (mmap_lock tracepoints)");
+	snprintf(b->fault_path, sizeof(b->fault_path),
+		 "faultline.ko: a fault in flight (exceptions:page_fault_user/kernel to "
+		 "handle_mm_fault's return)");
+	snprintf(b->fb_why, sizeof(b->fb_why), "not counted by faultline.ko");
+	describe(b);
+	return b;
+}
+
 const char *fl_blame_describe(const struct fl_blame *b)
 {
 	return b->desc;
@@ -397,7 +421,53 @@ static bool same_site(const struct fl_blame_row *a, const struct fl_blame_row *b
 	return true;
 }
 
-/* Every site, all CPUs summed; rows with the same syscall, comm and frames merged. */
+/* Rows being gathered: sites with the same syscall, comm and frames are one row. */
+struct bl_rows {
+	struct fl_blame_row *v;
+	unsigned int nr, cap;
+};
+
+/* Add one (identity and figures); 0 or -1 (out of memory). */
+static int rows_add(struct bl_rows *rs, const struct fl_blame_row *one)
+{
+	unsigned int j;
+
+	for (j = 0; j < rs->nr; j++)
+		if (same_site(&rs->v[j], one)) {
+			fl_blame_row_add_row(&rs->v[j], one);
+			return 0;
+		}
+	if (rs->nr == rs->cap) {
+		unsigned int cap = rs->cap ? rs->cap * 2 : 16;
+		struct fl_blame_row *n2 = realloc(rs->v, cap * sizeof(*n2));
+
+		if (!n2)
+			return -1;
+		rs->v = n2;
+		rs->cap = cap;
+	}
+	rs->v[rs->nr++] = *one;
+	return 0;
+}
+
+/* The top BL_TOP_ROWS, by wait caused, as the FL_SEC_BLAME section; frees rs. */
+static int rows_put(struct bl_rows *rs, struct fl_snapshot *s, char *err, size_t errlen)
+{
+	unsigned int nr = rs->nr;
+	int ret = 0;
+
+	if (nr > 1)
+		qsort(rs->v, nr, sizeof(*rs->v), row_cmp);
+	if (nr > BL_TOP_ROWS)
+		nr = BL_TOP_ROWS;
+	if (fl_snapshot_add_section(s, FL_SEC_BLAME, nr, rs->v, nr * sizeof(*rs->v)))
+		ret = fl_fail(err, errlen, "out of memory");
+	free(rs->v);
+	memset(rs, 0, sizeof(*rs));
+	return ret;
+}
+
+/* Every site, all CPUs summed. */
 static int read_rows(struct fl_blame *b, struct fl_snapshot *s, fl_u64 *nsites,
 		     char *err, size_t errlen)
 {
@@ -405,8 +475,8 @@ static int read_rows(struct fl_blame *b, struct fl_snapshot *s, fl_u64 *nsites,
 	int sfd = bpf_map__fd(b->skel->maps.stacks);
 	struct bl_site_key key, next, *kp = NULL;
 	struct bl_site_stats *vals;
-	struct fl_blame_row *rows = NULL, *one;
-	unsigned int nr = 0, cap = 0;
+	struct bl_rows rs = { 0 };
+	struct fl_blame_row *one;
 	struct fl_ksyms k;
 	bool have_k;
 	char kerr[160];
@@ -423,7 +493,6 @@ static int read_rows(struct fl_blame *b, struct fl_snapshot *s, fl_u64 *nsites,
 	*nsites = 0;
 	while (bpf_map_get_next_key(fd, kp, &next) == 0) {
 		fl_u64 last = 0;
-		unsigned int j;
 
 		key = next;
 		kp = &key;
@@ -443,39 +512,79 @@ static int read_rows(struct fl_blame *b, struct fl_snapshot *s, fl_u64 *nsites,
 		row_frames(one, sfd, key.stackid, have_k ? &k : NULL);
 		one->kind = fl_blame_kind(one->sysnr, (const char (*)[FL_SYM_LEN])one->frames,
 					  one->nframes);
-		for (j = 0; j < nr; j++)
-			if (same_site(&rows[j], one))
-				break;
-		if (j == nr) {
-			if (nr == cap) {
-				struct fl_blame_row *n2;
-
-				cap = cap ? cap * 2 : 16;
-				n2 = realloc(rows, cap * sizeof(*rows));
-				if (!n2) {
-					ret = fl_fail(err, errlen, "out of memory");
-					goto out;
-				}
-				rows = n2;
-			}
-			rows[nr++] = *one;
-		}
 		for (unsigned int c = 0; c < b->nr_cpus; c++)
-			fl_blame_row_add_site(&rows[j], &vals[c]);
+			fl_blame_row_add_site(one, &vals[c]);
+		if (rows_add(&rs, one)) {
+			ret = fl_fail(err, errlen, "out of memory");
+			break;
+		}
 	}
-	if (nr > 1)
-		qsort(rows, nr, sizeof(*rows), row_cmp);
-	if (nr > BL_TOP_ROWS)
-		nr = BL_TOP_ROWS;
-	if (fl_snapshot_add_section(s, FL_SEC_BLAME, nr, rows, nr * sizeof(*rows)))
-		ret = fl_fail(err, errlen, "out of memory");
-out:
+	if (!ret)
+		ret = rows_put(&rs, s, err, errlen);
+	free(rs.v);
 	if (have_k)
 		fl_ksyms_free(&k);
-	free(rows);
 	free(one);
 	free(vals);
 	return ret;
+}
+
+/*
+ * faultline.ko's rows and total, as its snapshot brought them (module/blame.c:
+ * one row per site, frames symbolised there), made the BPF skeleton's: the
+ * same merge of sites, the holder's kind, the top rows.
+ */
+static int read_kmod(struct fl_blame *b, struct fl_snapshot *s, struct fl_blame_total *t,
+		     char *err, size_t errlen)
+{
+	const struct fl_blame_total *mt = fl_snapshot_blame_total(s);
+	const struct fl_blame_row *mr;
+	struct fl_blame_row *copy = NULL;
+	struct bl_rows rs = { 0 };
+	unsigned int nr = 0;
+	int ret = 0;
+
+	mr = fl_snapshot_blame(s, &nr);
+	if (!mt || !(mt->kmod & FL_BLAME_KMOD)) {
+		b->on = false;
+		snprintf(b->why, sizeof(b->why), "faultline.ko: its snapshot has no blame rows "
+			 "(not armed: the mmap_lock or lock:contention hooks are not live)");
+		drop_sections(s);
+		return 0;
+	}
+	*t = *mt;
+	if (nr && !(copy = malloc(nr * sizeof(*copy))))
+		return fl_fail(err, errlen, "out of memory");
+	if (nr)
+		memcpy(copy, mr, nr * sizeof(*copy));
+	drop_sections(s);
+	for (unsigned int i = 0; i < nr && !ret; i++) {
+		struct fl_blame_row *r = &copy[i];
+
+		r->comm[BL_COMM_LEN - 1] = '\0';
+		if (r->nframes > BL_FRAMES)
+			r->nframes = BL_FRAMES;
+		for (unsigned int f = 0; f < r->nframes; f++)
+			r->frames[f][FL_SYM_LEN - 1] = '\0';
+		r->kind = fl_blame_kind(r->sysnr, (const char (*)[FL_SYM_LEN])r->frames,
+					r->nframes);
+		if (rows_add(&rs, r))
+			ret = fl_fail(err, errlen, "out of memory");
+	}
+	if (!ret)
+		ret = rows_put(&rs, s, err, errlen);
+	free(rs.v);
+	free(copy);
+	if (ret)
+		return ret;
+	b->reclaim_on = (t->kmod & FL_BLAME_KMOD_RECLAIM) == FL_BLAME_KMOD_RECLAIM;
+	if (!b->reclaim_on)
+		snprintf(b->reclaim_why, sizeof(b->reclaim_why),
+			 "faultline.ko: no vmscan:mm_vmscan_direct_reclaim_begin/end tracepoints");
+	t->fb_seen = FL_BLAME_FB_NONE;
+	if (fl_snapshot_add_section(s, FL_SEC_BLAME_TOTAL, 1, t, sizeof(*t)))
+		return fl_fail(err, errlen, "out of memory");
+	return 0;
 }
 
 static int read_total(struct fl_blame *b, struct fl_snapshot *s, fl_u64 nsites,
@@ -514,22 +623,28 @@ int fl_blame_read(struct fl_blame *b, struct fl_snapshot *s, char *err, size_t e
 	fl_u64 nsites = 0;
 	int rc = 0;
 
-	drop_sections(s);
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return fl_fail(err, errlen, "out of memory");
+	if (b->kmod && b->on && read_kmod(b, s, t, err, errlen)) {
+		free(t);
+		return -1;
+	}
+	if (!b->kmod || !b->on)
+		drop_sections(s);
 	if (!b->on) {
+		free(t);
 		snprintf(buf, sizeof(buf), "unavailable (%s)", b->why);
 		if (fl_snapshot_set_tag(s, "blame", buf))
 			return fl_fail(err, errlen, "blame: cannot set snapshot tags");
 		return 0;
 	}
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return fl_fail(err, errlen, "out of memory");
-	if (read_rows(b, s, &nsites, err, errlen) ||
-	    read_total(b, s, nsites, t, err, errlen)) {
+	if (!b->kmod && (read_rows(b, s, &nsites, err, errlen) ||
+			 read_total(b, s, nsites, t, err, errlen))) {
 		free(t);
 		return -1;
 	}
-	rc |= fl_snapshot_set_tag(s, "blame", "tracepoint");
+	rc |= fl_snapshot_set_tag(s, "blame", b->kmod ? "faultline.ko" : "tracepoint");
 	rc |= fl_snapshot_set_tag(s, "blame.fault_path", b->fault_path);
 	rc |= fl_snapshot_set_tag(s, "blame.writes", b->writes);
 	if (b->fb_on)
@@ -539,7 +654,8 @@ int fl_blame_read(struct fl_blame *b, struct fl_snapshot *s, char *err, size_t e
 		rc |= fl_snapshot_set_tag(s, "blame.fallbacks", buf);
 	}
 	if (b->reclaim_on)
-		rc |= fl_snapshot_set_tag(s, "blame.reclaim", "tracepoint");
+		rc |= fl_snapshot_set_tag(s, "blame.reclaim",
+					  b->kmod ? "tracepoint (faultline.ko)" : "tracepoint");
 	else {
 		snprintf(buf, sizeof(buf), "unavailable (%s)", b->reclaim_why);
 		rc |= fl_snapshot_set_tag(s, "blame.reclaim", buf);

@@ -18,7 +18,7 @@
  * the same types):
  *   FL_SEC_BLAME        struct fl_blame_row per call site, by wait caused (top BL_TOP_ROWS)
  *   FL_SEC_BLAME_TOTAL  one struct fl_blame_total
- *   tags: blame=tracepoint|unavailable (why)
+ *   tags: blame=tracepoint|faultline.ko|unavailable (why)
  *         blame.fault_path=<functions a fault's wait is recognised by>|none (why)
  *         blame.reclaim=tracepoint|unavailable (why)
  *         blame.fallbacks=tracepoint|unavailable (why): lockless-path fallbacks
@@ -46,6 +46,12 @@ struct fl_blame_opts {
 };
 
 struct fl_blame *fl_blame_open(const struct fl_blame_opts *o, char *err, size_t errlen);
+/*
+ * -b kmod: faultline.ko's own holder hooks (`blame on`, module/blame.c); its
+ * snapshot brings the rows, fl_blame_read() makes them the same sections.
+ * why: the module refused `blame on` (the handle says unavailable), or NULL.
+ */
+struct fl_blame *fl_blame_open_kmod(const char *why, char *err, size_t errlen);
 /* One line: "blame: tracepoint (...)" or "blame: unavailable (why)". */
 const char *fl_blame_describe(const struct fl_blame *b);
 int fl_blame_read(struct fl_blame *b, struct fl_snapshot *s, char *err, size_t errlen);

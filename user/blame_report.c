@@ -38,22 +38,7 @@ const char *fl_syscall_name(unsigned int nr)
 
 bool fl_blame_frame_skipped(const char *sym)
 {
-	/*
-	 * tracing, and the lock's own slow path: a writer's site is taken where
-	 * it blocks (contention_begin) or where it acquires (acquire_returned);
-	 * without these frames both read the same
-	 */
-	static const char *const pfx[] = {
-		"bpf_", "__bpf_", "__traceiter_", "__mmap_lock_do_trace_", "trace_",
-		"perf_", "__perf_", "rwsem_down_", "down_write", "down_read", "__down_",
-		"rwsem_", "_raw_spin", "queued_", "native_queued", "__pv_queued",
-		"schedule", "__schedule", "preempt_schedule",
-	};
-
-	for (size_t i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
-		if (!strncmp(sym, pfx[i], strlen(pfx[i])))
-			return true;
-	return false;
+	return bl_frame_skipped(sym);
 }
 
 unsigned int fl_blame_kind(unsigned int sysnr, const char (*frames)[FL_SYM_LEN],

@@ -224,6 +224,7 @@ static int start_backend(struct rec *r)
 		.backend_req = r->a.backend_req,
 		.tier_req = r->a.tier_req,
 		.quiet = r->a.quiet,
+		.blame = r->a.blame,
 		.bpf = {
 			.system_wide = r->a.system_wide,
 			.tgid = r->tgid,
@@ -556,7 +557,10 @@ static int start_phases(struct rec *r)
 	return 0;
 }
 
-/* --blame: the holder-attribution skeleton, its own tgid filter. */
+/*
+ * --blame: the holder-attribution skeleton, its own tgid filter; with the
+ * module, the module's own holder hooks (armed by the backend's start).
+ */
 static int start_blame(struct rec *r)
 {
 	struct fl_blame_opts bo = {
@@ -565,7 +569,11 @@ static int start_blame(struct rec *r)
 	};
 	char err[512];
 
-	r->bl = fl_blame_open(&bo, err, sizeof(err));
+	if (r->be.id == FL_BACKEND_KMOD)
+		r->bl = fl_blame_open_kmod(r->be.kmod_blame_why[0] ? r->be.kmod_blame_why : NULL,
+					   err, sizeof(err));
+	else
+		r->bl = fl_blame_open(&bo, err, sizeof(err));
 	if (!r->bl) {
 		fprintf(stderr, "faultline record: --blame: %s\n", err);
 		return -1;

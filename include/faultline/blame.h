@@ -29,6 +29,10 @@
 #define BL_SYS_NONE	0xffffffffu	/* sysnr of a kernel thread */
 #define BL_COMM_LEN	16
 
+/* lock:contention_begin's flags (include/trace/events/lock.h) */
+#define BL_LCB_F_READ	(1u << 1)
+#define BL_LCB_F_WRITE	(1u << 2)
+
 /* What the holder's time went to while it held the lock for write. */
 enum bl_state {
 	BL_ST_ONCPU = 0,
@@ -202,22 +206,76 @@ struct fl_blame_total {
 	fl_u64 fallbacks;
 	fl_u64 fallbacks_free;
 	fl_u64 fb_seen;
-	fl_u64 pad[4];
+	/*
+	 * 0: the BPF skeleton's (was pad[0]).  FL_BLAME_KMOD: faultline.ko's
+	 * hooks, with bit i set when its hook i ran (FL_BLAME_KMOD_HOOKS).
+	 */
+	fl_u64 kmod;
+	fl_u64 pad[3];
 	struct fl_hist wait_all;
 };
 
+#define FL_BLAME_KMOD	(1ull << 63)
+/* module/blame.c's tracepoints, bit by bit */
+#define FL_BLAME_KMOD_HOOKS { "sched_switch", "mm_vmscan_direct_reclaim_begin", \
+			      "mm_vmscan_direct_reclaim_end", "mm_vmscan_memcg_reclaim_begin", \
+			      "mm_vmscan_memcg_reclaim_end" }
+#define FL_BLAME_KMOD_SWITCH	(1ull << 0)
+#define FL_BLAME_KMOD_RECLAIM	(3ull << 1)	/* direct reclaim begin and end */
+
+/* The figures of a site or a row (the same fields) added to row r. */
+#define BL_ROW_ADD(r, v)						\
+	do {								\
+		fl_u32 i_;						\
+		(r)->behind_wait += (v)->behind_wait;			\
+		(r)->own_wait_ns += (v)->own_wait_ns;			\
+		for (i_ = 0; i_ < BL_ST_NR; i_++)			\
+			(r)->ns[i_] += (v)->ns[i_];			\
+		(r)->reclaim_ns += (v)->reclaim_ns;			\
+		(r)->fallbacks += (v)->fallbacks;			\
+		fl_hist_merge(&(r)->wait, &(v)->wait);			\
+		fl_hist_merge(&(r)->hold, &(v)->hold);			\
+	} while (0)
+
 FL_INLINE void fl_blame_row_add_site(struct fl_blame_row *r, const struct bl_site_stats *v)
 {
-	fl_u32 i;
-
-	r->behind_wait += v->behind_wait;
-	r->own_wait_ns += v->own_wait_ns;
-	for (i = 0; i < BL_ST_NR; i++)
-		r->ns[i] += v->ns[i];
-	r->reclaim_ns += v->reclaim_ns;
-	r->fallbacks += v->fallbacks;
-	fl_hist_merge(&r->wait, &v->wait);
-	fl_hist_merge(&r->hold, &v->hold);
+	BL_ROW_ADD(r, v);
 }
+
+/* Two rows of one site (the same syscall, comm and frames) made one. */
+FL_INLINE void fl_blame_row_add_row(struct fl_blame_row *r, const struct fl_blame_row *o)
+{
+	BL_ROW_ADD(r, o);
+}
+
+#ifndef __bpf__
+#ifdef __KERNEL__
+#include <linux/string.h>
+#else
+#include <string.h>
+#endif
+/*
+ * Is this kernel frame of the tracing machinery or the lock's own slow path
+ * (dropped from a site's frames)?  A writer's site is taken where it blocks
+ * or where it acquires: without these frames both read the same.  Used by
+ * user/blame.c and module/blame.c (kernel and libc both have strncmp).
+ */
+FL_INLINE int bl_frame_skipped(const char *sym)
+{
+	static const char *const pfx[] = {
+		"bpf_", "__bpf_", "__traceiter_", "__mmap_lock_do_trace_", "trace_",
+		"perf_", "__perf_", "rwsem_down_", "down_write", "down_read", "__down_",
+		"rwsem_", "_raw_spin", "queued_", "native_queued", "__pv_queued",
+		"schedule", "__schedule", "preempt_schedule", "stack_trace_save",
+		"arch_stack_walk",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
+		if (!strncmp(sym, pfx[i], strlen(pfx[i])))
+			return 1;
+	return 0;
+}
+#endif
 
 #endif /* FAULTLINE_BLAME_H */

@@ -15,6 +15,13 @@
  * While it holds, sched_switch splits the hold into on-CPU / runnable /
  * sleeping and the vmscan tracepoints count direct and memcg reclaim.
  *
+ * Where those tracepoints would tax every fault (probes.c's fl_mmap_held():
+ * the memcg path built per event, and no lockless path, 6.1) the same three
+ * events come from the rwsem write side instead, as ebpf/blame.bpf.c does
+ * with fentry: kretprobes on down_write, down_write_killable and
+ * down_write_trylock, kprobes on up_write and downgrade_write, for the
+ * calls on the current task's mm's mmap_lock.  No fault calls them.
+ *
  * Fault side: a traced task's contention on its mm's mmap_lock for read
  * (lock:contention_begin) while a fault is in flight (the fault state of
  * its slot) is charged, at contention_end, to the site of the mm's writer
@@ -31,6 +38,7 @@
 #include <linux/atomic.h>
 #include <linux/jhash.h>
 #include <linux/kallsyms.h>
+#include <linux/kprobes.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
@@ -80,6 +88,7 @@ static struct fl_bl_site *fl_bl_sites;
 static unsigned int fl_bl_nsites;
 static struct bl_totals fl_bl_tot;	/* wait_all, waits_blamed, misc */
 static DEFINE_RAW_SPINLOCK(fl_bl_lock);
+static int fl_bl_by;			/* FL_BL_BY_*: how the write holds are seen */
 
 /* Tracepoints of blame's own (the mmap_lock and contention ones are probes.c's). */
 struct fl_bl_tp {
@@ -206,17 +215,24 @@ void fl_bl_start(struct mm_struct *mm, bool write, u64 now)
 
 static void fl_bl_hold_end(struct fl_bl_holder *h, u64 now)
 {
+	u64 hold = fl_ticks_ns(now - h->hold_start), rq, sl;
 	struct bl_site_stats *v;
 	unsigned long flags;
-	unsigned int i;
 
 	bl_split_end(&h->split, now);
+	/*
+	 * The split's ticks add up to the hold's; scaled one by one they
+	 * would lose a ns each to truncation: on-CPU takes the remainder.
+	 */
+	rq = fl_ticks_ns(h->split.ns[BL_ST_RUNNABLE]);
+	sl = fl_ticks_ns(h->split.ns[BL_ST_SLEEP]);
 	raw_spin_lock_irqsave(&fl_bl_lock, flags);
 	if (h->site >= 0) {
 		v = &fl_bl_sites[h->site].st;
 		fl_hist_put(&v->hold, now - h->hold_start);
-		for (i = 0; i < BL_ST_NR; i++)
-			v->ns[i] += fl_ticks_ns(h->split.ns[i]);
+		v->ns[BL_ST_ONCPU] += hold - rq - sl;
+		v->ns[BL_ST_RUNNABLE] += rq;
+		v->ns[BL_ST_SLEEP] += sl;
 		v->reclaim_ns += fl_ticks_ns(h->split.reclaim_ns);
 		v->last_ns = now;
 		v->tid = h->tid;
@@ -422,6 +438,155 @@ static void fl_bl_tp_lookup(struct tracepoint *tp, void *priv)
 			fl_bl_tps[i].tp = tp;
 }
 
+/* ---- the rwsem write side (memcg-path kernels without per-VMA locks) --- */
+
+/* The sem is the current traced task's own mm's mmap_lock: that mm, or NULL. */
+static struct mm_struct *fl_bl_sem_mm(struct pt_regs *regs)
+{
+	struct mm_struct *mm = current->mm;
+
+	if (!in_task() || !mm || (void *)regs_get_kernel_argument(regs, 0) != &mm->mmap_lock ||
+	    !fl_want())
+		return NULL;
+	return mm;
+}
+
+/* down_write*: start at the entry, acquired at the return. */
+static int fl_bl_dw_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct mm_struct *mm = fl_bl_sem_mm(regs);
+
+	if (!mm || !READ_ONCE(fl_bl_armed))
+		return 1;	/* not ours: no return probe */
+	*(struct mm_struct **)ri->data = mm;
+	fl_bl_start(mm, true, fl_now());
+	return 0;
+}
+
+/* down_write returns nothing, _killable 0 on success, _trylock 1. */
+static void fl_bl_dw_ret(struct kretprobe_instance *ri, struct pt_regs *regs, bool success)
+{
+	u64 now = fl_now();
+
+	if (READ_ONCE(fl_bl_armed))
+		fl_bl_acquired(*(struct mm_struct **)ri->data, true, success, now);
+}
+
+static int fl_bl_dw_ret_void(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	fl_bl_dw_ret(ri, regs, true);
+	return 0;
+}
+
+static int fl_bl_dw_ret_killable(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	fl_bl_dw_ret(ri, regs, regs_return_value(regs) == 0);
+	return 0;
+}
+
+static int fl_bl_dw_ret_trylock(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	fl_bl_dw_ret(ri, regs, regs_return_value(regs) == 1);
+	return 0;
+}
+
+static int fl_bl_up_write(struct kprobe *p, struct pt_regs *regs)
+{
+	struct mm_struct *mm = fl_bl_sem_mm(regs);
+
+	if (mm && READ_ONCE(fl_bl_armed))
+		fl_bl_released(mm, true, fl_now());
+	return 0;
+}
+
+/* mmap_write_downgrade: the mmap_lock tracepoints' acquire_returned(read) */
+static int fl_bl_downgrade(struct kprobe *p, struct pt_regs *regs)
+{
+	struct mm_struct *mm = fl_bl_sem_mm(regs);
+
+	if (mm && READ_ONCE(fl_bl_armed))
+		fl_bl_acquired(mm, false, true, fl_now());
+	return 0;
+}
+
+#define FL_BL_KRP(fn, ret) {						\
+	.kp.symbol_name = fn, .entry_handler = fl_bl_dw_entry,		\
+	.handler = ret, .data_size = sizeof(struct mm_struct *),	\
+	.maxactive = 64 }
+
+static struct kretprobe fl_bl_krps[] = {
+	FL_BL_KRP("down_write", fl_bl_dw_ret_void),
+	FL_BL_KRP("down_write_killable", fl_bl_dw_ret_killable),
+	FL_BL_KRP("down_write_trylock", fl_bl_dw_ret_trylock),
+};
+
+static struct kprobe fl_bl_kps[] = {
+	{ .symbol_name = "up_write", .pre_handler = fl_bl_up_write },
+	{ .symbol_name = "downgrade_write", .pre_handler = fl_bl_downgrade },
+};
+
+static bool fl_bl_rwsem_on;	/* the probes above are registered */
+
+/* All or none: a missing release would leave every hold open. */
+static int fl_bl_rwsem_register(void)
+{
+	struct kretprobe *rps[ARRAY_SIZE(fl_bl_krps)];
+	struct kprobe *kps[ARRAY_SIZE(fl_bl_kps)];
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(fl_bl_krps); i++) {
+		/* a kretprobe is registered afresh each time: clear what the last left */
+		const char *sym = fl_bl_krps[i].kp.symbol_name;
+		void *h = fl_bl_krps[i].handler;
+
+		memset(&fl_bl_krps[i].kp, 0, sizeof(fl_bl_krps[i].kp));
+		fl_bl_krps[i].kp.symbol_name = sym;
+		fl_bl_krps[i].handler = h;
+		rps[i] = &fl_bl_krps[i];
+	}
+	for (i = 0; i < ARRAY_SIZE(fl_bl_kps); i++) {
+		const char *sym = fl_bl_kps[i].symbol_name;
+		kprobe_pre_handler_t h = fl_bl_kps[i].pre_handler;
+
+		memset(&fl_bl_kps[i], 0, sizeof(fl_bl_kps[i]));
+		fl_bl_kps[i].symbol_name = sym;
+		fl_bl_kps[i].pre_handler = h;
+		kps[i] = &fl_bl_kps[i];
+	}
+	err = register_kretprobes(rps, ARRAY_SIZE(rps));
+	if (err) {
+		pr_warn("blame: rwsem write side: register_kretprobes failed (%d)\n", err);
+		return err;
+	}
+	err = register_kprobes(kps, ARRAY_SIZE(kps));
+	if (err) {
+		pr_warn("blame: rwsem write side: register_kprobes failed (%d)\n", err);
+		unregister_kretprobes(rps, ARRAY_SIZE(rps));
+		return err;
+	}
+	fl_bl_rwsem_on = true;
+	return 0;
+}
+
+static void fl_bl_rwsem_unregister(void)
+{
+	struct kretprobe *rps[ARRAY_SIZE(fl_bl_krps)];
+	struct kprobe *kps[ARRAY_SIZE(fl_bl_kps)];
+	unsigned int i;
+
+	if (!fl_bl_rwsem_on)
+		return;
+	for (i = 0; i < ARRAY_SIZE(fl_bl_krps); i++)
+		rps[i] = &fl_bl_krps[i];
+	for (i = 0; i < ARRAY_SIZE(fl_bl_kps); i++)
+		kps[i] = &fl_bl_kps[i];
+	/* both wait for running handlers */
+	unregister_kprobes(kps, ARRAY_SIZE(kps));
+	unregister_kretprobes(rps, ARRAY_SIZE(rps));
+	fl_bl_rwsem_on = false;
+}
+
 /* ---- control (fl_mutex held) ------------------------------------------ */
 
 /* `blame on|off`: applies at the next arming. */
@@ -446,18 +611,22 @@ bool fl_bl_wanted(void)
 
 /*
  * Nothing armed: hook blame's tracepoints when `blame on` and probes.c's
- * mmap_lock and contention hooks are live (mmap_ok); the holders of a
- * previous arming are dropped.
+ * hooks it stands on are live (how: FL_BL_BY_*); the holders of a previous
+ * arming are dropped.
  */
-void fl_bl_arm(bool mmap_ok)
+void fl_bl_arm(int how)
 {
 	unsigned int i;
 	int err;
 
 	memset(fl_bl_holders, 0, sizeof(fl_bl_holders));
 	atomic_set(&fl_bl_nholding, 0);
-	if (!fl_bl_want || !mmap_ok)
+	fl_bl_by = FL_BL_BY_NONE;
+	if (!fl_bl_want || how == FL_BL_BY_NONE)
 		return;
+	if (how == FL_BL_BY_RWSEM && fl_bl_rwsem_register())
+		return;
+	fl_bl_by = how;
 	for (i = 0; i < ARRAY_SIZE(fl_bl_tps); i++) {
 		struct fl_bl_tp *t = &fl_bl_tps[i];
 
@@ -480,6 +649,7 @@ bool fl_bl_disarm(void)
 	bool any = false;
 
 	WRITE_ONCE(fl_bl_armed, false);
+	fl_bl_rwsem_unregister();
 	for (i = 0; i < ARRAY_SIZE(fl_bl_tps); i++) {
 		struct fl_bl_tp *t = &fl_bl_tps[i];
 
@@ -557,6 +727,8 @@ unsigned int fl_bl_fill(struct fl_blame_row *rows, struct fl_blame_total *t)
 	t->sites = n;
 	t->fb_seen = FL_BLAME_FB_NONE;
 	t->kmod = fl_bl_hooks() | FL_BLAME_KMOD;
+	if (fl_bl_by == FL_BL_BY_RWSEM)
+		t->kmod |= FL_BLAME_KMOD_RWSEM;
 
 	for (i = 0; i < n; i++) {
 		struct fl_blame_row *r = &rows[i];

@@ -195,7 +195,8 @@ void fl_bl_init(void);
 void fl_bl_exit(void);
 int fl_bl_set(bool on);			/* fl_mutex held; next arming; -ENODEV: hooks absent */
 bool fl_bl_wanted(void);
-void fl_bl_arm(bool mmap_ok);		/* fl_mutex held, nothing armed */
+enum { FL_BL_BY_NONE, FL_BL_BY_TP, FL_BL_BY_RWSEM };	/* how write holds are seen */
+void fl_bl_arm(int how);		/* fl_mutex held, nothing armed */
 bool fl_bl_disarm(void);		/* true: the caller synchronises the tracepoints */
 void fl_bl_reset(void);			/* fl_mutex held */
 unsigned int fl_bl_nrows(void);
@@ -207,6 +208,16 @@ void fl_bl_task_exit(void);
 void fl_bl_contend_begin(struct fl_slot *s, struct mm_struct *mm, unsigned int lcb);
 void fl_bl_contend_end(struct fl_slot *s, u64 d);
 bool fl_probes_blame_ok(void);		/* probes.c: the hooks blame stands on exist */
+
+/* Count the current task?  Enabled, a user task with an mm, traced. */
+static __always_inline bool fl_want(void)
+{
+	if (!READ_ONCE(fl_enabled))
+		return false;
+	if ((current->flags & PF_KTHREAD) || !current->mm)
+		return false;
+	return fl_filter_match(current->tgid);
+}
 
 /* iface.c */
 int fl_iface_init(void);

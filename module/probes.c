@@ -90,14 +90,6 @@ static const char *const fl_hook_label[FL_HOOK_NR] = FL_HOOK_NAMES;
 
 /* ---- filters and helpers ------------------------------------------------ */
 
-static __always_inline bool fl_want(void)
-{
-	if (!READ_ONCE(fl_enabled))
-		return false;
-	if ((current->flags & PF_KTHREAD) || !current->mm)
-		return false;
-	return fl_filter_match(current->tgid);
-}
 
 /* ---- kretprobes ---------------------------------------------------------- */
 
@@ -556,7 +548,7 @@ static u64 fl_probes_in_state_mask(enum fl_hook_state state);
 static bool fl_mmap_held(void)
 {
 	return fl_mmap_memcg_proto && fl_kv.ll_kind == FL_LL_KIND_NONE &&
-	       !READ_ONCE(fl_mmap_lock_on) && !fl_bl_wanted();
+	       !READ_ONCE(fl_mmap_lock_on);
 }
 
 static bool fl_tp_is_mmap(const struct fl_tp *t)
@@ -727,14 +719,17 @@ static unsigned long fl_fp_nmissed(const struct fl_krp *k) { return 0; }
 static const char *fl_fp_kind(const struct fl_krp *k) { return "kretprobe"; }
 #endif
 
-/* The hooks blame stands on (the mmap_lock and contention tracepoints). */
+/* The hooks blame stands on: lock:contention, the mmap_lock tracepoints. */
 static bool fl_tp_blame_need(const struct fl_tp *t)
 {
 	return fl_tp_is_mmap(t) || t->hook == FL_HOOK_CONTENTION_BEGIN ||
 	       t->hook == FL_HOOK_CONTENTION_END;
 }
 
-/* Can `blame on` work: each of them registered, live or held off? */
+/*
+ * Can `blame on` work: each of them registered, live or held off (held
+ * off, blame sees the write holds on the rwsem write side instead)?
+ */
 bool fl_probes_blame_ok(void)
 {
 	unsigned int i;
@@ -746,14 +741,23 @@ bool fl_probes_blame_ok(void)
 	return true;
 }
 
-static bool fl_probes_blame_armed(void)
+/* After arming: how blame can see write holds (FL_BL_BY_*). */
+static int fl_probes_blame_by(void)
 {
+	bool held = false;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(fl_tps); i++)
-		if (fl_tp_blame_need(&fl_tps[i]) && !fl_tps[i].armed)
-			return false;
-	return true;
+	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
+		const struct fl_tp *t = &fl_tps[i];
+
+		if (!fl_tp_blame_need(t) || t->armed)
+			continue;
+		if (fl_tp_is_mmap(t) && t->state == FL_HS_HELD)
+			held = true;
+		else
+			return FL_BL_BY_NONE;
+	}
+	return held ? FL_BL_BY_RWSEM : FL_BL_BY_TP;
 }
 
 /*
@@ -794,7 +798,7 @@ void fl_probes_arm(void)
 		else
 			k->armed = true;
 	}
-	fl_bl_arm(fl_probes_blame_armed());
+	fl_bl_arm(fl_probes_blame_by());
 	fl_armed = true;
 }
 

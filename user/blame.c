@@ -577,6 +577,8 @@ static int read_kmod(struct fl_blame *b, struct fl_snapshot *s, struct fl_blame_
 	free(copy);
 	if (ret)
 		return ret;
+	if (t->kmod & FL_BLAME_KMOD_RWSEM)
+		snprintf(b->writes, sizeof(b->writes), "faultline.ko (kprobes on the rwsem write side)");
 	b->reclaim_on = (t->kmod & FL_BLAME_KMOD_RECLAIM) == FL_BLAME_KMOD_RECLAIM;
 	if (!b->reclaim_on)
 		snprintf(b->reclaim_why, sizeof(b->reclaim_why),

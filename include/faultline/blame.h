@@ -222,6 +222,7 @@ struct fl_blame_total {
 			      "mm_vmscan_memcg_reclaim_end" }
 #define FL_BLAME_KMOD_SWITCH	(1ull << 0)
 #define FL_BLAME_KMOD_RECLAIM	(3ull << 1)	/* direct reclaim begin and end */
+#define FL_BLAME_KMOD_RWSEM	(1ull << 62)	/* write holds from the rwsem write side */
 
 /* The figures of a site or a row (the same fields) added to row r. */
 #define BL_ROW_ADD(r, v)						\

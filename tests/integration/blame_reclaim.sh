@@ -48,6 +48,8 @@
 # and reads every few jiffies the stall total swings with the other CPU's
 # rounding (0.92 and 1.24 of faultline's figure in two 6.12 runs); with one
 # CPU the weight cancels.
+# "smallk" is "small" with the holders from the module's own hooks (record
+# -b kmod --blame, module/blame.c): the same checks, the same bounds.
 # kernels: 6.12 6.1
 # smp: 1
 # ext4: 128
@@ -66,14 +68,25 @@ F=/mnt/ext4/cache.bin
 mkdir $CG/kids || fl_skip "cannot make a cgroup"
 dd if=/dev/zero of=$F bs=1M count=64 2>/dev/null && sync || fl_skip "cannot write $F"
 
+# by NAME: *k takes the holders from the module's own hooks (-b kmod,
+# module/blame.c), the rest from the BPF skeleton; sets B and B_WANT (the
+# blame tag expected)
+backend() {
+	case $1 in
+	*k) B="-b kmod" B_WANT=faultline.ko ;;
+	*) B= B_WANT=tracepoint ;;
+	esac
+}
+
 # run NAME [-t]: the helper in a fresh cgroup NAME under record --blame;
 # small*: memory.max = MAXMB; -t: with the faulting thread
 run() {
+	backend $1
 	mkdir $CG/$1
 	case $1 in small*) echo $((MAXMB * 1024 * 1024)) >$CG/$1/memory.max ;; esac
 	# cold cache: pages cached by the other run stay charged to its cgroup
 	sync; echo 3 >/proc/sys/vm/drop_caches
-	faultline record --blame -o /out/$1.snap -- sh -c "echo \$\$ >$CG/$1/cgroup.procs &&
+	faultline record $B --blame -o /out/$1.snap -- sh -c "echo \$\$ >$CG/$1/cgroup.procs &&
 		exec blamereclaim -c $CG/$1 -f $F -n $N -s $SPAN -r $READ $2 -k $CG/kids" >/out/$1.record.txt 2>&1
 	rc=$?
 	cat /out/$1.record.txt
@@ -94,8 +107,9 @@ row() { blame_row /out/$1.raw bl-reclaim "clone3()"; }
 # faulter's waits; sets R_reclaim, R_hold, R_pct ("<% of the fault wait> <%
 # of the hold in reclaim>" from report --blame)
 check() {
-	[ "$(kv $1 blame)" = tracepoint ] && fl_pass "$1: blame recorded: tracepoint" ||
-		{ fl_fail "$1: blame recorded: got '$(kv $1 blame)'"; return 1; }
+	backend $1
+	[ "$(kv $1 blame)" = "$B_WANT" ] && fl_pass "$1: blame recorded: $B_WANT" ||
+		{ fl_fail "$1: blame recorded: got '$(kv $1 blame)', expected '$B_WANT'"; return 1; }
 	fl_check_eq "$1: the helper forked" "$(hv $1 forks)" "$N"
 	r=$(row $1)
 	[ -n "$r" ] && fl_pass "$1: a row for clone3() from bl-reclaim (row $r)" ||
@@ -166,6 +180,15 @@ reclaimed() {
 run small
 run smallt -t
 run free -t
+# "small" again with the module's hooks: its reclaim against the same PSI
+if [ -f /fl/faultline.ko ]; then
+	fl_check_cmd "insmod faultline.ko" insmod /fl/faultline.ko
+	run smallk
+	fl_check_cmd "rmmod faultline" rmmod faultline
+	check smallk && reclaimed smallk 800
+else
+	fl_fail "faultline.ko was not built for $FL_KREL"
+fi
 check small && reclaimed small 800
 check smallt -t && reclaimed smallt 0
 if check free -t; then

@@ -22,6 +22,9 @@
 # the clocksource: on a busy host they drifted to 0.86 of faultline's
 # sleep (CI, 6.1; 0.93..1.05 before), while the trace, on the same clock as
 # faultline, does not drift (blame.rst).
+# Twice: the holders from the BPF skeleton (record --blame), then from the
+# module's own hooks (record -b kmod --blame, module/blame.c); the same
+# checks, artefacts in /out/bpf and /out/kmod.
 # kernels: 6.12 6.1
 # smp: 2
 # timeout: 420
@@ -32,59 +35,76 @@ N=${1:-40} P=${2:-1024} K=${3:-16}
 # 6.1: about 1 call in 10 to 15 meets a zap (blame.rst): three times the
 # calls, so that some always do
 [ "$FL_SERIES" = 6.1 ] && N=$((N * 3))
-SNAP=/out/sleeper.snap
 [ -x /fl/blamesleeper ] || fl_skip "blamesleeper not in the box (make -C tests/helpers)"
 
 [ -d /sys/kernel/tracing/events/mmap_lock ] || fl_skip "no tracefs mmap_lock events"
-blame_trace_start bl-sleeper 9 || { fl_fail "tracefs set-up (mmap_lock, sched_switch, mmap)"; fl_done; }
-faultline record --blame -o "$SNAP" -- blamesleeper -n "$N" -p "$P" -k "$K" >/out/record.txt 2>&1
-rc=$?
-lost=$(blame_trace_stop /out/trace.txt)
-cat /out/record.txt
-fl_check_eq "record --blame exit status" "$rc" 0
-faultline report --raw "$SNAP" >/out/raw.txt 2>&1
-fl_check_eq "report --raw exit status" "$?" 0
-faultline report --blame "$SNAP" >/out/report.txt 2>&1
-cat /out/report.txt
-kv() { blame_kv /out/raw.txt "$1"; }
-hv() { grep '^sleeper_tid=' /out/record.txt | tr ' ' '\n' | sed -n "s/^$1=//p" | head -1; }
-[ "$(kv blame)" = tracepoint ] && fl_pass "blame recorded: tracepoint" ||
-	{ fl_fail "blame recorded: got '$(kv blame)'"; fl_done; }
-fl_check_eq "the sleeper made its calls" "$(hv calls)" "$N"
-fl_check_ge "mmap() calls that blocked (voluntary switches inside them)" "$(hv collided)" 1
 
-row=$(blame_row /out/raw.txt bl-sleeper "mmap()")
-[ -n "$row" ] && fl_pass "a row for mmap() from bl-sleeper (row $row)" ||
-	{ fl_fail "no row for mmap() from bl-sleeper"; grep '^blame' /out/raw.txt; fl_done; }
-r() { kv "blame.row.$row.$1"; }
-fl_check_eq "the row's holder tid is the sleeper's" "$(r tid)" "$(hv sleeper_tid)"
-fl_check_eq "write holds of the row == the sleeper's mmap() calls" "$(r holds)" "$N"
-fl_invariant "hold split: on-CPU + runnable + sleeping == hold" \
-	$(( $(r oncpu_ns) + $(r runnable_ns) + $(r sleep_ns) )) "$(r hold_ns)"
-sl=$(r sleep_ns) rq=$(r runnable_ns) me=$(hv sleep_ns) off=$(hv off_ns) hold=$(r hold_ns)
-echo "sleeper: $(hv collided) of $N calls blocked: ${me} ns asleep, ${off} ns off CPU inside" \
-	"them (its clocks); faultline: hold ${hold} ns, sleeping ${sl} ns, runnable ${rq} ns" \
-	"($((hold ? sl * 100 / hold : 0))% of the hold asleep)"
-blame_trace_read "$lost" /out/trace.txt "$(hv sleeper_tid)" "blamesleeper: calls begin" "$N" "mmap()"
-tsw=$TR_SW tsl=$TR_SLEEP_NS trq=$TR_RQ_NS toff=$TR_OFF_NS
-fl_check_ge "trace: switch-outs inside those holds" "$tsw" 1
-fl_check_ge "trace: sleeping inside those holds (ns)" "$tsl" 1
-fl_check_ge "the row's sleeping time (ns): it shows as sleeping" "$sl" 1
-# from the trace's figure to the intervals ended at the sleeper's next
-# traced event, either side widened by blame_trace_tol
-tol=$(blame_trace_tol "$tsl" "$tsw")
-fl_check_range "the row's sleeping time vs the trace's" "$sl" $((tsl - tol)) $((TR_UP_SLEEP_NS + tol))
-tol=$(blame_trace_tol "$trq" "$tsw")
-fl_check_range "the row's runnable time vs the trace's" "$rq" $((trq - tol)) $((TR_UP_RQ_NS + tol))
-# the helper's clocks, printed (see the header): per mille of faultline's
-echo "helper's clocks vs faultline's sleeping: asleep $((sl ? me * 1000 / sl : 0))," \
-	"off CPU $((sl ? off * 1000 / sl : 0)) per mille; the trace's off CPU in the" \
-	"same calls vs the helper's: $((off ? toff * 1000 / off : 0)) per mille"
-# how much of the hold is asleep depends on how many calls meet a zap
-# (6.12: 75% and 49% in two runs, 6.1: 4-9%): printed, not a check of
-# faultline (the two checks above are)
-echo "sleeping: $((hold ? sl * 1000 / hold : 0)) per mille of the row's hold"
-grep -q "was behind mmap() from tid $(hv sleeper_tid) (bl-sleeper)" /out/report.txt &&
-	fl_pass "report --blame names mmap() from bl-sleeper" ||
-	fl_fail "report --blame: no line for mmap() from bl-sleeper"
+# One pass: SB (bpf or kmod) names the backend that takes the holders.
+sleeper_pass() {
+	SB=$1
+	mkdir -p /out/$SB
+	SNAP=/out/$SB/sleeper.snap
+	if [ "$SB" = kmod ]; then SB_B="-b kmod" SB_WANT=faultline.ko; else SB_B= SB_WANT=tracepoint; fi
+	echo "== blame_sleeper: the holders from $SB"
+	blame_trace_start bl-sleeper 9 || { fl_fail "tracefs set-up (mmap_lock, sched_switch, mmap)"; fl_done; }
+	faultline record $SB_B --blame -o "$SNAP" -- blamesleeper -n "$N" -p "$P" -k "$K" >/out/$SB/record.txt 2>&1
+	rc=$?
+	lost=$(blame_trace_stop /out/$SB/trace.txt)
+	cat /out/$SB/record.txt
+	fl_check_eq "record --blame exit status" "$rc" 0
+	faultline report --raw "$SNAP" >/out/$SB/raw.txt 2>&1
+	fl_check_eq "report --raw exit status" "$?" 0
+	faultline report --blame "$SNAP" >/out/$SB/report.txt 2>&1
+	cat /out/$SB/report.txt
+	kv() { blame_kv /out/$SB/raw.txt "$1"; }
+	hv() { grep '^sleeper_tid=' /out/$SB/record.txt | tr ' ' '\n' | sed -n "s/^$1=//p" | head -1; }
+	[ "$(kv blame)" = "$SB_WANT" ] && fl_pass "blame recorded: $SB_WANT" ||
+		{ fl_fail "blame recorded: got '$(kv blame)', expected '$SB_WANT'"; fl_done; }
+	fl_check_eq "the sleeper made its calls" "$(hv calls)" "$N"
+	fl_check_ge "mmap() calls that blocked (voluntary switches inside them)" "$(hv collided)" 1
+
+	row=$(blame_row /out/$SB/raw.txt bl-sleeper "mmap()")
+	[ -n "$row" ] && fl_pass "a row for mmap() from bl-sleeper (row $row)" ||
+		{ fl_fail "no row for mmap() from bl-sleeper"; grep '^blame' /out/$SB/raw.txt; fl_done; }
+	r() { kv "blame.row.$row.$1"; }
+	fl_check_eq "the row's holder tid is the sleeper's" "$(r tid)" "$(hv sleeper_tid)"
+	fl_check_eq "write holds of the row == the sleeper's mmap() calls" "$(r holds)" "$N"
+	fl_invariant "hold split: on-CPU + runnable + sleeping == hold" \
+		$(( $(r oncpu_ns) + $(r runnable_ns) + $(r sleep_ns) )) "$(r hold_ns)"
+	sl=$(r sleep_ns) rq=$(r runnable_ns) me=$(hv sleep_ns) off=$(hv off_ns) hold=$(r hold_ns)
+	echo "sleeper: $(hv collided) of $N calls blocked: ${me} ns asleep, ${off} ns off CPU inside" \
+		"them (its clocks); faultline: hold ${hold} ns, sleeping ${sl} ns, runnable ${rq} ns" \
+		"($((hold ? sl * 100 / hold : 0))% of the hold asleep)"
+	blame_trace_read "$lost" /out/$SB/trace.txt "$(hv sleeper_tid)" "blamesleeper: calls begin" "$N" "mmap()"
+	tsw=$TR_SW tsl=$TR_SLEEP_NS trq=$TR_RQ_NS toff=$TR_OFF_NS
+	fl_check_ge "trace: switch-outs inside those holds" "$tsw" 1
+	fl_check_ge "trace: sleeping inside those holds (ns)" "$tsl" 1
+	fl_check_ge "the row's sleeping time (ns): it shows as sleeping" "$sl" 1
+	# from the trace's figure to the intervals ended at the sleeper's next
+	# traced event, either side widened by blame_trace_tol
+	tol=$(blame_trace_tol "$tsl" "$tsw")
+	fl_check_range "the row's sleeping time vs the trace's" "$sl" $((tsl - tol)) $((TR_UP_SLEEP_NS + tol))
+	tol=$(blame_trace_tol "$trq" "$tsw")
+	fl_check_range "the row's runnable time vs the trace's" "$rq" $((trq - tol)) $((TR_UP_RQ_NS + tol))
+	# the helper's clocks, printed (see the header): per mille of faultline's
+	echo "helper's clocks vs faultline's sleeping: asleep $((sl ? me * 1000 / sl : 0))," \
+		"off CPU $((sl ? off * 1000 / sl : 0)) per mille; the trace's off CPU in the" \
+		"same calls vs the helper's: $((off ? toff * 1000 / off : 0)) per mille"
+	# how much of the hold is asleep depends on how many calls meet a zap
+	# (6.12: 75% and 49% in two runs, 6.1: 4-9%): printed, not a check of
+	# faultline (the two checks above are)
+	echo "sleeping: $((hold ? sl * 1000 / hold : 0)) per mille of the row's hold"
+	grep -q "was behind mmap() from tid $(hv sleeper_tid) (bl-sleeper)" /out/$SB/report.txt &&
+		fl_pass "report --blame names mmap() from bl-sleeper" ||
+		fl_fail "report --blame: no line for mmap() from bl-sleeper"
+}
+
+sleeper_pass bpf
+if [ -f /fl/faultline.ko ]; then
+	fl_check_cmd "insmod faultline.ko" insmod /fl/faultline.ko
+	sleeper_pass kmod
+	fl_check_cmd "rmmod faultline" rmmod faultline
+else
+	fl_fail "faultline.ko was not built for $FL_KREL"
+fi
 fl_done

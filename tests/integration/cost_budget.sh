@@ -5,7 +5,8 @@
 # Then the cost inside the figure: each tier's reported fault latency p50
 # against pft's own --latency p50 untraced (guest ns = instructions), within
 # the latency-* rows' percentages.  On 6.12 and 6.1, in the same boot (one
-# settle, one untraced row), what --blame costs a fault (blame_cost below).
+# settle, one untraced row), what --blame costs a fault (blame_cost below),
+# with the BPF skeleton and with the module's own hooks (kmod_blame_cost).
 # kernels: 6.12 6.1 5.10
 # icount: yes
 # timeout: 1500
@@ -90,11 +91,41 @@ blame_cost() {
 }
 case $FL_SERIES in 6.12|6.1) blame_cost ;; esac
 
+# The same for the module's own holder hooks (-b kmod --blame, module/blame.c):
+#   6.12: its mmap_lock probes are live with -b kmod already (per-VMA
+#         faults never take mmap_lock); blame adds sched_switch and reclaim
+#   6.1:  write holds from kprobes on the rwsem write side, which no fault
+#         calls (the tracepoints would build the memcg path per fault)
+kmod_blame_cost() {
+	cost_row kmod-locks rec -b kmod --locks || { fl_fail "kmod-locks row: no figure"; return; }
+	L=$COST_MIN
+	cost_row kmod-locks-blame rec -b kmod --locks --blame ||
+		{ fl_fail "kmod-locks-blame row: no figure"; return; }
+	B=$COST_MIN
+	echo "cost: untraced $BASE, -b kmod --locks $L (+$((L - BASE))), -b kmod --locks --blame $B" \
+		"(+$((B - L)) over -b kmod --locks)"
+	fl_check_le "-b kmod: --blame adds instructions per fault over --locks (idle, cheapest of $COST_RUNS)" \
+		$((B - L)) "$BLAME_BUDGET"
+	faultline record -q -b kmod --blame -o /tmp/kb.snap -- /fl/pft -m 4m -t 1 >/dev/null 2>&1
+	faultline report --raw /tmp/kb.snap >/tmp/kb.raw 2>&1
+	grep -q '^blame=faultline.ko$' /tmp/kb.raw &&
+		fl_pass "the module's blame was armed (blame=faultline.ko)" ||
+		fl_fail "the module's blame not armed: $(grep '^blame=' /tmp/kb.raw)"
+	case $FL_SERIES in
+	6.1) want='faultline.ko (kprobes on the rwsem write side)' ;;
+	*) want='faultline.ko (mmap_lock tracepoints)' ;;
+	esac
+	fl_check_eq "the module's write holds seen by ($FL_SERIES)" \
+		"$(sed -n 's/^blame.writes=//p' /tmp/kb.raw)" "$want"
+}
+
 if [ -f /fl/faultline.ko ]; then
 	insmod /fl/faultline.ko || fl_fail "insmod faultline.ko"
 	check_row kmod-idle
 	check_row kmod rec -b kmod
 	check_row kmod-idle	# after a recording ended: disarmed again
+	case $FL_SERIES in 6.12|6.1) kmod_blame_cost ;; esac
+	check_row kmod-idle	# and after the module's blame: disarmed again
 	rmmod faultline || fl_fail "rmmod faultline"
 else
 	fl_fail "faultline.ko was not built for $FL_KREL"

@@ -310,6 +310,10 @@ want_ctl() {
 	656e61626c65|64697361626c65|7265736574) W=ok; return ;;	# enable disable reset
 	6d6d61705f6c6f636b206f6e|6d6d61705f6c6f636b206175746f) W=ok; return ;;	# mmap_lock on|auto
 	686d66206f6e|686d66206f6666) W=ok; return ;;			# hmf on|off
+	626c616d65206f6666) W=ok; return ;;				# blame off
+	626c616d65206f6e)	# blame on: ENODEV where no mmap_lock tracepoints (5.10)
+		case $FL_SERIES in 5.10) W="No such device" ;; *) W=ok ;; esac
+		return ;;
 	7467696420*) arg=${body#7467696420} ;;			# "tgid "
 	*) W=$EINVAL; return ;;
 	esac
@@ -330,8 +334,8 @@ want_ctl() {
 ctl_value() {
 	rnd
 	case $((r % 9)) in
-	8) set -- $1 enable disable reset "tgid 0" "tgid $$" "tgid 1"
-	   eval printf "'%s\n'" "\"\${$((2 + (r >> 4) % 6))}\"" >$1 ;;
+	8) set -- $1 enable disable reset "tgid 0" "tgid $$" "tgid 1" "blame on" "blame off"
+	   eval printf "'%s\n'" "\"\${$((2 + (r >> 4) % 8))}\"" >$1 ;;
 	0|1) rand_value $1 ;;
 	2) edge $(((r >> 4) % nedge)) $F/arg; { printf 'tgid '; cat $F/arg; } >$1 ;;
 	3) rand_value $F/arg; { printf 'tgid '; cat $F/arg; } >$1 ;;

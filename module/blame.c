@@ -190,6 +190,18 @@ static int fl_bl_site_of_current(void)
 
 /* ---- the writer: probes.c's mmap_lock handlers call these ------------- */
 
+/* H, the current task's entry (claimed when NULL), with its site taken now. */
+static struct fl_bl_holder *fl_bl_holder_site(struct fl_bl_holder *h)
+{
+	if (!h)
+		h = fl_bl_holder_new();
+	if (h) {
+		h->site = fl_bl_site_of_current();
+		h->tid = current->pid;
+	}
+	return h;
+}
+
 void fl_bl_start(struct mm_struct *mm, bool write, u64 now)
 {
 	struct fl_bl_holder *h;
@@ -201,13 +213,9 @@ void fl_bl_start(struct mm_struct *mm, bool write, u64 now)
 		fl_bl_count(BL_M_NESTED);
 		return;
 	}
-	if (!h) {
-		h = fl_bl_holder_new();
-		if (!h)
-			return;
-	}
-	h->site = fl_bl_site_of_current();
-	h->tid = current->pid;
+	h = fl_bl_holder_site(h);
+	if (!h)
+		return;
 	h->queue_start = now;
 	h->hold_start = 0;
 	WRITE_ONCE(h->mm, mm);		/* published: faults now queue behind it */
@@ -273,13 +281,9 @@ void fl_bl_acquired(struct mm_struct *mm, bool write, bool success, u64 now)
 		raw_spin_unlock_irqrestore(&fl_bl_lock, flags);
 	} else {
 		/* no start seen: the site is taken now */
-		if (!h) {
-			h = fl_bl_holder_new();
-			if (!h)
-				return;
-		}
-		h->site = fl_bl_site_of_current();
-		h->tid = current->pid;
+		h = fl_bl_holder_site(h);
+		if (!h)
+			return;
 	}
 	bl_split_begin(&h->split, now);
 	WRITE_ONCE(h->hold_start, now);

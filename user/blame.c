@@ -354,22 +354,6 @@ void fl_blame_close(struct fl_blame *b)
 
 /* ---- read ---------------------------------------------------------------- */
 
-static void drop_sections(struct fl_snapshot *s)
-{
-	unsigned int i, j = 0;
-
-	for (i = 0; i < s->nr_extra; i++) {
-		unsigned int t = s->extra[i].sec.type;
-
-		if (t == FL_SEC_BLAME || t == FL_SEC_BLAME_TOTAL) {
-			free(s->extra[i].data);
-			continue;
-		}
-		s->extra[j++] = s->extra[i];
-	}
-	s->nr_extra = j;
-}
-
 /* The row's frames from its stack id, tracing frames dropped, symbolised. */
 static void row_frames(struct fl_blame_row *r, int stacks_fd, __u32 stackid,
 		       const struct fl_ksyms *k)
@@ -399,74 +383,6 @@ static void row_frames(struct fl_blame_row *r, int stacks_fd, __u32 stackid,
 	r->nframes = n;
 }
 
-static int row_cmp(const void *a, const void *b)
-{
-	const struct fl_blame_row *x = a, *y = b;
-
-	if (x->wait.sum != y->wait.sum)
-		return x->wait.sum < y->wait.sum ? 1 : -1;
-	if (x->hold.sum != y->hold.sum)
-		return x->hold.sum < y->hold.sum ? 1 : -1;
-	return x->sysnr < y->sysnr ? -1 : x->sysnr > y->sysnr;
-}
-
-static bool same_site(const struct fl_blame_row *a, const struct fl_blame_row *b)
-{
-	if (a->sysnr != b->sysnr || a->nframes != b->nframes ||
-	    strncmp(a->comm, b->comm, BL_COMM_LEN))
-		return false;
-	for (unsigned int i = 0; i < a->nframes; i++)
-		if (strncmp(a->frames[i], b->frames[i], FL_SYM_LEN))
-			return false;
-	return true;
-}
-
-/* Rows being gathered: sites with the same syscall, comm and frames are one row. */
-struct bl_rows {
-	struct fl_blame_row *v;
-	unsigned int nr, cap;
-};
-
-/* Add one (identity and figures); 0 or -1 (out of memory). */
-static int rows_add(struct bl_rows *rs, const struct fl_blame_row *one)
-{
-	unsigned int j;
-
-	for (j = 0; j < rs->nr; j++)
-		if (same_site(&rs->v[j], one)) {
-			fl_blame_row_add_row(&rs->v[j], one);
-			return 0;
-		}
-	if (rs->nr == rs->cap) {
-		unsigned int cap = rs->cap ? rs->cap * 2 : 16;
-		struct fl_blame_row *n2 = realloc(rs->v, cap * sizeof(*n2));
-
-		if (!n2)
-			return -1;
-		rs->v = n2;
-		rs->cap = cap;
-	}
-	rs->v[rs->nr++] = *one;
-	return 0;
-}
-
-/* The top BL_TOP_ROWS, by wait caused, as the FL_SEC_BLAME section; frees rs. */
-static int rows_put(struct bl_rows *rs, struct fl_snapshot *s, char *err, size_t errlen)
-{
-	unsigned int nr = rs->nr;
-	int ret = 0;
-
-	if (nr > 1)
-		qsort(rs->v, nr, sizeof(*rs->v), row_cmp);
-	if (nr > BL_TOP_ROWS)
-		nr = BL_TOP_ROWS;
-	if (fl_snapshot_add_section(s, FL_SEC_BLAME, nr, rs->v, nr * sizeof(*rs->v)))
-		ret = fl_fail(err, errlen, "out of memory");
-	free(rs->v);
-	memset(rs, 0, sizeof(*rs));
-	return ret;
-}
-
 /* Every site, all CPUs summed. */
 static int read_rows(struct fl_blame *b, struct fl_snapshot *s, fl_u64 *nsites,
 		     char *err, size_t errlen)
@@ -475,7 +391,7 @@ static int read_rows(struct fl_blame *b, struct fl_snapshot *s, fl_u64 *nsites,
 	int sfd = bpf_map__fd(b->skel->maps.stacks);
 	struct bl_site_key key, next, *kp = NULL;
 	struct bl_site_stats *vals;
-	struct bl_rows rs = { 0 };
+	struct fl_blame_rows rs = { 0 };
 	struct fl_blame_row *one;
 	struct fl_ksyms k;
 	bool have_k;
@@ -514,13 +430,13 @@ static int read_rows(struct fl_blame *b, struct fl_snapshot *s, fl_u64 *nsites,
 					  one->nframes);
 		for (unsigned int c = 0; c < b->nr_cpus; c++)
 			fl_blame_row_add_site(one, &vals[c]);
-		if (rows_add(&rs, one)) {
+		if (fl_blame_rows_add(&rs, one)) {
 			ret = fl_fail(err, errlen, "out of memory");
 			break;
 		}
 	}
 	if (!ret)
-		ret = rows_put(&rs, s, err, errlen);
+		ret = fl_blame_rows_put(&rs, s, err, errlen);
 	free(rs.v);
 	if (have_k)
 		fl_ksyms_free(&k);
@@ -529,63 +445,26 @@ static int read_rows(struct fl_blame *b, struct fl_snapshot *s, fl_u64 *nsites,
 	return ret;
 }
 
-/*
- * faultline.ko's rows and total, as its snapshot brought them (module/blame.c:
- * one row per site, frames symbolised there), made the BPF skeleton's: the
- * same merge of sites, the holder's kind, the top rows.
- */
+/* faultline.ko's rows and total, from its snapshot (blame_rows.c). */
 static int read_kmod(struct fl_blame *b, struct fl_snapshot *s, struct fl_blame_total *t,
 		     char *err, size_t errlen)
 {
-	const struct fl_blame_total *mt = fl_snapshot_blame_total(s);
-	const struct fl_blame_row *mr;
-	struct fl_blame_row *copy = NULL;
-	struct bl_rows rs = { 0 };
-	unsigned int nr = 0;
-	int ret = 0;
+	int rc = fl_blame_kmod_rows(s, t, err, errlen);
 
-	mr = fl_snapshot_blame(s, &nr);
-	if (!mt || !(mt->kmod & FL_BLAME_KMOD)) {
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
 		b->on = false;
 		snprintf(b->why, sizeof(b->why), "faultline.ko: its snapshot has no blame rows "
 			 "(not armed: the mmap_lock or lock:contention hooks are not live)");
-		drop_sections(s);
 		return 0;
 	}
-	*t = *mt;
-	if (nr && !(copy = malloc(nr * sizeof(*copy))))
-		return fl_fail(err, errlen, "out of memory");
-	if (nr)
-		memcpy(copy, mr, nr * sizeof(*copy));
-	drop_sections(s);
-	for (unsigned int i = 0; i < nr && !ret; i++) {
-		struct fl_blame_row *r = &copy[i];
-
-		r->comm[BL_COMM_LEN - 1] = '\0';
-		if (r->nframes > BL_FRAMES)
-			r->nframes = BL_FRAMES;
-		for (unsigned int f = 0; f < r->nframes; f++)
-			r->frames[f][FL_SYM_LEN - 1] = '\0';
-		r->kind = fl_blame_kind(r->sysnr, (const char (*)[FL_SYM_LEN])r->frames,
-					r->nframes);
-		if (rows_add(&rs, r))
-			ret = fl_fail(err, errlen, "out of memory");
-	}
-	if (!ret)
-		ret = rows_put(&rs, s, err, errlen);
-	free(rs.v);
-	free(copy);
-	if (ret)
-		return ret;
 	if (t->kmod & FL_BLAME_KMOD_RWSEM)
 		snprintf(b->writes, sizeof(b->writes), "faultline.ko (kprobes on the rwsem write side)");
 	b->reclaim_on = (t->kmod & FL_BLAME_KMOD_RECLAIM) == FL_BLAME_KMOD_RECLAIM;
 	if (!b->reclaim_on)
 		snprintf(b->reclaim_why, sizeof(b->reclaim_why),
 			 "faultline.ko: no vmscan:mm_vmscan_direct_reclaim_begin/end tracepoints");
-	t->fb_seen = FL_BLAME_FB_NONE;
-	if (fl_snapshot_add_section(s, FL_SEC_BLAME_TOTAL, 1, t, sizeof(*t)))
-		return fl_fail(err, errlen, "out of memory");
 	return 0;
 }
 
@@ -633,7 +512,7 @@ int fl_blame_read(struct fl_blame *b, struct fl_snapshot *s, char *err, size_t e
 		return -1;
 	}
 	if (!b->kmod || !b->on)
-		drop_sections(s);
+		fl_blame_drop_sections(s);
 	if (!b->on) {
 		free(t);
 		snprintf(buf, sizeof(buf), "unavailable (%s)", b->why);

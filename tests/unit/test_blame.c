@@ -385,6 +385,85 @@ static void test_csv(void **state)
 	fl_snapshot_free(&s);
 }
 
+
+/*
+ * The rows faultline.ko's snapshot brings (module/blame.c: one per site,
+ * by raw stack): two sites that symbolise the same are one row, figures
+ * summed; rows by the wait caused; the kind told from the frames; an
+ * unterminated comm cut; the total kept, fallbacks "none".  A snapshot
+ * without the module's total is "no rows" (1), its sections dropped.
+ */
+static void kmod_row(struct fl_blame_row *r, unsigned int sysnr, const char *comm,
+		     const char *f0, const char *f1, fl_u64 wait, fl_u64 hold)
+{
+	memset(r, 0, sizeof(*r));
+	r->sysnr = sysnr;
+	r->tid = 77;
+	memcpy(r->comm, comm, strlen(comm));
+	r->nframes = 2;
+	memcpy(r->frames[0], f0, strlen(f0));
+	memcpy(r->frames[1], f1, strlen(f1));
+	if (wait)
+		fl_hist_add(&r->wait, wait);
+	fl_hist_add(&r->hold, hold);
+	r->ns[BL_ST_ONCPU] = hold;
+}
+
+static void test_kmod_rows(void **state)
+{
+	struct fl_blame_row in[3];
+	struct fl_blame_total t = { 0 }, got;
+	const struct fl_blame_row *r;
+	const struct fl_blame_total *tp;
+	struct fl_snapshot s = { 0 };
+	unsigned int nr;
+	char err[128];
+
+	(void)state;
+	kmod_row(&in[0], 9, "bl-writer", "do_mmap", "__x64_sys_mmap", 1000, 50);
+	kmod_row(&in[1], 10, "bl-writer", "do_mprotect_pkey", "__x64_sys_mprotect", 3000, 70);
+	kmod_row(&in[2], 10, "bl-writer", "do_mprotect_pkey", "__x64_sys_mprotect", 2000, 30);
+	memset(in[0].comm, 'x', BL_COMM_LEN);		/* no NUL from the module */
+	in[0].kind = 99;				/* what the module left: recomputed */
+	t.kmod = FL_BLAME_KMOD | FL_BLAME_KMOD_SWITCH | FL_BLAME_KMOD_RECLAIM;
+	t.sites = 3;
+	t.waits_blamed = 3;
+	t.fb_seen = FL_BLAME_FB_ON;			/* the module never counts them */
+	assert_int_equal(fl_snapshot_add_section(&s, FL_SEC_BLAME, 3, in, sizeof(in)), 0);
+	assert_int_equal(fl_snapshot_add_section(&s, FL_SEC_BLAME_TOTAL, 1, &t, sizeof(t)), 0);
+	assert_int_equal(fl_blame_kmod_rows(&s, &got, err, sizeof(err)), 0);
+	r = fl_snapshot_blame(&s, &nr);
+	assert_non_null(r);
+	assert_int_equal(nr, 2);
+	/* mprotect(): the two sites merged, 5000 ns of wait, first */
+	assert_int_equal(r[0].sysnr, 10);
+	assert_int_equal(r[0].wait.count, 2);
+	assert_int_equal(r[0].wait.sum, 5000);
+	assert_int_equal(r[0].hold.count, 2);
+	assert_int_equal(r[0].hold.sum, 100);
+	assert_int_equal(r[0].ns[BL_ST_ONCPU], 100);
+	assert_int_equal(r[0].kind, FL_BLAME_SYSCALL);
+	assert_int_equal(r[1].sysnr, 9);
+	assert_int_equal(r[1].kind, FL_BLAME_SYSCALL);
+	assert_int_equal(r[1].comm[BL_COMM_LEN - 1], '\0');
+	tp = fl_snapshot_blame_total(&s);
+	assert_non_null(tp);
+	assert_int_equal(tp->sites, 3);
+	assert_int_equal(tp->fb_seen, FL_BLAME_FB_NONE);
+	assert_true(tp->kmod & FL_BLAME_KMOD);
+	fl_snapshot_free(&s);
+
+	/* the BPF skeleton's total (kmod 0) is not the module's */
+	memset(&s, 0, sizeof(s));
+	t.kmod = 0;
+	assert_int_equal(fl_snapshot_add_section(&s, FL_SEC_BLAME, 1, in, sizeof(in[0])), 0);
+	assert_int_equal(fl_snapshot_add_section(&s, FL_SEC_BLAME_TOTAL, 1, &t, sizeof(t)), 0);
+	assert_int_equal(fl_blame_kmod_rows(&s, &got, err, sizeof(err)), 1);
+	assert_null(fl_snapshot_blame(&s, &nr));
+	assert_null(fl_snapshot_blame_total(&s));
+	fl_snapshot_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_fallbacks),
 		cmocka_unit_test(test_absent),
 		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_kmod_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -139,6 +139,15 @@ static void fl_bl_holder_free(struct fl_bl_holder *h)
 	smp_store_release(&h->task, NULL);
 }
 
+/*
+ * The current task's comm without task_lock() (a spinlock_t: not under the
+ * raw fl_bl_lock), as bpf_get_current_comm() reads it.
+ */
+static void fl_bl_comm(char comm[BL_COMM_LEN])
+{
+	strscpy_pad(comm, current->comm, BL_COMM_LEN);
+}
+
 /* The site of the current task's write lock (fl_bl_lock held). */
 static int fl_bl_site_find(u32 sysnr, const unsigned long *ips, unsigned int n)
 {
@@ -147,7 +156,7 @@ static int fl_bl_site_find(u32 sysnr, const unsigned long *ips, unsigned int n)
 	unsigned int i;
 	u32 hash = jhash2((const u32 *)ips, n * sizeof(*ips) / sizeof(u32), sysnr);
 
-	get_task_comm(comm, current);
+	fl_bl_comm(comm);
 	for (i = 0; i < fl_bl_nsites; i++) {
 		s = &fl_bl_sites[i];
 		if (s->hash == hash && s->sysnr == sysnr && s->nr_ips == n &&
@@ -225,8 +234,10 @@ static void fl_bl_hold_end(struct fl_bl_holder *h, u64 now)
 {
 	u64 hold = fl_ticks_ns(now - h->hold_start), rq, sl;
 	struct bl_site_stats *v;
+	char comm[BL_COMM_LEN];
 	unsigned long flags;
 
+	fl_bl_comm(comm);
 	bl_split_end(&h->split, now);
 	/*
 	 * The split's ticks add up to the hold's; scaled one by one they
@@ -244,7 +255,7 @@ static void fl_bl_hold_end(struct fl_bl_holder *h, u64 now)
 		v->reclaim_ns += fl_ticks_ns(h->split.reclaim_ns);
 		v->last_ns = now;
 		v->tid = h->tid;
-		get_task_comm(v->comm, current);
+		memcpy(v->comm, comm, BL_COMM_LEN);
 	}
 	raw_spin_unlock_irqrestore(&fl_bl_lock, flags);
 	fl_bl_holder_free(h);

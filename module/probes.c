@@ -88,9 +88,6 @@ static const char *const fl_hs_name[] = {
 
 static const char *const fl_hook_label[FL_HOOK_NR] = FL_HOOK_NAMES;
 
-/* ---- filters and helpers ------------------------------------------------ */
-
-
 /* ---- kretprobes ---------------------------------------------------------- */
 
 struct fl_hmf_data {

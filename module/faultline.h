@@ -223,6 +223,12 @@ static __always_inline bool fl_want(void)
 int fl_iface_init(void);
 void fl_iface_exit(void);
 int fl_set_tgid(unsigned int vnr);	/* tgid in the caller's pid namespace */
+ssize_t fl_control_write_user(struct file *file, const char __user *ubuf, size_t count);
+
+/* session.c */
+extern const struct file_operations fl_session_fops;
+bool fl_session_refuses(struct file *file);	/* fl_mutex held */
+void fl_session_show(struct seq_file *m);	/* takes fl_mutex */
 void fl_enable(void);			/* fl_mutex held: arm, then count */
 void fl_disable(void);			/* fl_mutex held: stop counting, disarm */
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -173,6 +174,7 @@ static bool process_ended(unsigned int tgid)
 /* fork CMD, held until release_child(); returns 0 or -1 */
 static int spawn_child(struct rec *r, const sigset_t *orig_mask)
 {
+	pid_t parent;
 	int p[2];
 	char c;
 
@@ -180,6 +182,7 @@ static int spawn_child(struct rec *r, const sigset_t *orig_mask)
 		fprintf(stderr, "faultline record: pipe: %s\n", strerror(errno));
 		return -1;
 	}
+	parent = getpid();
 	r->child = fork();
 	if (r->child < 0) {
 		fprintf(stderr, "faultline record: fork: %s\n", strerror(errno));
@@ -194,6 +197,9 @@ static int spawn_child(struct rec *r, const sigset_t *orig_mask)
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
 		sigprocmask(SIG_SETMASK, orig_mask, NULL);
+		/* CMD dies with its recorder (a SIGKILLed record leaves no orphan) */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
 		close(p[1]);
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);	/* recorder gave up before starting */

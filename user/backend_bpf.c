@@ -599,7 +599,12 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 		destroy_skel(b);
 		return -1;
 	}
-	skel->bss->slot = 0;
+	/*
+	 * Loaded and attached disarmed: the stats slot has no entry, so no
+	 * program counts until fl_bpf_arm() (after every hook is attached and
+	 * the collector's baselines are read: one window for every figure).
+	 */
+	skel->bss->slot = FL_BPF_SLOT_DISARMED;
 	b->slot = 0;
 	b->tgid_bits = mmap(NULL, b->tgid_words * sizeof(__u64), PROT_READ | PROT_WRITE,
 			    MAP_SHARED, bpf_map__fd(skel->maps.tgid_bits), 0);
@@ -884,6 +889,12 @@ static int wait_programs(struct fl_bpf *b, char *err, size_t errlen)
 		return fl_fail(err, errlen, "waiting for the BPF programs (array-of-maps "
 			       "update): %s", strerror(errno));
 	return 0;
+}
+
+void fl_bpf_arm(struct fl_bpf *b)
+{
+	b->skel->bss->slot = b->slot;
+	__sync_synchronize();
 }
 
 int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,

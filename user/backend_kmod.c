@@ -94,7 +94,7 @@ static int kmod_session_open(char *err, size_t errlen)
 	if (kmod_sess_fd >= 0)
 		return 0;
 	snprintf(path, sizeof(path), "%s/session", kmod_dir());
-	kmod_sess_fd = open(path, O_WRONLY | O_CLOEXEC);
+	kmod_sess_fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (kmod_sess_fd >= 0)
 		return 0;
 	if (errno == EBUSY) {
@@ -140,8 +140,12 @@ int kmod_start(unsigned int tgid, char *err, size_t errlen)
 	if (kmod_control("disable", err, errlen))
 		return -1;
 	snprintf(cmd, sizeof(cmd), "tgid %u", tgid);
-	if (kmod_control(cmd, err, errlen) || kmod_control("reset", err, errlen) ||
-	    kmod_control("enable", err, errlen))
+	return kmod_control(cmd, err, errlen);
+}
+
+int kmod_arm(char *err, size_t errlen)
+{
+	if (kmod_control("reset", err, errlen) || kmod_control("enable", err, errlen))
 		return -1;
 	return 0;
 }

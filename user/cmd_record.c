@@ -374,13 +374,21 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 	*written = false;
 	end_real = now_ns(CLOCK_REALTIME);
 	end_mono = now_ns(CLOCK_MONOTONIC);
-	if (fl_vmstat_read(&r->vm, NULL, true, err, sizeof(err)) && !r->a.quiet)
+	/*
+	 * The last window: the counters first, then vmstat, so the vmstat
+	 * delta's window (baseline read before arming) contains the counters'
+	 * (faults <= pgfault delta, our own reads' faults included).  A
+	 * rotation reads vmstat first: its end is the next window's start.
+	 */
+	if (rotate && fl_vmstat_read(&r->vm, NULL, true, err, sizeof(err)) && !r->a.quiet)
 		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);
 	ret = fl_be_read(&r->be, s, rotate, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "faultline record: reading the statistics: %s\n", err);
 		return -1;
 	}
+	if (!rotate && fl_vmstat_read(&r->vm, NULL, true, err, sizeof(err)) && !r->a.quiet)
+		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);
 	s->hdr.t_start_ns = r->win_real;
 	s->hdr.t_end_ns = end_real;
 	s->hdr.duration_ns = end_mono - r->win_mono;
@@ -679,6 +687,11 @@ static int record_setup(struct rec *r)
 	}
 	if (fl_vmstat_read(&r->vm, NULL, false, err, sizeof(err)) && !r->a.quiet)
 		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);
+	/* everything attached, the baseline read: one window from here */
+	if (fl_be_arm(&r->be, err, sizeof(err))) {
+		fprintf(stderr, "faultline record: %s\n", err);
+		return 1;
+	}
 	r->win_real = now_ns(CLOCK_REALTIME);
 	r->win_mono = now_ns(CLOCK_MONOTONIC);
 	if (r->a.duration > 0)

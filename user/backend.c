@@ -25,6 +25,7 @@ struct fl_be_ops {
 	int (*read)(struct fl_be *be, struct fl_snapshot *s, char *err, size_t errlen);
 	int (*rotate)(struct fl_be *be, struct fl_snapshot *s, char *err, size_t errlen);
 	int (*arm)(struct fl_be *be, char *err, size_t errlen);
+	int (*end)(struct fl_be *be, char *err, size_t errlen);	/* NULL: nothing to do */
 	void (*stop)(struct fl_be *be);
 };
 
@@ -55,6 +56,13 @@ static int bpf_arm(struct fl_be *be, char *err, size_t errlen)
 	(void)errlen;
 	fl_bpf_arm(be->bpf);
 	return 0;
+}
+
+static int bpf_end(struct fl_be *be, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return fl_bpf_end(be->bpf);
 }
 
 static void bpf_stop(struct fl_be *be)
@@ -100,7 +108,7 @@ static void kmod_stop_be(struct fl_be *be)
 
 static const struct fl_be_ops ops_bpf = {
 	.id = FL_BACKEND_BPF, .start = bpf_start, .read = bpf_read, .rotate = bpf_rotate,
-	.arm = bpf_arm, .stop = bpf_stop,
+	.arm = bpf_arm, .end = bpf_end, .stop = bpf_stop,
 };
 
 static const struct fl_be_ops ops_kmod = {
@@ -269,6 +277,11 @@ int fl_be_read(struct fl_be *be, struct fl_snapshot *s, bool rotate, char *err,
 int fl_be_arm(struct fl_be *be, char *err, size_t errlen)
 {
 	return be->ops ? be->ops->arm(be, err, errlen) : 0;
+}
+
+int fl_be_end(struct fl_be *be, char *err, size_t errlen)
+{
+	return be->ops && be->ops->end ? be->ops->end(be, err, errlen) : 0;
 }
 
 void fl_be_stop(struct fl_be *be)

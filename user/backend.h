@@ -59,6 +59,13 @@ int fl_be_read(struct fl_be *be, struct fl_snapshot *s, bool rotate, char *err,
  */
 int fl_be_arm(struct fl_be *be, char *err, size_t errlen);
 
+/*
+ * End the last window, before its read: the bpf backend stops counting
+ * new faults and lets those in flight reach handle_mm_fault (the module:
+ * nothing to do).  Read once more after it, then stop.  0 or -1 + err.
+ */
+int fl_be_end(struct fl_be *be, char *err, size_t errlen);
+
 /* Detach everything; be is none afterwards (idempotent). */
 void fl_be_stop(struct fl_be *be);
 

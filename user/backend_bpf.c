@@ -897,6 +897,39 @@ void fl_bpf_arm(struct fl_bpf *b)
 	__sync_synchronize();
 }
 
+/*
+ * The last window's end, before its read: no fault starts from here, and
+ * FL_BPF_DRAIN_US for faults counted before to reach handle_mm_fault
+ * (microseconds), where the kernel's pgfault advances, and return from it,
+ * where we count the call.  A filtered recording empties its tgid set: a
+ * traced task's new fault and its call are not counted, a fault in flight
+ * (its state exists) ends as usual -- exact, and no instruction added to
+ * any program.  A system-wide one detaches its fault-entry programs; calls
+ * of faults that start while the detach runs (tens of ms under TCG) are
+ * counted without a start, like a GUP call, so there the call count can
+ * run over faults by that much.  A fault held longer between its entry and
+ * that call (an mmap_lock wait in the fallback path) can still be counted
+ * without it.
+ */
+#define FL_BPF_DRAIN_US	1000
+int fl_bpf_end(struct fl_bpf *b)
+{
+	struct bpf_link **l[] = { &b->skel->links.tp_pf_user, &b->skel->links.tp_pf_kernel,
+				  &b->skel->links.tp_pf_user_cnt, &b->skel->links.tp_pf_kern_cnt };
+
+	if (!b->opts.system_wide) {
+		memset(b->tgid_bits, 0, b->tgid_words * sizeof(*b->tgid_bits));
+		__sync_synchronize();
+	} else {
+		for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++) {
+			bpf_link__destroy(*l[i]);
+			*l[i] = NULL;
+		}
+	}
+	usleep(FL_BPF_DRAIN_US);
+	return 0;
+}
+
 int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,
 		char *err, size_t errlen)
 {

@@ -80,6 +80,8 @@ void fl_bpf_stop(struct fl_bpf *b);
  */
 void fl_bpf_arm(struct fl_bpf *b);
 #define FL_BPF_SLOT_DISARMED	2u	/* the stats map has slots 0 and 1 */
+/* End the last window before its read: no new fault starts, in-flight ones drain. */
+int fl_bpf_end(struct fl_bpf *b);
 
 /*
  * The collector's own cost (record --self-cost).  fl_bpf_stats_enable turns

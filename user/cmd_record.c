@@ -382,6 +382,10 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 	 */
 	if (rotate && fl_vmstat_read(&r->vm, NULL, true, err, sizeof(err)) && !r->a.quiet)
 		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);
+	if (!rotate && fl_be_end(&r->be, err, sizeof(err))) {
+		fprintf(stderr, "faultline record: ending the window: %s\n", err);
+		return -1;
+	}
 	ret = fl_be_read(&r->be, s, rotate, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "faultline record: reading the statistics: %s\n", err);

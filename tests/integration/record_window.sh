@@ -2,12 +2,13 @@
 # or attached (`record -p PID`) recording attaches everything disarmed,
 # reads its vmstat baseline, then arms (user/backend.h fl_be_arm).  The
 # workload starts at varied delays after the recorder (before, during and
-# after its attach); every run must have faults (user + kernel) <=
-# handle_mm_fault calls and <= the snapshot's own vmstat pgfault delta
-# (pgfault counts every handle_mm_fault call: a counted fault that reached
-# it is in both).  Before the arming, faults counted from the fault-entry
+# after its attach); in every run the faults (user + kernel) that reached
+# handle_mm_fault are <= its calls and <= the snapshot's own vmstat
+# pgfault delta (pgfault counts every handle_mm_fault call), and few never
+# reached it.  Before the arming, faults counted from the fault-entry
 # tracepoint while the handle_mm_fault hooks were still being attached
-# came out thousands over both.  Each tier, and the module.
+# came out thousands over both (and as "never reached handle_mm_fault").
+# Each BPF tier that hooks handle_mm_fault, and the module.
 # kernels: 6.12 6.1 5.10
 # smp: 2
 # timeout: 900
@@ -37,13 +38,21 @@ one_run() {
 	fl_check_eq "$name: record exits 0" "$rc" 0
 	/fl/faultline report --raw "$snap" >/out/raw-$name.txt 2>&1 || { fl_fail "$name: report --raw"; return; }
 	f=$(( $(raw /out/raw-$name.txt faults_user) + $(raw /out/raw-$name.txt faults_kernel) ))
+	u=$(raw /out/raw-$name.txt faults_unhandled)
 	h=$(raw /out/raw-$name.txt handle_mm_fault_calls)
 	v=$(raw /out/raw-$name.txt vmstat.pgfault)
-	echo "$name: faults $f handle_mm_fault_calls $h vmstat.pgfault $v" | tee -a /out/window.txt
+	echo "$name: faults $f (never reached handle_mm_fault $u) handle_mm_fault_calls $h vmstat.pgfault $v" |
+		tee -a /out/window.txt
 	# a window that missed the workload would pass the bounds trivially
 	fl_check_ge "$name: at least one pft run's faults in the window" "$f" 1024
-	fl_check_le "$name: faults <= handle_mm_fault calls" "$f" "$h"
-	fl_check_le "$name: faults <= vmstat pgfault delta" "$f" "$v"
+	# A fault that never reaches handle_mm_fault (a kernel-mode EFAULT
+	# fixup, a signal) is in neither the calls nor pgfault: this workload
+	# has 0..114 such in a window of 10k..60k faults.  Before the arming,
+	# the faults counted while the handle_mm_fault hooks were being
+	# attached landed here: 17-40 % of the faults.
+	fl_check_le "$name: faults that never reached handle_mm_fault (<= 2 % of faults)" "$u" $((f / 50))
+	fl_check_le "$name: faults that reached it <= handle_mm_fault calls" $((f - u)) "$h"
+	fl_check_le "$name: faults that reached it <= vmstat pgfault delta" $((f - u)) "$v"
 }
 
 for d in 0 0.5 1.5; do

@@ -321,6 +321,39 @@ static int check_output(const char *out, bool dir_mode)
 	return 0;
 }
 
+/*
+ * Can CMD be executed, as execvp() would find it?  Asked before anything is
+ * attached, so a typo costs nothing and writes nothing.  0, or -1 with
+ * errno (ENOENT, EACCES).
+ */
+static int cmd_runnable(const char *cmd)
+{
+	const char *p = getenv("PATH"), *e;
+	char full[4096];
+	int err = ENOENT;
+
+	if (strchr(cmd, '/'))
+		return access(cmd, X_OK) ? -1 : 0;
+	if (!p || !*p)
+		p = "/bin:/usr/bin";
+	for (; ; p = e + 1) {
+		e = strchrnul(p, ':');
+		snprintf(full, sizeof(full), "%.*s%s%s", (int)(e - p), p, e > p ? "/" : "", cmd);
+		if (!access(full, X_OK)) {
+			struct stat st;
+
+			if (!stat(full, &st) && S_ISREG(st.st_mode))
+				return 0;
+		} else if (errno == EACCES) {
+			err = EACCES;
+		}
+		if (!*e)
+			break;
+	}
+	errno = err;
+	return -1;
+}
+
 /* Remove snap-*.snap left by an earlier recording into the same directory. */
 static void clear_dir(const char *dir)
 {
@@ -360,6 +393,21 @@ int fl_record_tag_window(struct fl_snapshot *s, const char *cmdline, const char 
 			return fl_fail(err, errlen, "snapshot tag 'interval_index' refused (no memory)");
 	}
 	return 0;
+}
+
+/* A regular file at PATH becomes PATH.old (replacing an older one). */
+static int keep_old(const char *path)
+{
+	char old[4096];
+	struct stat st;
+
+	if (lstat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return rename(path, old);
 }
 
 /* Take the window that ends now into a snapshot and write it. */
@@ -422,6 +470,12 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 		snprintf(path, pathlen, "%s/snap-%04u.snap", r->a.out, r->nsnap);
 	else
 		snprintf(path, pathlen, "%s", r->a.out);
+	/* like perf.data.old: an earlier recording at -o is kept, not overwritten */
+	if (!r->dir_mode && !r->nsnap && keep_old(path)) {
+		fprintf(stderr, "faultline record: keeping %s as %s.old: %s\n", path, path,
+			strerror(errno));
+		return -1;
+	}
 	r->nsnap++;
 	if (fl_snapshot_write_file(path, s, err, sizeof(err))) {
 		fprintf(stderr, "faultline record: %s\n", err);
@@ -619,6 +673,10 @@ static int record_setup(struct rec *r)
 	/* fail now, not after the workload ran; create nothing yet */
 	if (check_output(r->a.out, r->dir_mode))
 		return 1;
+	if (r->a.cmd && cmd_runnable(r->a.cmd[0])) {
+		fprintf(stderr, "faultline record: cannot run '%s': %s\n", r->a.cmd[0], strerror(errno));
+		return 127;
+	}
 	if (r->a.cmd) {
 		size_t off = 0;
 

@@ -69,7 +69,7 @@ long long fl_btf_enum_value(const struct btf *btf, const char *name);
  * per-CPU variables).  FL_PC_LEGACY otherwise, and for a NULL btf.
  */
 unsigned int fl_btf_pc_layout(const struct btf *btf);
-/* The layout's name and "not in task" mask, for probe and record -v. */
+/* The layout's name and "not in task" mask (faultline probe). */
 const char *fl_pc_layout_describe(unsigned int layout);
 
 /* Fill f from btf (NULL: f->btf false, nothing found). */

@@ -11,7 +11,7 @@
 #   - tracepoint: latency / lockless reported unavailable, mmap_lock present
 # plus interval snapshots (-i) merged by report, exit-status propagation,
 # probe, and the errors record must give.
-# kernels: 6.12 6.1
+# kernels: 7.3 6.12 6.1
 # smp: 2
 # timeout: 600
 . /fl/lib.sh

@@ -46,7 +46,7 @@
 # prom and json exports (counts only, no rate) carry the same counts.
 # On 6.1 (no per-VMA locks) every lockless figure is "absent ...", never a
 # number, on every backend, and faults_unhandled still counts the SIGSEGVs.
-# kernels: 6.12 6.1
+# kernels: 7.3 6.12 6.1
 # smp: 1
 # timeout: 900
 . /fl/lib.sh

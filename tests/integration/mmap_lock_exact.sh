@@ -31,7 +31,7 @@
 # overwrote the hold in flight; module/probes.c recorded it).  Fixed by the
 # shared mmap_lock state machine (include/faultline/mmaplock.h): bpf's
 # hold_write difference is N like the module's.
-# kernels: 6.12 6.1
+# kernels: 7.3 6.12 6.1
 # smp: 1
 # timeout: 600
 . /fl/lib.sh

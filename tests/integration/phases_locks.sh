@@ -4,7 +4,7 @@
 # mmap_lock write and dominate; the callers the stack walk names are mm
 # functions, never lock internals; the phases of every fault still add up.
 # Tests assert the class that must dominate, never times (TCG is emulated).
-# kernels: 6.12 6.1
+# kernels: 7.3 6.12 6.1
 # smp: 2
 # timeout: 300
 # args: 2 2 256 20

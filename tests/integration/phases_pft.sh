@@ -8,7 +8,7 @@
 # "unavailable (why)", never 0.  On 5.10 (no task-local storage) the
 # per-task state is the tid hash (include/faultline/tstore.h), and the
 # phases and lock classes 5.10 has no hooks for must say why.
-# kernels: 6.12 6.1 5.10
+# kernels: 7.3 6.12 6.1 5.10
 # smp: 2
 # timeout: 300
 # args: 4096

@@ -75,6 +75,7 @@ struct fl_slot *fl_slot_take(struct fl_slot *s, struct task_struct *old,
 void fl_slot_miss(struct fl_slot *s);
 void fl_slots_clear(void);			/* nothing armed */
 void fl_slot_release(void);
+void fl_slot_release_dead(struct task_struct *p);
 extern u64 fl_t_start_real;	/* CLOCK_REALTIME of the last reset */
 extern u64 fl_t_start_mono;	/* ktime_get_mono_fast_ns() of the last reset */
 

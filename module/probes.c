@@ -506,6 +506,12 @@ static void fl_tp_process_exit(void *data, struct task_struct *p)
 		fl_bl_task_exit();
 }
 
+/* The exit's later mmap_lock events may have claimed the slot again. */
+static void fl_tp_process_free(void *data, struct task_struct *p)
+{
+	fl_slot_release_dead(p);
+}
+
 static void fl_tp_process_fork(void *data, struct task_struct *parent,
 			       struct task_struct *child)
 {
@@ -535,6 +541,7 @@ static struct fl_tp fl_tps[] = {
 	{ FL_HOOK_CONTENTION_BEGIN, "contention_begin", fl_tp_contention_begin },
 	{ FL_HOOK_CONTENTION_END, "contention_end", fl_tp_contention_end },
 	{ -1, "sched_process_exit", fl_tp_process_exit },
+	{ -1, "sched_process_free", fl_tp_process_free },
 	{ -1, "sched_process_fork", fl_tp_process_fork },
 };
 

@@ -73,7 +73,7 @@ run FPROBE_NR_MAXACTIVE <<'C'
 struct fprobe fl_fp = { .nr_maxactive = 1 };
 C
 
-# sched_process_exit(p, bool group_dead) (6.16+) or (p)
+# sched_process_exit(p, bool group_dead) (7.3; 6.12 has (p)) or (p)
 run SCHED_EXIT_GROUP_DEAD <<'C'
 #include <linux/mm.h>
 #include <linux/sched.h>

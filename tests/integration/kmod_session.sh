@@ -5,7 +5,7 @@
 # (faults_user = its pages +-1%, as kmod_record).  A SIGKILLed recorder
 # leaves nothing armed (hooks, the kernel's kprobe list as before the
 # recording) and its workload dies with it (PR_SET_PDEATHSIG).
-# kernels: 6.12 6.1 5.10
+# kernels: 6.12 6.1 5.10 7.3
 # smp: 2
 # timeout: 400
 . /fl/lib.sh

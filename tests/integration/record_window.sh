@@ -9,7 +9,7 @@
 # tracepoint while the handle_mm_fault hooks were still being attached
 # came out thousands over both (and as "never reached handle_mm_fault").
 # Each BPF tier that hooks handle_mm_fault, and the module.
-# kernels: 6.12 6.1 5.10
+# kernels: 6.12 6.1 5.10 7.3
 # smp: 2
 # timeout: 900
 . /fl/lib.sh

@@ -133,6 +133,21 @@ if [ -f /fl/faultline.ko ]; then
 	check_row kmod-idle	# after a recording ended: disarmed again
 	case $FL_SERIES in 6.12|6.1) kmod_blame_cost ;; esac
 	check_row kmod-idle	# and after the module's blame: disarmed again
+	# a SIGKILLed recorder: its session file's release disarms
+	# (module/session.c); before it, every fault paid the armed hooks
+	# (6.12: +311) until someone wrote disable
+	faultline record -q -b kmod -o /tmp/killed.snap -- sleep 1000 >/dev/null 2>&1 &
+	k=$!
+	i=0
+	while ! grep -q '^armed: yes' /sys/kernel/debug/faultline/hooks && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	grep -q '^armed: yes' /sys/kernel/debug/faultline/hooks ||
+		fl_fail "the recorder to be killed never armed the module"
+	kill -9 $k
+	wait $k
+	check_row kmod-idle	# after a SIGKILLed recorder: disarmed by the session's release
 	rmmod faultline || fl_fail "rmmod faultline"
 else
 	fl_fail "faultline.ko was not built for $FL_KREL"

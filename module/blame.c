@@ -32,6 +32,11 @@
  * being switched, which is not running its own code then); the sites and
  * the totals under one raw spinlock, taken per write hold and per fault
  * wait, never per uncontended fault.  Full tables are counted.
+ *
+ * Its hooks (sched_switch, the vmscan tracepoints, the rwsem write side)
+ * are rows of probes.c's hook table, flagged FL_FEAT_BLAME and
+ * FL_FEAT_BLAME_RWSEM: probes.c registers and arms them with the others
+ * and lists them in debugfs faultline/hooks.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -47,7 +52,6 @@
 #include <linux/spinlock.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
-#include <linux/tracepoint.h>
 #include <linux/version.h>
 #include <asm/syscall.h>
 
@@ -89,15 +93,6 @@ static unsigned int fl_bl_nsites;
 static struct bl_totals fl_bl_tot;	/* wait_all, waits_blamed, misc */
 static DEFINE_RAW_SPINLOCK(fl_bl_lock);
 static int fl_bl_by;			/* FL_BL_BY_*: how the write holds are seen */
-
-/* Tracepoints of blame's own (the mmap_lock and contention ones are probes.c's). */
-struct fl_bl_tp {
-	const char *name;
-	void *probe;
-	struct tracepoint *tp;
-	bool armed;
-	bool ran;		/* armed since the last reset */
-};
 
 static inline void fl_bl_count(unsigned int id)
 {
@@ -395,8 +390,8 @@ static struct fl_bl_holder *fl_bl_holding(struct task_struct *t)
 }
 
 /* Only the arguments every kernel passes (prev_state came in 5.18). */
-static void fl_bl_switch(void *data, bool preempt, struct task_struct *prev,
-			 struct task_struct *next)
+void fl_bl_switch(void *data, bool preempt, struct task_struct *prev,
+		  struct task_struct *next)
 {
 	struct fl_bl_holder *h;
 	u64 now = 0;
@@ -428,34 +423,17 @@ static void fl_bl_reclaim(bool enter)
 
 /* (gfp, order, memcg) on 7.x, (order, gfp) before: conftest.sh */
 #if FL_HAVE_VMSCAN_BEGIN_GFP_ORDER_MEMCG
-static void fl_bl_reclaim_begin(void *data, gfp_t gfp, int order, struct mem_cgroup *memcg)
+void fl_bl_reclaim_begin(void *data, gfp_t gfp, int order, struct mem_cgroup *memcg)
 #else
-static void fl_bl_reclaim_begin(void *data, int order, gfp_t gfp)
+void fl_bl_reclaim_begin(void *data, int order, gfp_t gfp)
 #endif
 {
 	fl_bl_reclaim(true);
 }
 
-static void fl_bl_reclaim_end(void *data, unsigned long nr_reclaimed)
+void fl_bl_reclaim_end(void *data, unsigned long nr_reclaimed)
 {
 	fl_bl_reclaim(false);
-}
-
-static struct fl_bl_tp fl_bl_tps[] = {
-	{ "sched_switch", fl_bl_switch },
-	{ "mm_vmscan_direct_reclaim_begin", fl_bl_reclaim_begin },
-	{ "mm_vmscan_direct_reclaim_end", fl_bl_reclaim_end },
-	{ "mm_vmscan_memcg_reclaim_begin", fl_bl_reclaim_begin },
-	{ "mm_vmscan_memcg_reclaim_end", fl_bl_reclaim_end },
-};
-
-static void fl_bl_tp_lookup(struct tracepoint *tp, void *priv)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(fl_bl_tps); i++)
-		if (!strcmp(tp->name, fl_bl_tps[i].name))
-			fl_bl_tps[i].tp = tp;
 }
 
 /* ---- the rwsem write side (memcg-path kernels without per-VMA locks) --- */
@@ -472,7 +450,7 @@ static struct mm_struct *fl_bl_sem_mm(struct pt_regs *regs)
 }
 
 /* down_write*: start at the entry, acquired at the return. */
-static int fl_bl_dw_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+int fl_bl_dw_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct mm_struct *mm = fl_bl_sem_mm(regs);
 
@@ -492,25 +470,25 @@ static void fl_bl_dw_ret(struct kretprobe_instance *ri, struct pt_regs *regs, bo
 		fl_bl_acquired(*(struct mm_struct **)ri->data, true, success, now);
 }
 
-static int fl_bl_dw_ret_void(struct kretprobe_instance *ri, struct pt_regs *regs)
+int fl_bl_dw_ret_void(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	fl_bl_dw_ret(ri, regs, true);
 	return 0;
 }
 
-static int fl_bl_dw_ret_killable(struct kretprobe_instance *ri, struct pt_regs *regs)
+int fl_bl_dw_ret_killable(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	fl_bl_dw_ret(ri, regs, regs_return_value(regs) == 0);
 	return 0;
 }
 
-static int fl_bl_dw_ret_trylock(struct kretprobe_instance *ri, struct pt_regs *regs)
+int fl_bl_dw_ret_trylock(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	fl_bl_dw_ret(ri, regs, regs_return_value(regs) == 1);
 	return 0;
 }
 
-static int fl_bl_up_write(struct kprobe *p, struct pt_regs *regs)
+int fl_bl_up_write(struct kprobe *p, struct pt_regs *regs)
 {
 	struct mm_struct *mm = fl_bl_sem_mm(regs);
 
@@ -520,7 +498,7 @@ static int fl_bl_up_write(struct kprobe *p, struct pt_regs *regs)
 }
 
 /* mmap_write_downgrade: the mmap_lock tracepoints' acquire_returned(read) */
-static int fl_bl_downgrade(struct kprobe *p, struct pt_regs *regs)
+int fl_bl_downgrade(struct kprobe *p, struct pt_regs *regs)
 {
 	struct mm_struct *mm = fl_bl_sem_mm(regs);
 
@@ -529,91 +507,11 @@ static int fl_bl_downgrade(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-#define FL_BL_KRP(fn, ret) {						\
-	.kp.symbol_name = fn, .entry_handler = fl_bl_dw_entry,		\
-	.handler = ret, .data_size = sizeof(struct mm_struct *),	\
-	.maxactive = 64 }
-
-static struct kretprobe fl_bl_krps[] = {
-	FL_BL_KRP("down_write", fl_bl_dw_ret_void),
-	FL_BL_KRP("down_write_killable", fl_bl_dw_ret_killable),
-	FL_BL_KRP("down_write_trylock", fl_bl_dw_ret_trylock),
-};
-
-static struct kprobe fl_bl_kps[] = {
-	{ .symbol_name = "up_write", .pre_handler = fl_bl_up_write },
-	{ .symbol_name = "downgrade_write", .pre_handler = fl_bl_downgrade },
-};
-
-static bool fl_bl_rwsem_on;	/* the probes above are registered */
-
-/* All or none: a missing release would leave every hold open. */
-static int fl_bl_rwsem_register(void)
-{
-	struct kretprobe *rps[ARRAY_SIZE(fl_bl_krps)];
-	struct kprobe *kps[ARRAY_SIZE(fl_bl_kps)];
-	unsigned int i;
-	int err;
-
-	for (i = 0; i < ARRAY_SIZE(fl_bl_krps); i++) {
-		/* a kretprobe is registered afresh each time: clear what the last left */
-		const char *sym = fl_bl_krps[i].kp.symbol_name;
-		void *h = fl_bl_krps[i].handler;
-
-		memset(&fl_bl_krps[i].kp, 0, sizeof(fl_bl_krps[i].kp));
-		fl_bl_krps[i].kp.symbol_name = sym;
-		fl_bl_krps[i].handler = h;
-		rps[i] = &fl_bl_krps[i];
-	}
-	for (i = 0; i < ARRAY_SIZE(fl_bl_kps); i++) {
-		const char *sym = fl_bl_kps[i].symbol_name;
-		kprobe_pre_handler_t h = fl_bl_kps[i].pre_handler;
-
-		memset(&fl_bl_kps[i], 0, sizeof(fl_bl_kps[i]));
-		fl_bl_kps[i].symbol_name = sym;
-		fl_bl_kps[i].pre_handler = h;
-		kps[i] = &fl_bl_kps[i];
-	}
-	err = register_kretprobes(rps, ARRAY_SIZE(rps));
-	if (err) {
-		pr_warn("blame: rwsem write side: register_kretprobes failed (%d)\n", err);
-		return err;
-	}
-	err = register_kprobes(kps, ARRAY_SIZE(kps));
-	if (err) {
-		pr_warn("blame: rwsem write side: register_kprobes failed (%d)\n", err);
-		unregister_kretprobes(rps, ARRAY_SIZE(rps));
-		return err;
-	}
-	fl_bl_rwsem_on = true;
-	return 0;
-}
-
-static void fl_bl_rwsem_unregister(void)
-{
-	struct kretprobe *rps[ARRAY_SIZE(fl_bl_krps)];
-	struct kprobe *kps[ARRAY_SIZE(fl_bl_kps)];
-	unsigned int i;
-
-	if (!fl_bl_rwsem_on)
-		return;
-	for (i = 0; i < ARRAY_SIZE(fl_bl_krps); i++)
-		rps[i] = &fl_bl_krps[i];
-	for (i = 0; i < ARRAY_SIZE(fl_bl_kps); i++)
-		kps[i] = &fl_bl_kps[i];
-	/* both wait for running handlers */
-	unregister_kprobes(kps, ARRAY_SIZE(kps));
-	unregister_kretprobes(rps, ARRAY_SIZE(rps));
-	fl_bl_rwsem_on = false;
-}
-
 /* ---- control (fl_mutex held) ------------------------------------------ */
 
-/* `blame on|off`: applies at the next arming. */
+/* `blame on|off` (probes.c checked its hooks): applies at the next arming. */
 int fl_bl_set(bool on)
 {
-	if (on && !fl_probes_blame_ok())
-		return -ENODEV;
 	if (on && !fl_bl_sites) {
 		/* taken once, kept to unload: a snapshot may still read them */
 		fl_bl_sites = kvcalloc(FL_BL_SITES, sizeof(*fl_bl_sites), GFP_KERNEL);
@@ -630,74 +528,29 @@ bool fl_bl_wanted(void)
 }
 
 /*
- * Nothing armed: hook blame's tracepoints when `blame on` and probes.c's
- * hooks it stands on are live (how: FL_BL_BY_*); the holders of a previous
- * arming are dropped.
+ * Arming (nothing armed yet; probes.c hooked blame's rows for HOW, FL_BL_BY_*):
+ * the holders of a previous arming are dropped; the handlers act from here.
  */
 void fl_bl_arm(int how)
 {
-	unsigned int i;
-	int err;
-
 	memset(fl_bl_holders, 0, sizeof(fl_bl_holders));
 	atomic_set(&fl_bl_nholding, 0);
-	fl_bl_by = FL_BL_BY_NONE;
-	if (!fl_bl_want || how == FL_BL_BY_NONE)
-		return;
-	if (how == FL_BL_BY_RWSEM && fl_bl_rwsem_register())
-		return;
 	fl_bl_by = how;
-	for (i = 0; i < ARRAY_SIZE(fl_bl_tps); i++) {
-		struct fl_bl_tp *t = &fl_bl_tps[i];
-
-		if (!t->tp)
-			continue;
-		err = tracepoint_probe_register(t->tp, t->probe, NULL);
-		if (err)
-			pr_warn("blame: %s: tracepoint_probe_register failed (%d)\n", t->name, err);
-		else
-			t->armed = t->ran = true;
-	}
+	if (how == FL_BL_BY_NONE)
+		return;
 	fl_bl_ran = true;
 	WRITE_ONCE(fl_bl_armed, true);
 }
 
-/* Unhook; the caller synchronises the tracepoints after. */
-bool fl_bl_disarm(void)
+/* Before blame's rows are unhooked: the handlers stop acting. */
+void fl_bl_disarm(void)
 {
-	unsigned int i;
-	bool any = false;
-
 	WRITE_ONCE(fl_bl_armed, false);
-	fl_bl_rwsem_unregister();
-	for (i = 0; i < ARRAY_SIZE(fl_bl_tps); i++) {
-		struct fl_bl_tp *t = &fl_bl_tps[i];
-
-		if (!t->armed)
-			continue;
-		tracepoint_probe_unregister(t->tp, t->probe, NULL);
-		t->armed = false;
-		any = true;
-	}
-	return any;
-}
-
-/* Bit i: fl_bl_tps[i] ran (fl_blame_total.kmod, FL_BLAME_KMOD_HOOKS). */
-static u64 fl_bl_hooks(void)
-{
-	unsigned int i;
-	u64 m = 0;
-
-	for (i = 0; i < ARRAY_SIZE(fl_bl_tps); i++)
-		if (fl_bl_tps[i].ran)
-			m |= 1ull << i;
-	return m;
 }
 
 void fl_bl_reset(void)
 {
 	unsigned long flags;
-	unsigned int i;
 
 	raw_spin_lock_irqsave(&fl_bl_lock, flags);
 	fl_bl_nsites = 0;
@@ -705,8 +558,6 @@ void fl_bl_reset(void)
 	raw_spin_unlock_irqrestore(&fl_bl_lock, flags);
 	/* holders keep their entries; their sites are gone */
 	fl_bl_ran = READ_ONCE(fl_bl_armed);
-	for (i = 0; i < ARRAY_SIZE(fl_bl_tps); i++)
-		fl_bl_tps[i].ran = fl_bl_tps[i].armed;
 }
 
 /* ---- the snapshot's sections ------------------------------------------ */
@@ -719,11 +570,12 @@ unsigned int fl_bl_nrows(void)
 
 /*
  * Fill `rows` (fl_bl_nrows() of them) and `t`; returns the rows used.
+ * RAN: blame's tracepoints that ran since the reset (fl_probes_blame_ran()).
  * Frames are symbolised here, outside core-kernel text dropped (this
  * module's probes) and the tracing frames blame.h names; no address is
  * written out.  Process context, fl_mutex held.
  */
-unsigned int fl_bl_fill(struct fl_blame_row *rows, struct fl_blame_total *t)
+unsigned int fl_bl_fill(struct fl_blame_row *rows, struct fl_blame_total *t, u64 ran)
 {
 	struct fl_bl_site *copy;
 	unsigned long flags;
@@ -746,7 +598,7 @@ unsigned int fl_bl_fill(struct fl_blame_row *rows, struct fl_blame_total *t)
 	raw_spin_unlock_irqrestore(&fl_bl_lock, flags);
 	t->sites = n;
 	t->fb_seen = FL_BLAME_FB_NONE;
-	t->kmod = fl_bl_hooks() | FL_BLAME_KMOD;
+	t->kmod = ran | FL_BLAME_KMOD;
 	if (fl_bl_by == FL_BL_BY_RWSEM)
 		t->kmod |= FL_BLAME_KMOD_RWSEM;
 
@@ -768,11 +620,6 @@ unsigned int fl_bl_fill(struct fl_blame_row *rows, struct fl_blame_total *t)
 	kvfree(copy);
 	kfree(sym);
 	return n;
-}
-
-void fl_bl_init(void)
-{
-	for_each_kernel_tracepoint(fl_bl_tp_lookup, NULL);
 }
 
 void fl_bl_exit(void)

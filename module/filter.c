@@ -20,6 +20,8 @@
 
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/threads.h>
@@ -27,6 +29,7 @@
 
 #include "faultline.h"
 
+unsigned int fl_tgid;		/* global (init namespace) tgid, 0 = all */
 unsigned long *fl_tgid_map;
 static DEFINE_RAW_SPINLOCK(fl_filter_lock);
 
@@ -58,6 +61,25 @@ void fl_filter_fork(struct task_struct *parent, struct task_struct *child)
 	if (fl_tgid && test_bit(ptgid, fl_tgid_map))
 		__set_bit(ctgid, fl_tgid_map);
 	raw_spin_unlock(&fl_filter_lock);
+}
+
+/* Resolve VNR (caller's pid namespace) to a global tgid; 0 clears the filter. */
+int fl_set_tgid(unsigned int vnr)
+{
+	struct task_struct *t;
+	unsigned int nr = 0;
+
+	if (vnr) {
+		rcu_read_lock();
+		t = pid_task(find_vpid(vnr), PIDTYPE_TGID);
+		if (t)
+			nr = task_tgid_nr(t);
+		rcu_read_unlock();
+		if (!nr)
+			return -ESRCH;
+	}
+	fl_filter_set(nr);
+	return 0;
 }
 
 int fl_filter_init(void)

@@ -4,9 +4,7 @@
  *   snapshot  0400  binary snapshot (include/faultline/abi.h), one per open
  *   summary   0400  human-readable totals
  *   hooks     0400  live / absent / nmissed per probe
- *   control   0600  "enable" | "disable" | "reset" | "tgid N" | "mmap_lock on|auto"
- *                   | "hmf on|off" | "blame on|off" (blame.c; at the next enable);
- *                   EBUSY while a session is held
+ *   control   0600  the commands of control.c; EBUSY while a session is held
  *   session   0600  one recording: its open file holds the module, takes the
  *                   same commands, and disables at release (session.c)
  * Root only (the files' modes, debugfs's 0700 mount, and CAP_SYS_ADMIN at
@@ -32,28 +30,7 @@
 
 #include "faultline.h"
 
-#define FL_CTL_MAX	64
-
 static struct dentry *fl_dir;
-
-/* Resolve VNR (caller's pid namespace) to a global tgid; 0 clears the filter. */
-int fl_set_tgid(unsigned int vnr)
-{
-	struct task_struct *t;
-	unsigned int nr = 0;
-
-	if (vnr) {
-		rcu_read_lock();
-		t = pid_task(find_vpid(vnr), PIDTYPE_TGID);
-		if (t)
-			nr = task_tgid_nr(t);
-		rcu_read_unlock();
-		if (!nr)
-			return -ESRCH;
-	}
-	fl_filter_set(nr);
-	return 0;
-}
 
 static u64 fl_nmissed_since_reset(void)
 {
@@ -85,7 +62,7 @@ static void fl_snapshot_blame(struct fl_blob *b, struct fl_snap_header *h, char 
 	sec->size = sizeof(*t);
 	sec = (struct fl_section *)p;
 	p += sizeof(*sec);
-	nr = fl_bl_fill((struct fl_blame_row *)p, t);
+	nr = fl_bl_fill((struct fl_blame_row *)p, t, fl_probes_blame_ran());
 	sec->type = FL_SEC_BLAME;
 	sec->count = nr;
 	sec->size = nr * sizeof(struct fl_blame_row);
@@ -309,85 +286,6 @@ static const struct file_operations fl_hooks_fops = {
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = single_release,
-};
-
-/* ---- control ------------------------------------------------------------- */
-
-/* One command; fl_mutex held. */
-static int fl_control_exec(const char *cmd)
-{
-	unsigned int v;
-
-	lockdep_assert_held(&fl_mutex);
-	if (!strcmp(cmd, "enable")) {
-		fl_enable();
-	} else if (!strcmp(cmd, "disable")) {
-		fl_disable();
-	} else if (!strcmp(cmd, "mmap_lock on") || !strcmp(cmd, "mmap_lock auto")) {
-		fl_probes_mmap_lock(cmd[10] == 'o');
-	} else if (!strcmp(cmd, "blame on") || !strcmp(cmd, "blame off")) {
-		return fl_bl_set(cmd[7] == 'n');
-	} else if (!strcmp(cmd, "hmf on") || !strcmp(cmd, "hmf off")) {
-		/* takes effect at the next handle_mm_fault entry; a call in flight keeps t0 */
-		WRITE_ONCE(fl_time_hmf, cmd[5] == 'n');
-	} else if (!strcmp(cmd, "reset")) {
-		fl_stats_reset();
-		fl_bl_reset();
-		fl_nmissed_base = fl_probes_nmissed();
-	} else if (!strncmp(cmd, "tgid ", 5)) {
-		if (fl_parse_uint(cmd + 5, 10, &v) || v > PID_MAX_LIMIT)
-			return -EINVAL;
-		return fl_set_tgid(v);
-	} else {
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/*
- * A write to control or to the session file (session.c): one command, at
- * most one trailing newline.  EBUSY while another file holds the session.
- */
-ssize_t fl_control_write_user(struct file *file, const char __user *ubuf, size_t count)
-{
-	char buf[FL_CTL_MAX + 1];
-	size_t len = count;
-	int err;
-
-	if (count > FL_CTL_MAX)
-		return -E2BIG;
-	if (!count)
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[len] = '\0';
-	if (buf[len - 1] == '\n')
-		buf[--len] = '\0';
-	if (!len || strlen(buf) != len)	/* empty, or an embedded NUL */
-		return -EINVAL;
-	mutex_lock(&fl_mutex);
-	err = fl_session_refuses(file) ? -EBUSY : fl_control_exec(buf);
-	mutex_unlock(&fl_mutex);
-	return err ? err : count;
-}
-
-static ssize_t fl_control_write(struct file *file, const char __user *ubuf,
-				size_t count, loff_t *ppos)
-{
-	return fl_control_write_user(file, ubuf, count);
-}
-
-static int fl_control_open(struct inode *inode, struct file *file)
-{
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	return nonseekable_open(inode, file);
-}
-
-static const struct file_operations fl_control_fops = {
-	.owner = THIS_MODULE,
-	.open = fl_control_open,
-	.write = fl_control_write,
 };
 
 int fl_iface_init(void)

@@ -20,45 +20,8 @@
 DEFINE_MUTEX(fl_mutex);
 
 static unsigned int fl_hooks = FL_HOOK_ALL;
-bool fl_enabled;
-unsigned int fl_tgid;
 static unsigned int fl_maxactive;
 static bool fl_infer = true;
-
-/*
- * Nothing is hooked while disabled: `enable` arms the hooks, then counts;
- * `disable` stops counting, then unhooks (fl_mutex held for both).
- */
-void fl_enable(void)
-{
-	lockdep_assert_held(&fl_mutex);
-	if (READ_ONCE(fl_enabled))
-		return;
-	fl_probes_arm();
-	WRITE_ONCE(fl_enabled, true);
-}
-
-void fl_disable(void)
-{
-	lockdep_assert_held(&fl_mutex);
-	WRITE_ONCE(fl_enabled, false);
-	fl_probes_disarm();
-}
-
-/*
- * Strict unsigned parse for the parameters and the control file: a digit
- * first (kstrtouint alone takes a '+' sign) and no newline anywhere
- * (kstrtouint takes one trailing newline; the control file already strips
- * the one it accepts).
- */
-int fl_parse_uint(const char *s, unsigned int base, unsigned int *v)
-{
-	size_t len = strlen(s);
-
-	if (!len || !isdigit(s[0]) || s[len - 1] == '\n')
-		return -EINVAL;
-	return kstrtouint(s, base, v) ? -EINVAL : 0;
-}
 
 /*
  * A rejected value is echoed escaped and cut short: it may hold newlines
@@ -189,7 +152,6 @@ static int __init fl_init(void)
 	err = fl_probes_register(fl_hooks, maxactive, fl_infer);
 	if (err)
 		goto err_stats;
-	fl_bl_init();
 	err = fl_iface_init();
 	if (err)
 		goto err_probes;

@@ -58,6 +58,7 @@
 #define FL_FAULT_FLAG_SPECULATIVE	0x400
 #endif
 
+bool fl_enabled;
 struct fl_kvals fl_kv = { .vm_fault_retry = VM_FAULT_RETRY };
 bool fl_mmap_memcg_proto;
 bool fl_mmap_lock_on;
@@ -87,6 +88,21 @@ static const char *const fl_hs_name[] = {
 };
 
 static const char *const fl_hook_label[FL_HOOK_NR] = FL_HOOK_NAMES;
+
+/*
+ * What a row of the hook table serves.  The counts' rows (enum fl_hook) are
+ * registered at load and armed at every enable; a feature's rows are hooked
+ * only while it is armed, and are listed under its name.
+ */
+enum fl_feat {
+	FL_FEAT_CORE = 0,	/* the counts, a bit of the `hooks` mask */
+	FL_FEAT_BLAME,		/* `blame on`: the holder's split (blame.c) */
+	FL_FEAT_BLAME_RWSEM,	/* `blame on` with the mmap_lock hooks held off */
+};
+
+static const char *const fl_feat_label[] = {
+	[FL_FEAT_CORE] = "-", [FL_FEAT_BLAME] = "blame", [FL_FEAT_BLAME_RWSEM] = "blame",
+};
 
 /* ---- kretprobes ---------------------------------------------------------- */
 
@@ -275,9 +291,11 @@ NOKPROBE_SYMBOL(fl_fp_hmf_exit);
 #endif
 
 struct fl_krp {
-	int hook;
+	int hook;		/* enum fl_hook; -1 for a feature's row */
+	int feat;		/* enum fl_feat */
 	const char *sym;
 	struct kretprobe rp;
+	kprobe_pre_handler_t pre;	/* a kprobe: rp.kp alone, with this handler */
 	int state;
 	int err;
 	bool registered;
@@ -289,6 +307,13 @@ struct fl_krp {
 	struct fprobe fp;
 #endif
 };
+
+#define FL_BL_KRP(fn, ret) {						\
+	.hook = -1, .feat = FL_FEAT_BLAME_RWSEM, .sym = fn,		\
+	.rp = { .entry_handler = fl_bl_dw_entry, .handler = ret,	\
+		.data_size = sizeof(struct mm_struct *), .maxactive = 64 } }
+#define FL_BL_KP(fn, handler) {						\
+	.hook = -1, .feat = FL_FEAT_BLAME_RWSEM, .sym = fn, .pre = handler }
 
 static struct fl_krp fl_krps[] = {
 	{ .hook = FL_HOOK_DO_HMF, .sym = "do_handle_mm_fault",
@@ -308,6 +333,12 @@ static struct fl_krp fl_krps[] = {
 	{ .hook = FL_HOOK_LOCK_VMA, .sym = "lock_vma_under_rcu",
 	  .rp = { .entry_handler = fl_lvma_entry, .handler = fl_lvma_ret,
 		  .data_size = sizeof(u32) } },
+	/* blame's write holds where the mmap_lock hooks are held off (blame.c) */
+	FL_BL_KRP("down_write", fl_bl_dw_ret_void),
+	FL_BL_KRP("down_write_killable", fl_bl_dw_ret_killable),
+	FL_BL_KRP("down_write_trylock", fl_bl_dw_ret_trylock),
+	FL_BL_KP("up_write", fl_bl_up_write),
+	FL_BL_KP("downgrade_write", fl_bl_downgrade),
 };
 
 /* ---- tracepoint probes --------------------------------------------------- */
@@ -519,47 +550,44 @@ static void fl_tp_process_fork(void *data, struct task_struct *parent,
 }
 
 struct fl_tp {
-	int hook;		/* enum fl_hook, or -1: internal, always wanted */
+	int hook;		/* enum fl_hook, or -1: internal (always wanted) or a feature's */
+	const char *sys;
 	const char *name;
 	void *probe;
 	void *probe_memcg;	/* mmap_lock prototype with memcg_path */
+	int feat;		/* enum fl_feat */
 	struct tracepoint *tp;
 	int state;
 	int err;
 	bool armed;
+	bool ran;		/* a feature's row: armed since the last reset */
 };
 
 static struct fl_tp fl_tps[] = {
-	{ FL_HOOK_PF_USER, "page_fault_user", fl_tp_pf_user },
-	{ FL_HOOK_PF_KERNEL, "page_fault_kernel", fl_tp_pf_kernel },
-	{ FL_HOOK_MMAP_START, "mmap_lock_start_locking",
+	{ FL_HOOK_PF_USER, "exceptions", "page_fault_user", fl_tp_pf_user },
+	{ FL_HOOK_PF_KERNEL, "exceptions", "page_fault_kernel", fl_tp_pf_kernel },
+	{ FL_HOOK_MMAP_START, "mmap_lock", "mmap_lock_start_locking",
 	  fl_tp_mmap_start, fl_tp_mmap_start_memcg },
-	{ FL_HOOK_MMAP_ACQUIRED, "mmap_lock_acquire_returned",
+	{ FL_HOOK_MMAP_ACQUIRED, "mmap_lock", "mmap_lock_acquire_returned",
 	  fl_tp_mmap_acquired, fl_tp_mmap_acquired_memcg },
-	{ FL_HOOK_MMAP_RELEASED, "mmap_lock_released",
+	{ FL_HOOK_MMAP_RELEASED, "mmap_lock", "mmap_lock_released",
 	  fl_tp_mmap_released, fl_tp_mmap_released_memcg },
-	{ FL_HOOK_CONTENTION_BEGIN, "contention_begin", fl_tp_contention_begin },
-	{ FL_HOOK_CONTENTION_END, "contention_end", fl_tp_contention_end },
-	{ -1, "sched_process_exit", fl_tp_process_exit },
-	{ -1, "sched_process_free", fl_tp_process_free },
-	{ -1, "sched_process_fork", fl_tp_process_fork },
+	{ FL_HOOK_CONTENTION_BEGIN, "lock", "contention_begin", fl_tp_contention_begin },
+	{ FL_HOOK_CONTENTION_END, "lock", "contention_end", fl_tp_contention_end },
+	{ -1, "sched", "sched_process_exit", fl_tp_process_exit },
+	{ -1, "sched", "sched_process_free", fl_tp_process_free },
+	{ -1, "sched", "sched_process_fork", fl_tp_process_fork },
+	/* blame's, in the order of FL_BLAME_KMOD_HOOKS' bits (fl_probes_blame_ran) */
+	{ -1, "sched", "sched_switch", fl_bl_switch, .feat = FL_FEAT_BLAME },
+	{ -1, "vmscan", "mm_vmscan_direct_reclaim_begin", fl_bl_reclaim_begin,
+	  .feat = FL_FEAT_BLAME },
+	{ -1, "vmscan", "mm_vmscan_direct_reclaim_end", fl_bl_reclaim_end,
+	  .feat = FL_FEAT_BLAME },
+	{ -1, "vmscan", "mm_vmscan_memcg_reclaim_begin", fl_bl_reclaim_begin,
+	  .feat = FL_FEAT_BLAME },
+	{ -1, "vmscan", "mm_vmscan_memcg_reclaim_end", fl_bl_reclaim_end,
+	  .feat = FL_FEAT_BLAME },
 };
-
-static const char *fl_tp_system(const struct fl_tp *t)
-{
-	switch (t->hook) {
-	case FL_HOOK_PF_USER:
-	case FL_HOOK_PF_KERNEL:
-		return "exceptions";
-	case FL_HOOK_CONTENTION_BEGIN:
-	case FL_HOOK_CONTENTION_END:
-		return "lock";
-	case -1:
-		return "sched";
-	default:
-		return "mmap_lock";
-	}
-}
 
 static void fl_tp_lookup(struct tracepoint *tp, void *priv)
 {
@@ -573,13 +601,15 @@ static void fl_tp_lookup(struct tracepoint *tp, void *priv)
 /* ---- registration, arming ----------------------------------------------- */
 
 static u64 fl_probes_in_state_mask(enum fl_hook_state state);
+static void fl_feat_state(void);
 
 /*
  * The mmap_lock tracepoints of kernels before 6.14 build the memcg path (a
  * string, cgroup_path() under a lock) for every event while any probe is
  * attached.  Without a lockless fault path every fault takes mmap_lock, so
  * that is most of a fault's recording cost: such kernels arm them only after
- * `mmap_lock on`.
+ * `mmap_lock on`.  The same rule as user space's (fl_mmap_lock_held_off(),
+ * user/kfeatures.c), decided here from what this module found at load.
  */
 static bool fl_mmap_held(void)
 {
@@ -623,10 +653,13 @@ static void fl_tp_check(struct fl_tp *t)
 	if (!t->tp) {
 		t->state = FL_HS_ABSENT;
 		pr_info("%s:%s: no such tracepoint in this kernel, hook absent\n",
-			fl_tp_system(t), t->name);
+			t->sys, t->name);
 		return;
 	}
-	t->state = fl_tp_is_mmap(t) && fl_mmap_held() ? FL_HS_HELD : FL_HS_LIVE;
+	if (t->feat != FL_FEAT_CORE)
+		t->state = FL_HS_OFF;	/* fl_feat_state() */
+	else
+		t->state = fl_tp_is_mmap(t) && fl_mmap_held() ? FL_HS_HELD : FL_HS_LIVE;
 }
 
 static void fl_tp_arm(struct fl_tp *t)
@@ -635,7 +668,7 @@ static void fl_tp_arm(struct fl_tp *t)
 	if (t->err) {
 		t->state = FL_HS_FAILED;
 		pr_warn("%s:%s: tracepoint_probe_register failed (%d), hook not live\n",
-			fl_tp_system(t), t->name, t->err);
+			t->sys, t->name, t->err);
 		return;
 	}
 	t->armed = true;
@@ -700,6 +733,7 @@ int fl_probes_register(unsigned int mask, unsigned int maxactive, bool infer)
 		fl_probes_unregister();
 		return -ENODEV;
 	}
+	fl_feat_state();
 	return 0;
 }
 
@@ -768,7 +802,7 @@ static bool fl_tp_blame_need(const struct fl_tp *t)
  * Can `blame on` work: each of them registered, live or held off (held
  * off, blame sees the write holds on the rwsem write side instead)?
  */
-bool fl_probes_blame_ok(void)
+static bool fl_probes_blame_ok(void)
 {
 	unsigned int i;
 
@@ -798,6 +832,168 @@ static int fl_probes_blame_by(void)
 	return held ? FL_BL_BY_RWSEM : FL_BL_BY_TP;
 }
 
+/* Some mmap_lock hook held off: blame sees write holds on the rwsem write side. */
+static bool fl_mmap_tps_held(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fl_tps); i++)
+		if (fl_tp_is_mmap(&fl_tps[i]) && fl_tps[i].state == FL_HS_HELD)
+			return true;
+	return false;
+}
+
+/*
+ * A feature's rows, what they do while enabled: live when the feature is
+ * wanted (the rwsem rows: and the mmap_lock hooks are held off), else off;
+ * absent where the kernel has no such tracepoint or symbol.
+ */
+static void fl_feat_state(void)
+{
+	bool blame = fl_bl_wanted(), rwsem = blame && fl_mmap_tps_held();
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
+		struct fl_tp *t = &fl_tps[i];
+
+		if (t->feat == FL_FEAT_BLAME && t->tp)
+			t->state = blame ? FL_HS_LIVE : FL_HS_OFF;
+	}
+	for (i = 0; i < ARRAY_SIZE(fl_krps); i++) {
+		struct fl_krp *k = &fl_krps[i];
+
+		if (k->feat == FL_FEAT_BLAME_RWSEM && !k->registered && k->state != FL_HS_ABSENT)
+			k->state = rwsem ? FL_HS_LIVE : FL_HS_OFF;
+	}
+}
+
+/* Register a feature's kretprobe or kprobe afresh: clear what the last left. */
+static int fl_feat_krp_register(struct fl_krp *k)
+{
+	memset(&k->rp.kp, 0, sizeof(k->rp.kp));
+	k->rp.kp.symbol_name = k->sym;
+	if (k->pre) {
+		k->rp.kp.pre_handler = k->pre;
+		k->err = register_kprobe(&k->rp.kp);
+	} else {
+		k->err = register_kretprobe(&k->rp);
+	}
+	if (!k->err) {
+		k->registered = true;
+		return 0;
+	}
+	k->state = k->err == -ENOENT ? FL_HS_ABSENT : FL_HS_FAILED;
+	pr_warn("blame: %s: register_%s failed (%d), rwsem write side not hooked\n",
+		k->sym, k->pre ? "kprobe" : "kretprobe", k->err);
+	return k->err;
+}
+
+/* Unregister the feature's registered kprobes, then its kretprobes. */
+static void fl_feat_krps_unregister(int feat)
+{
+	struct kretprobe *rps[ARRAY_SIZE(fl_krps)];
+	struct kprobe *kps[ARRAY_SIZE(fl_krps)];
+	unsigned int i, nrp = 0, nkp = 0;
+
+	for (i = 0; i < ARRAY_SIZE(fl_krps); i++) {
+		struct fl_krp *k = &fl_krps[i];
+
+		if (k->feat != feat || !k->registered)
+			continue;
+		if (k->pre)
+			kps[nkp++] = &k->rp.kp;
+		else
+			rps[nrp++] = &k->rp;
+		k->registered = false;
+	}
+	/* both wait for running handlers */
+	if (nkp)
+		unregister_kprobes(kps, nkp);
+	if (nrp)
+		unregister_kretprobes(rps, nrp);
+}
+
+/* All or none: a missing release would leave every hold open. */
+static int fl_feat_krps_register(int feat)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(fl_krps); i++) {
+		if (fl_krps[i].feat != feat)
+			continue;
+		err = fl_feat_krp_register(&fl_krps[i]);
+		if (err) {
+			fl_feat_krps_unregister(feat);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* Arming, after the counts' hooks: blame's rows, the way its hooks allow. */
+static void fl_blame_arm(void)
+{
+	int how = fl_bl_wanted() ? fl_probes_blame_by() : FL_BL_BY_NONE;
+	unsigned int i;
+
+	fl_feat_state();
+	if (how == FL_BL_BY_RWSEM && fl_feat_krps_register(FL_FEAT_BLAME_RWSEM))
+		how = FL_BL_BY_NONE;
+	for (i = 0; i < ARRAY_SIZE(fl_tps) && how != FL_BL_BY_NONE; i++) {
+		struct fl_tp *t = &fl_tps[i];
+
+		if (t->feat != FL_FEAT_BLAME || t->state != FL_HS_LIVE)
+			continue;
+		fl_tp_arm(t);
+		if (t->armed)
+			t->ran = true;
+	}
+	fl_bl_arm(how);
+}
+
+/* `blame on|off` (fl_mutex held): applies at the next arming. */
+int fl_probes_blame(bool on)
+{
+	int err;
+
+	lockdep_assert_held(&fl_mutex);
+	if (on && !fl_probes_blame_ok())
+		return -ENODEV;
+	err = fl_bl_set(on);
+	if (err)
+		return err;
+	if (!fl_armed)
+		fl_feat_state();
+	return 0;
+}
+
+/* Bit i: blame's i-th tracepoint row ran since the reset (FL_BLAME_KMOD_HOOKS). */
+u64 fl_probes_blame_ran(void)
+{
+	unsigned int i, bit = 0;
+	u64 m = 0;
+
+	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
+		if (fl_tps[i].feat != FL_FEAT_BLAME)
+			continue;
+		if (fl_tps[i].ran)
+			m |= 1ull << bit;
+		bit++;
+	}
+	return m;
+}
+
+/* `reset` (fl_mutex held): what runs now is what ran. */
+void fl_probes_blame_reset(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fl_tps); i++)
+		if (fl_tps[i].feat == FL_FEAT_BLAME)
+			fl_tps[i].ran = fl_tps[i].armed;
+}
+
 /*
  * Hook everything live, disabled (fl_enabled false) and with fl_mutex held.
  * Returns in-flight from before are dropped by the generation, and the
@@ -817,6 +1013,8 @@ void fl_probes_arm(void)
 	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
 		struct fl_tp *t = &fl_tps[i];
 
+		if (t->feat != FL_FEAT_CORE)
+			continue;
 		if (fl_tp_is_mmap(t) && (t->state == FL_HS_LIVE || t->state == FL_HS_HELD))
 			t->state = fl_mmap_held() ? FL_HS_HELD : FL_HS_LIVE;
 		if (t->state == FL_HS_LIVE)
@@ -826,7 +1024,7 @@ void fl_probes_arm(void)
 		struct fl_krp *k = &fl_krps[i];
 		int err;
 
-		if (k->state != FL_HS_LIVE)
+		if (k->feat != FL_FEAT_CORE || k->state != FL_HS_LIVE)
 			continue;
 		if (fl_fp_arm(k))
 			continue;
@@ -836,7 +1034,7 @@ void fl_probes_arm(void)
 		else
 			k->armed = true;
 	}
-	fl_bl_arm(fl_probes_blame_by());
+	fl_blame_arm();
 	fl_armed = true;
 }
 
@@ -845,8 +1043,10 @@ void fl_probes_arm(void)
 static void fl_tps_unhook(void)
 {
 	unsigned int i;
-	bool tp = fl_bl_disarm();
+	bool tp = false;
 
+	fl_bl_disarm();
+	fl_feat_krps_unregister(FL_FEAT_BLAME_RWSEM);
 	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
 		struct fl_tp *t = &fl_tps[i];
 
@@ -871,7 +1071,7 @@ void fl_probes_disarm(void)
 		struct fl_krp *k = &fl_krps[i];
 
 		fl_fp_disarm(k);
-		if (!k->armed)
+		if (k->feat != FL_FEAT_CORE || !k->armed)
 			continue;
 		disable_kretprobe(&k->rp);
 		k->armed = false;
@@ -882,6 +1082,26 @@ void fl_probes_disarm(void)
 bool fl_probes_armed(void)
 {
 	return READ_ONCE(fl_armed);
+}
+
+/*
+ * Nothing is hooked while disabled: `enable` arms the hooks, then counts;
+ * `disable` stops counting, then unhooks (fl_mutex held for both).
+ */
+void fl_enable(void)
+{
+	lockdep_assert_held(&fl_mutex);
+	if (READ_ONCE(fl_enabled))
+		return;
+	fl_probes_arm();
+	WRITE_ONCE(fl_enabled, true);
+}
+
+void fl_disable(void)
+{
+	lockdep_assert_held(&fl_mutex);
+	WRITE_ONCE(fl_enabled, false);
+	fl_probes_disarm();
 }
 
 /* `mmap_lock on|auto` (fl_mutex held): applies at the next arming. */
@@ -899,6 +1119,7 @@ void fl_probes_mmap_lock(bool on)
 		if (fl_tp_is_mmap(t) && (t->state == FL_HS_LIVE || t->state == FL_HS_HELD))
 			t->state = fl_mmap_held() ? FL_HS_HELD : FL_HS_LIVE;
 	}
+	fl_feat_state();
 }
 
 void fl_probes_unregister(void)
@@ -910,7 +1131,7 @@ void fl_probes_unregister(void)
 		struct fl_krp *k = &fl_krps[i];
 
 		fl_fp_disarm(k);
-		if (!k->registered)
+		if (k->feat != FL_FEAT_CORE || !k->registered)
 			continue;
 		/* Waits for running handlers; later returns skip the handler. */
 		unregister_kretprobe(&k->rp);
@@ -934,7 +1155,7 @@ static u64 fl_probes_in_state_mask(enum fl_hook_state state)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(fl_krps); i++)
-		if (fl_krps[i].state == state)
+		if (fl_krps[i].hook >= 0 && fl_krps[i].state == state)
 			m |= BIT_ULL(fl_krps[i].hook);
 	for (i = 0; i < ARRAY_SIZE(fl_tps); i++)
 		if (fl_tps[i].hook >= 0 && fl_tps[i].state == state)
@@ -963,10 +1184,16 @@ u64 fl_probes_nmissed(void)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(fl_krps); i++)
-		if (fl_krps[i].registered)
+		if (fl_krps[i].feat == FL_FEAT_CORE && fl_krps[i].registered)
 			n += (u64)READ_ONCE(fl_krps[i].rp.nmissed) +
 			     READ_ONCE(fl_krps[i].rp.kp.nmissed) + fl_fp_nmissed(&fl_krps[i]);
 	return n;
+}
+
+/* A row's name in the listing: its enum fl_hook, or its feature's. */
+static const char *fl_hook_name(int hook, int feat)
+{
+	return hook >= 0 ? fl_hook_label[hook] : fl_feat_label[feat];
 }
 
 static void fl_show_note(struct seq_file *m, int state, int err)
@@ -988,10 +1215,14 @@ void fl_probes_show(struct seq_file *m)
 	seq_printf(m, "%-28s %-40s %-8s %s\n", "hook", "target", "state", "nmissed");
 	for (i = 0; i < ARRAY_SIZE(fl_krps); i++) {
 		const struct fl_krp *k = &fl_krps[i];
+		char target[48];
 
-		seq_printf(m, "%-28s kretprobe:%-30s %-8s ", fl_hook_label[k->hook],
-			   k->sym, fl_hs_name[k->state]);
-		if (k->state == FL_HS_LIVE)
+		snprintf(target, sizeof(target), "%s:%s", k->pre ? "kprobe" : "kretprobe", k->sym);
+		seq_printf(m, "%-28s %-40s %-8s ", fl_hook_name(k->hook, k->feat), target,
+			   fl_hs_name[k->state]);
+		if (k->state == FL_HS_LIVE && k->pre && k->registered)
+			seq_printf(m, "%lu (hooked as kprobe)\n", k->rp.kp.nmissed);
+		else if (k->state == FL_HS_LIVE && (k->feat == FL_FEAT_CORE || k->registered))
 			seq_printf(m, "%llu (maxactive %d, hooked as %s)\n",
 				   (u64)k->rp.nmissed + k->rp.kp.nmissed + fl_fp_nmissed(k),
 				   k->rp.maxactive, fl_fp_kind(k));
@@ -1002,10 +1233,10 @@ void fl_probes_show(struct seq_file *m)
 		const struct fl_tp *t = &fl_tps[i];
 		char target[48];
 
-		if (t->hook < 0)
-			continue;
-		snprintf(target, sizeof(target), "tracepoint:%s:%s", fl_tp_system(t), t->name);
-		seq_printf(m, "%-28s %-40s %-8s ", fl_hook_label[t->hook], target,
+		if (t->hook < 0 && t->feat == FL_FEAT_CORE)
+			continue;	/* internal: the filter, the slots */
+		snprintf(target, sizeof(target), "tracepoint:%s:%s", t->sys, t->name);
+		seq_printf(m, "%-28s %-40s %-8s ", fl_hook_name(t->hook, t->feat), target,
 			   fl_hs_name[t->state]);
 		fl_show_note(m, t->state, t->err);
 	}

@@ -53,6 +53,29 @@ if [ "$want_mmap" = off ]; then
 	fl_check_eq "mmap_lock_released after 'mmap_lock auto'" "$(kmod_hook_state mmap_lock_released)" off
 fi
 
+# Blame's hooks are rows of the one hook table, listed under "blame": off
+# until `blame on`, then live (the rwsem write side only where the
+# mmap_lock hooks are held off, 6.1), off again after `blame off`.  5.10
+# has no lock:contention_*: `blame on` is refused there.
+kmod_blame_state() { awk -v t="$1" '$1 == "blame" && $2 == t { print $3; exit }' "$FL_D/hooks"; }
+for t in tracepoint:sched:sched_switch kretprobe:down_write kprobe:up_write; do
+	fl_check_eq "blame row $t before 'blame on'" "$(kmod_blame_state $t)" off
+done
+if [ "$want_cont" = live ]; then
+	case $FL_SERIES in 6.1) want_rwsem=live ;; *) want_rwsem=off ;; esac
+	fl_check_cmd "blame on" kmod_ctl "blame on"
+	fl_check_eq "blame row sched_switch after 'blame on'" \
+		"$(kmod_blame_state tracepoint:sched:sched_switch)" live
+	for t in kretprobe:down_write kretprobe:down_write_killable kprobe:up_write kprobe:downgrade_write; do
+		fl_check_eq "blame row $t after 'blame on' on $FL_SERIES" "$(kmod_blame_state $t)" "$want_rwsem"
+	done
+	fl_check_cmd "blame off" kmod_ctl "blame off"
+	fl_check_eq "blame row sched_switch after 'blame off'" \
+		"$(kmod_blame_state tracepoint:sched:sched_switch)" off
+else
+	fl_check_cmd "'blame on' refused without lock:contention" sh -c "! echo 'blame on' >$FL_D/control"
+fi
+
 # 1. Only the workload: the shell sets the filter to its own pid, then execs
 #    pft, so the process counted is pft from its first instruction.
 fl_check_cmd "reset" kmod_ctl reset

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * faultline blame: who made the faults wait for mmap_lock.  A separate,
- * optional skeleton (`record --blame`), loaded by user/blame.c; design in
+ * optional skeleton (`record --blame`), loaded by user/blame_collect.c; design in
  * Documentation/blame.rst, shared types in include/faultline/blame.h.
  *
  * Writer side (on an mm of a traced process): the writer's call site
@@ -84,7 +84,7 @@ struct {
 	__type(value, struct bl_holder);
 } holders SEC(".maps");
 
-/* max_entries set by user space from the CPU count (blame.c) */
+/* max_entries set by user space from the CPU count (blame_collect.c) */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, 256);
@@ -137,15 +137,15 @@ fl_u64 open_writes = 0;
 const volatile bool filter_tgid = false;
 /* fault-path functions (kallsyms); nr_fault_ranges 0: every read wait counts */
 const volatile __u32 nr_fault_ranges = 0;
-const volatile struct bl_range fault_ranges[BL_NR_RANGES] = {};
+const volatile struct fl_krange fault_ranges[BL_NR_RANGES] = {};
 /*
  * Per-VMA-lock kernels: count user faults that fall back to mmap_lock;
  * fault_entry is asm_exc_page_fault, where a user-mode fault's stack ends,
  * fallback_fn lock_mm_and_find_vma, the fallback's mmap_read_trylock.
  */
 const volatile bool fallbacks_on = false;
-const volatile struct bl_range fault_entry = {};
-const volatile struct bl_range fallback_fn = {};
+const volatile struct fl_krange fault_entry = {};
+const volatile struct fl_krange fallback_fn = {};
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -761,7 +761,7 @@ int BPF_PROG(bl_cont_begin, void *lock, unsigned int flags)
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct mm_struct *mm = t->mm;
 
-	if (!(flags & BL_LCB_F_WRITE) && (flags & BL_LCB_F_READ) && mm &&
+	if (!(flags & FL_LCB_F_WRITE) && (flags & FL_LCB_F_READ) && mm &&
 	    lock == (void *)&mm->mmap_lock)
 		fault_blocks(ctx, lock, mm);
 	return 0;

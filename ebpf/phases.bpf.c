@@ -740,12 +740,12 @@ static __always_inline fl_u32 classify(void *ctx, struct ph_slot *s, void *lock,
 	if (all_callers)
 		class_from_stack(ctx, caller);
 	if (mm && lock == (void *)&mm->mmap_lock)
-		return (flags & PH_LCB_F_WRITE) ? FL_LK_MMAP_W : FL_LK_MMAP_R;
+		return (flags & FL_LCB_F_WRITE) ? FL_LK_MMAP_W : FL_LK_MMAP_R;
 	if (mm && lock == (void *)&mm->page_table_lock)
 		return FL_LK_PTL;
 	if (s->vma_lock && (fl_u64)lock == s->vma_lock)
 		return FL_LK_VMA;
-	if (!(flags & PH_LCB_F_SPIN) && is_vma_lock(lock))
+	if (!(flags & FL_LCB_F_SPIN) && is_vma_lock(lock))
 		return FL_LK_VMA;
 	cls = class_from_stack(ctx, caller);
 	if (cls < FL_LK_NR)
@@ -763,7 +763,7 @@ static __always_inline fl_u32 classify(void *ctx, struct ph_slot *s, void *lock,
 			return FL_LK_MEMCG;
 		if (top == FL_PH_LRU)
 			return FL_LK_LRU;
-		if (top == FL_PH_REST && (flags & PH_LCB_F_SPIN))
+		if (top == FL_PH_REST && (flags & FL_LCB_F_SPIN))
 			return FL_LK_PTL;
 	}
 	return FL_LK_OTHER;

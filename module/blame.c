@@ -331,7 +331,7 @@ void fl_bl_contend_begin(struct fl_slot *s, struct mm_struct *mm, unsigned int l
 	u32 w;
 
 	s->bl_wait = 0;
-	if (!(lcb & BL_LCB_F_READ) || (lcb & BL_LCB_F_WRITE))
+	if (!(lcb & FL_LCB_F_READ) || (lcb & FL_LCB_F_WRITE))
 		return;
 	if (!s->fs.start_ns) {
 		fl_bl_count(BL_M_NOFAULT);

@@ -12,7 +12,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/capability.h>
 #include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
@@ -22,6 +21,7 @@
 #include <linux/uaccess.h>
 
 #include "faultline.h"
+#include "stats.h"
 
 #define FL_CTL_MAX	64
 
@@ -73,10 +73,13 @@ static int fl_control_exec(const char *cmd)
 }
 
 /*
- * A write to control or to the session file (session.c): one command, at
- * most one trailing newline.  EBUSY while another file holds the session.
+ * A write to control (iface.c) or to the session file (session.c): one
+ * command, at most one trailing newline.  EBUSY when REFUSES (NULL: never)
+ * says FILE may not write now, asked under fl_mutex: while another file
+ * holds the session (fl_session_refuses()).
  */
-ssize_t fl_control_write_user(struct file *file, const char __user *ubuf, size_t count)
+ssize_t fl_control_write_user(struct file *file, const char __user *ubuf, size_t count,
+			      bool (*refuses)(struct file *file))
 {
 	char buf[FL_CTL_MAX + 1];
 	size_t len = count;
@@ -94,26 +97,7 @@ ssize_t fl_control_write_user(struct file *file, const char __user *ubuf, size_t
 	if (!len || strlen(buf) != len)	/* empty, or an embedded NUL */
 		return -EINVAL;
 	mutex_lock(&fl_mutex);
-	err = fl_session_refuses(file) ? -EBUSY : fl_control_exec(buf);
+	err = refuses && refuses(file) ? -EBUSY : fl_control_exec(buf);
 	mutex_unlock(&fl_mutex);
 	return err ? err : count;
 }
-
-static ssize_t fl_control_write(struct file *file, const char __user *ubuf,
-				size_t count, loff_t *ppos)
-{
-	return fl_control_write_user(file, ubuf, count);
-}
-
-static int fl_control_open(struct inode *inode, struct file *file)
-{
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	return nonseekable_open(inode, file);
-}
-
-const struct file_operations fl_control_fops = {
-	.owner = THIS_MODULE,
-	.open = fl_control_open,
-	.write = fl_control_write,
-};

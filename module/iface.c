@@ -29,6 +29,7 @@
 #include <linux/utsname.h>
 
 #include "faultline.h"
+#include "stats.h"
 
 static struct dentry *fl_dir;
 
@@ -286,6 +287,27 @@ static const struct file_operations fl_hooks_fops = {
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = single_release,
+};
+
+/* ---- control: the commands of control.c, refused while a session is held -- */
+
+static ssize_t fl_control_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	return fl_control_write_user(file, ubuf, count, fl_session_refuses);
+}
+
+static int fl_control_open(struct inode *inode, struct file *file)
+{
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	return nonseekable_open(inode, file);
+}
+
+static const struct file_operations fl_control_fops = {
+	.owner = THIS_MODULE,
+	.open = fl_control_open,
+	.write = fl_control_write,
 };
 
 int fl_iface_init(void)

@@ -16,6 +16,7 @@
 #include <linux/threads.h>
 
 #include "faultline.h"
+#include "stats.h"
 
 DEFINE_MUTEX(fl_mutex);
 

@@ -34,6 +34,7 @@
 #endif
 
 #include "faultline.h"
+#include "stats.h"
 
 /*
  * The mmap_lock tracepoints lost their memcg_path argument in 6.14
@@ -1215,7 +1216,7 @@ void fl_probes_show(struct seq_file *m)
 	seq_printf(m, "%-28s %-40s %-8s %s\n", "hook", "target", "state", "nmissed");
 	for (i = 0; i < ARRAY_SIZE(fl_krps); i++) {
 		const struct fl_krp *k = &fl_krps[i];
-		char target[48];
+		char target[64];
 
 		snprintf(target, sizeof(target), "%s:%s", k->pre ? "kprobe" : "kretprobe", k->sym);
 		seq_printf(m, "%-28s %-40s %-8s ", fl_hook_name(k->hook, k->feat), target,
@@ -1231,7 +1232,7 @@ void fl_probes_show(struct seq_file *m)
 	}
 	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
 		const struct fl_tp *t = &fl_tps[i];
-		char target[48];
+		char target[64];
 
 		if (t->hook < 0 && t->feat == FL_FEAT_CORE)
 			continue;	/* internal: the filter, the slots */

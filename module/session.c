@@ -63,7 +63,7 @@ static int fl_session_open(struct inode *inode, struct file *file)
 static ssize_t fl_session_write(struct file *file, const char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
-	return fl_control_write_user(file, ubuf, count);
+	return fl_control_write_user(file, ubuf, count, NULL);	/* the holder */
 }
 
 static int fl_session_release(struct inode *inode, struct file *file)

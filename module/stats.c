@@ -49,6 +49,7 @@
 #include <linux/vmalloc.h>
 
 #include "faultline.h"
+#include "stats.h"
 
 struct fl_cpu_stats __percpu *fl_bank[2];
 unsigned int fl_bank_idx;

@@ -119,18 +119,6 @@ static int plan_add(struct prog_plan *plan, int n, struct bpf_program *p,
 	return n + 1;
 }
 
-const char *fl_bpf_mmap_lock_off(const struct fl_kfeatures *kf, const struct fl_bpf_opts *o)
-{
-	struct fl_kvals kv;
-
-	if (!kf->tp_mmap_lock || kf->mmap_memcg != 1 || (o && o->mmap_lock))
-		return NULL;
-	fl_kvals_from_features(kf, &kv);
-	if (kv.ll_kind != FL_LL_KIND_NONE)
-		return NULL;
-	return FL_MMAP_LOCK_OFF_WHY;
-}
-
 /*
  * The kprobe tier's kretprobe alone on per-VMA-lock kernels: the call's lock
  * is read from the mmap_lock tracepoints (faultline.bpf.c, kret_flags()),
@@ -144,7 +132,7 @@ static bool kp_lock_infer(unsigned int tier, const struct fl_kfeatures *kf,
 	fl_kvals_from_features(kf, &kv);
 	return tier == FL_TIER_KPROBE && !o->time_hmf && kf->has_hmf && !kf->has_do_hmf &&
 	       kv.ll_kind == FL_LL_KIND_VMA_LOCK && kv.ll_infer &&
-	       kf->tp_mmap_lock && !fl_bpf_mmap_lock_off(kf, o);
+	       kf->tp_mmap_lock && !fl_mmap_lock_off(kf, o->mmap_lock);
 }
 
 /*
@@ -171,7 +159,7 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 		n = plan_add(plan, n, count ? PG(tp_pf_kern_cnt) : PG(tp_pf_kernel),
 			     HOOK(FL_HOOK_PF_KERNEL), R_OPTIONAL);
 	lock_infer = kp_lock_infer(tier, kf, o);
-	if (kf->tp_mmap_lock && !fl_bpf_mmap_lock_off(kf, o)) {
+	if (kf->tp_mmap_lock && !fl_mmap_lock_off(kf, o->mmap_lock)) {
 		bool m = kf->mmap_memcg == 1;
 		/* the kprobe tier's VMA-lock inference reads acquire and release */
 		int need = lock_infer ? R_CORE : R_OPTIONAL;
@@ -748,14 +736,12 @@ int fl_read_online_cpus(unsigned char *online, unsigned int nr)
 /* Figures this recording left out for their cost, and why (report reads the tags). */
 static void tag_not_timed(struct fl_bpf *b, struct fl_snapshot *s)
 {
-	const char *why = fl_bpf_mmap_lock_off(&b->kf, &b->opts);
-
 	if (b->tier != FL_TIER_TRACEPOINT && !b->opts.time_hmf)
 		fl_snapshot_set_tag(s, FL_TAG_HMF_OFF,
 				    "not timed by default: an entry hook on every call costs about "
 				    "as much as the rest of the tier (record --hmf times it)");
-	if (why)
-		fl_snapshot_set_tag(s, FL_TAG_MMAP_LOCK_OFF, why);
+	if (fl_mmap_lock_off(&b->kf, b->opts.mmap_lock))
+		fl_snapshot_set_tag(s, FL_TAG_MMAP_LOCK_OFF, FL_MMAP_LOCK_OFF_WHY);
 }
 
 static void tag_recursion_misses(struct fl_bpf *b, struct fl_snapshot *s)

@@ -29,7 +29,6 @@ struct fl_bpf_opts {
  * Why the mmap_lock tracepoints stay detached with these options on this
  * kernel, or NULL when they are attached.
  */
-const char *fl_bpf_mmap_lock_off(const struct fl_kfeatures *kf, const struct fl_bpf_opts *o);
 
 struct fl_bpf;
 struct bpf_map;

@@ -18,7 +18,7 @@
 
 #include <stdio.h>
 
-#include "blame.h"
+#include "blame_model.h"
 #include "stats.h"
 
 #define BL_CMP_FRAMES	3	/* innermost frames a site is matched on */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Blame's rows as the snapshot keeps them (user/blame.h): sites with the
+ * Blame's rows as the snapshot keeps them (user/blame_rows.h): sites with the
  * same syscall, comm and frames merged, the top BL_TOP_ROWS by the fault
- * wait they caused -- for the BPF skeleton's sites (blame.c) and for the
+ * wait they caused -- for the BPF skeleton's sites (blame_collect.c) and for the
  * rows faultline.ko's snapshot brings (module/blame.c).
  */
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include <faultline/blame.h>
-#include "blame.h"
+#include "blame_rows.h"
 #include "errbuf.h"
 
 void fl_blame_drop_sections(struct fl_snapshot *s)

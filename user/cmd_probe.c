@@ -13,6 +13,7 @@
 #include "backend_kmod.h"
 #include "commands.h"
 #include "kfeatures.h"
+#include "snapshot.h"
 #include "vmstat.h"
 
 static const char *yes_no(bool b)
@@ -94,8 +95,8 @@ int cmd_probe(int argc, char **argv)
 		printf("  %-26s %s\n", "mmap_lock:*", !kf.tp_mmap_lock ? "no" :
 		       kf.mmap_memcg ? "yes, prototype (mm, memcg_path, write[, success])"
 				     : "yes, prototype (mm, write[, success])");
-		if (fl_bpf_mmap_lock_off(&kf, NULL))
-			printf("  %-26s %s\n", "", fl_bpf_mmap_lock_off(&kf, NULL));
+		if (fl_mmap_lock_off(&kf, false))
+			printf("  %-26s %s\n", "", FL_MMAP_LOCK_OFF_WHY);
 		printf("  %-26s %s\n", "lock:contention_begin/end", yes_no(kf.tp_contention));
 		caveat = kf.tp_contention ? fl_spin_contention_caveat(NULL) : NULL;
 		if (caveat)

@@ -26,7 +26,7 @@
 #include "atomic.h"
 #include "backend.h"
 #include "backend_kmod.h"
-#include "blame.h"
+#include "blame_collect.h"
 #include "commands.h"
 #include "errbuf.h"
 #include "kfeatures.h"

@@ -12,7 +12,7 @@
 
 #include "commands.h"
 #include "export.h"
-#include "blame.h"
+#include "blame_report.h"
 #include "phases.h"
 #include "report_common.h"
 #include "selfcost.h"

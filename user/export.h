@@ -74,6 +74,8 @@ int fl_export_load(struct fl_export *e, const char *in, const char *run, const c
 void fl_export_free(struct fl_export *e);
 
 void fl_export_json(FILE *f, const struct fl_export *e);
+/* `,"blame":{...}` of one snapshot that has blame's sections, else nothing. */
+void fl_blame_json(FILE *f, const struct fl_snapshot *s);
 void fl_export_csv(FILE *f, const struct fl_export *e);
 void fl_export_text(FILE *f, const struct fl_export *e);
 void fl_export_prom(FILE *f, const struct fl_export *e);

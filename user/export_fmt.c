@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blame.h"
+#include "blame_model.h"
 #include "export.h"
 #include "export_out.h"
 
@@ -131,6 +131,93 @@ static void json_kv_object(FILE *f, const char *text)
 		p = *eol ? eol + 1 : eol;
 	}
 	fputc('}', f);
+}
+
+static void json_blame_hist(FILE *f, const char *key, const struct fl_hist *h)
+{
+	fprintf(f, "\"%s\":{\"unit\":\"ns\",\"count\":%llu,\"sum\":%llu", key, h->count, h->sum);
+	if (h->count)
+		fprintf(f, ",\"min\":%llu,\"max\":%llu,\"p50\":%llu,\"p99\":%llu", h->min, h->max,
+			fl_hist_quantile_ppm(h, 500000), fl_hist_quantile_ppm(h, 990000));
+	fputc('}', f);
+}
+
+/* {"available":..,"holding":N,"free":N} or {"available":false,"reason":..} */
+static void json_blame_fb(FILE *f, const char *fbu, fl_u64 held, fl_u64 free_)
+{
+	if (fbu) {
+		fputs("{\"available\":false,\"reason\":", f);
+		fl_json_str(f, fbu);
+		fputc('}', f);
+	} else {
+		fprintf(f, "{\"available\":true,\"holding\":%llu,\"free\":%llu}", held, free_);
+	}
+}
+
+/* `,"blame":{...}` for a snapshot that has the sections, else nothing. */
+void fl_blame_json(FILE *f, const struct fl_snapshot *s)
+{
+	const char *fbu = fl_blame_fb_unavail(s);
+	const struct fl_blame_total *t = fl_snapshot_blame_total(s);
+	const struct fl_blame_row *r;
+	unsigned int nr = 0;
+	char what[96], comm[BL_COMM_LEN + 1], sym[FL_SYM_LEN + 1];
+
+	r = fl_snapshot_blame(s, &nr);
+	if (!t || !r) {
+		if (fl_snapshot_tag(s, "blame")) {
+			fputs(",\"blame\":{\"available\":false,\"reason\":", f);
+			fl_json_str(f, fl_snapshot_tag(s, "blame"));
+			fputc('}', f);
+		}
+		return;
+	}
+	fputs(",\"blame\":{\"available\":true,", f);
+	json_blame_hist(f, "fault_wait", &t->wait_all);
+	fprintf(f, ",\"blamed_waits\":%llu,\"fallbacks\":", t->waits_blamed);
+	json_blame_fb(f, fbu, t->fallbacks, t->fallbacks_free);
+	fputs(",\"events\":{", f);
+	for (unsigned int i = 0, n = 0; i < BL_M_NR; i++)
+		if (fl_blame_event_name(i))
+			fprintf(f, "%s\"%s\":%llu", n++ ? "," : "", fl_blame_event_name(i),
+				t->misc[i]);
+	fputs("},\"holders\":[", f);
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct fl_blame_row *x = &r[i];
+
+		fl_blame_what(x, what, sizeof(what));
+		fprintf(f, "%s{\"what\":", i ? "," : "");
+		fl_json_str(f, what);
+		fprintf(f, ",\"kind\":\"%s\",\"sysnr\":", fl_blame_kind_name(x->kind));
+		if (x->kind == FL_BLAME_SYSCALL)
+			fprintf(f, "%u", x->sysnr);
+		else
+			fputs("null", f);
+		fprintf(f, ",\"tid\":%u,\"comm\":", x->tid);
+		fl_blame_comm(x, comm);
+		fl_json_str(f, comm);
+		fputc(',', f);
+		json_blame_hist(f, "fault_wait", &x->wait);
+		fprintf(f, ",\"behind_queued\":%llu,\"fallbacks\":", x->behind_wait);
+		if (fbu)
+			fputs("null", f);
+		else
+			fprintf(f, "%llu", x->fallbacks);
+		fputc(',', f);
+		json_blame_hist(f, "hold", &x->hold);
+		fprintf(f, ",\"own_wait_ns\":%llu,\"oncpu_ns\":%llu,\"runnable_ns\":%llu,"
+			"\"sleep_ns\":%llu,\"reclaim_ns\":%llu,\"frames\":[",
+			x->own_wait_ns, x->ns[BL_ST_ONCPU], x->ns[BL_ST_RUNNABLE],
+			x->ns[BL_ST_SLEEP], x->reclaim_ns);
+		for (unsigned int k = 0; k < x->nframes && k < BL_FRAMES; k++) {
+			fl_blame_frame(x, k, sym);
+			if (k)
+				fputc(',', f);
+			fl_json_str(f, sym);
+		}
+		fputs("]}", f);
+	}
+	fputs("]}", f);
 }
 
 void fl_export_json(FILE *f, const struct fl_export *e)

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "blame.h"
+#include "blame_model.h"
 #include "export.h"
 
 static void esc(FILE *f, const char *s)
@@ -193,7 +193,7 @@ static void prom_labels(FILE *f, const struct fl_export_snap *es, const struct f
 	fputs("} ", f);
 }
 
-/* `record --blame` holder rows (user/blame.h, Documentation/blame.rst). */
+/* `record --blame` holder rows (user/blame_model.h, Documentation/blame.rst). */
 static void blame_families(FILE *f, const struct fl_export *e)
 {
 	static const struct {

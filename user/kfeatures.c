@@ -38,6 +38,16 @@ void fl_kvals_from_features(const struct fl_kfeatures *f, struct fl_kvals *kv)
 	}
 }
 
+bool fl_mmap_lock_off(const struct fl_kfeatures *f, bool asked)
+{
+	struct fl_kvals kv;
+
+	if (asked || !f->tp_mmap_lock || f->mmap_memcg != 1)
+		return false;
+	fl_kvals_from_features(f, &kv);
+	return kv.ll_kind == FL_LL_KIND_NONE;
+}
+
 const char *fl_lockless_describe(const struct fl_kfeatures *f)
 {
 	if (f->has_do_hmf)

@@ -2,7 +2,7 @@
 /*
  * Core-kernel text symbols from /proc/kallsyms, sorted by address: naming
  * contended locks by their callers (phases.c) and symbolising the holders'
- * stacks (blame.c).
+ * stacks (blame_collect.c).
  */
 #ifndef FAULTLINE_KSYMS_H
 #define FAULTLINE_KSYMS_H

@@ -175,7 +175,7 @@ static int range_cmp(const void *a, const void *b)
 {
 	const struct ph_range *x = a, *y = b;
 
-	return x->start < y->start ? -1 : x->start > y->start;
+	return x->fn.start < y->fn.start ? -1 : x->fn.start > y->fn.start;
 }
 
 /* Fill the skeleton's ranges; returns how many classified (non-skip) ranges. */
@@ -201,14 +201,14 @@ static int set_ranges(struct fl_phases *p, const struct fl_ksyms *k)
 				end = k->s[m].addr;
 				break;
 			}
-		if (!end || (n && r[n - 1].start == k->s[i].addr))
+		if (!end || (n && r[n - 1].fn.start == k->s[i].addr))
 			continue;	/* alias of the previous range */
 		if (n == PH_NR_RANGES) {	/* said in locks.naming */
 			p->ranges_dropped++;
 			continue;
 		}
-		r[n].start = k->s[i].addr;
-		r[n].end = end;
+		r[n].fn.start = k->s[i].addr;
+		r[n].fn.end = end;
 		r[n].cls = lock_funcs[j].cls;
 		r[n].pad = 0;
 		n++;
@@ -673,12 +673,7 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	env.btf = o->btf;
 	env.contention = kf.tp_contention;
 	env.mmap_memcg = kf.mmap_memcg;
-	/*
-	 * Before ~6.14 an attached mmap_lock tracepoint builds a memcg path
-	 * string per event, and without a lockless fault path (6.1) every
-	 * fault takes mmap_lock: as the main backend, only on request.
-	 */
-	if (env.mmap_memcg == 1 && !kf.has_lock_vma && !o->mmap_lock)
+	if (fl_mmap_lock_off(&kf, o->mmap_lock))
 		env.mmap_off = "off by default: its tracepoints build a memcg path per event here "
 			       "(record --mmap-lock)";
 	env.ll_flag = kf.flag_vma_lock;

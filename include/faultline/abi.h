@@ -26,6 +26,20 @@
 /* User addresses end here: the canonical lower half (x86_64, arm64). */
 #define FL_USER_ADDR_END	0x8000000000000000ULL
 
+/*
+ * Facts of the traced kernel that the BPF programs, the module and user
+ * space name alike.  lock:contention_begin's flags (LCB_F_* of
+ * include/trace/events/lock.h):
+ */
+#define FL_LCB_F_SPIN	(1u << 0)
+#define FL_LCB_F_READ	(1u << 1)
+#define FL_LCB_F_WRITE	(1u << 2)
+
+/* [start, end) of one kernel function, from kallsyms, set before load. */
+struct fl_krange {
+	fl_u64 start, end;
+};
+
 enum fl_backend {
 	FL_BACKEND_NONE = 0,
 	FL_BACKEND_BPF = 1,

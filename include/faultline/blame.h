@@ -29,10 +29,6 @@
 #define BL_SYS_NONE	0xffffffffu	/* sysnr of a kernel thread */
 #define BL_COMM_LEN	16
 
-/* lock:contention_begin's flags (include/trace/events/lock.h) */
-#define BL_LCB_F_READ	(1u << 1)
-#define BL_LCB_F_WRITE	(1u << 2)
-
 /* What the holder's time went to while it held the lock for write. */
 enum bl_state {
 	BL_ST_ONCPU = 0,
@@ -53,11 +49,8 @@ enum bl_misc {
 	BL_M_NR = 8,
 };
 
-/* [start, end) of a fault-path function (kallsyms), set before load. */
+/* Fault-path functions (struct fl_krange) blame.bpf.c knows. */
 #define BL_NR_RANGES	4
-struct bl_range {
-	fl_u64 start, end;
-};
 
 /*
  * A call site: the syscall, the kernel stack and the holder's comm (threads

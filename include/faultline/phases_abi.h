@@ -25,11 +25,6 @@
 #define PH_STACK	10	/* frames read at contention_begin */
 #define PH_CALLER_SCAN	3	/* real frames (after lock internals) examined */
 
-/* lock:contention_begin flags (include/trace/events/lock.h) */
-#define PH_LCB_F_SPIN	(1u << 0)
-#define PH_LCB_F_READ	(1u << 1)
-#define PH_LCB_F_WRITE	(1u << 2)
-
 /* Classes of a function range, beyond enum fl_lock_class. */
 #define PH_RANGE_SKIP	255	/* lock implementation / tracing: not a caller */
 /*
@@ -41,9 +36,8 @@
  */
 #define PH_RANGE_DIRECT	0x40
 
-struct ph_range {		/* [start, end) of one kernel function */
-	fl_u64 start;
-	fl_u64 end;
+struct ph_range {		/* one kernel function and what it names */
+	struct fl_krange fn;
 	fl_u32 cls;		/* enum fl_lock_class [| PH_RANGE_DIRECT], PH_RANGE_SKIP */
 	fl_u32 pad;
 };
@@ -310,9 +304,9 @@ FL_INLINE fl_u32 ph_range_class(const volatile struct ph_range *r, fl_u32 nr, fl
 		mid = (lo + hi) / 2;
 		if (mid >= PH_NR_RANGES)
 			break;
-		if (ip < r[mid].start)
+		if (ip < r[mid].fn.start)
 			hi = mid;
-		else if (ip >= r[mid].end)
+		else if (ip >= r[mid].fn.end)
 			lo = mid + 1;
 		else
 			return r[mid].cls;

@@ -10,7 +10,8 @@
  * runs and run time (bpf_run.* tags), and refuse nothing.
  */
 #include "fuzzutil.h"
-#include "blame.h"
+#include "blame_model.h"
+#include "blame_report.h"
 #include "export.h"
 #include "invariants.h"
 #include "phases.h"

@@ -14,7 +14,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "blame.h"
+#include "blame_model.h"
+#include "blame_report.h"
+#include "blame_rows.h"
 #include "export.h"
 
 /* on-CPU 100..130, preempted 130..150, on 150..160, asleep 160..200, on 200..210 */

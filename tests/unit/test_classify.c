@@ -141,6 +141,31 @@ static void test_kvals_spf(void **state)
 	assert_int_equal(kv.ll_flag, 0x400);
 }
 
+/* fl_mmap_lock_off(): the one rule for keeping the mmap_lock tracepoints off. */
+static void test_mmap_lock_off(void **state)
+{
+	struct fl_kfeatures f = feat();
+
+	(void)state;
+	f.tp_mmap_lock = true;
+	f.mmap_memcg = 1;		/* 6.1: memcg_path built per event, no lockless path */
+	assert_true(fl_mmap_lock_off(&f, false));
+	assert_false(fl_mmap_lock_off(&f, true));	/* record --mmap-lock */
+	f.has_lock_vma = true;		/* 6.4-6.13: per-VMA locks, faults mostly skip it */
+	assert_false(fl_mmap_lock_off(&f, false));
+	f = feat();
+	f.has_do_hmf = true;		/* an SPF kernel is a lockless path too */
+	f.tp_mmap_lock = true;
+	f.mmap_memcg = 1;
+	assert_false(fl_mmap_lock_off(&f, false));
+	f = feat();
+	f.tp_mmap_lock = true;
+	f.mmap_memcg = 0;		/* 6.14+: no memcg_path */
+	assert_false(fl_mmap_lock_off(&f, false));
+	f = feat();			/* 5.10: no mmap_lock tracepoints */
+	assert_false(fl_mmap_lock_off(&f, false));
+}
+
 static void test_kvals_none(void **state)
 {
 	struct fl_kfeatures f = feat();
@@ -1090,6 +1115,7 @@ int main(void)
 		cmocka_unit_test(test_kvals_vma_lock),
 		cmocka_unit_test(test_kvals_spf),
 		cmocka_unit_test(test_kvals_none),
+		cmocka_unit_test(test_mmap_lock_off),
 		cmocka_unit_test(test_vma_success),
 		cmocka_unit_test(test_vma_completed_is_end),
 		cmocka_unit_test(test_vma_abort),

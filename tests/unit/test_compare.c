@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "blame.h"
+#include "blame_model.h"
 #include "blame_compare.h"
 #include "commands.h"
 #include "phases.h"

@@ -162,10 +162,10 @@ static void test_random_streams_never_overrun(void **state)
 static void test_range_class(void **state)
 {
 	struct ph_range r[4] = {
-		{ 100, 200, FL_LK_ZONE, 0 },
-		{ 200, 250, PH_RANGE_SKIP, 0 },
-		{ 300, 400, FL_LK_LRU, 0 },
-		{ 1000, 1001, FL_LK_PTL, 0 },
+		{ { 100, 200 }, FL_LK_ZONE, 0 },
+		{ { 200, 250 }, PH_RANGE_SKIP, 0 },
+		{ { 300, 400 }, FL_LK_LRU, 0 },
+		{ { 1000, 1001 }, FL_LK_PTL, 0 },
 	};
 
 	(void)state;

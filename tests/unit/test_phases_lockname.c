@@ -18,12 +18,12 @@
 
 /* Function ranges, sorted, as user/phases.c builds them from kallsyms. */
 static const struct ph_range r[] = {
-	{ 100, 200, PH_RANGE_SKIP, 0 },			/* _raw_spin_lock_irq */
-	{ 200, 300, PH_RANGE_SKIP, 0 },			/* queued_spin_lock_slowpath */
-	{ 300, 400, FL_LK_LRU | PH_RANGE_DIRECT, 0 },	/* shrink_lruvec */
-	{ 400, 500, FL_LK_PTL, 0 },			/* page_vma_mapped_walk */
-	{ 500, 600, FL_LK_MEMCG, 0 },			/* try_charge_memcg */
-	{ 600, 700, FL_LK_ZONE, 0 },			/* free_pcppages_bulk */
+	{ { 100, 200 }, PH_RANGE_SKIP, 0 },			/* _raw_spin_lock_irq */
+	{ { 200, 300 }, PH_RANGE_SKIP, 0 },			/* queued_spin_lock_slowpath */
+	{ { 300, 400 }, FL_LK_LRU | PH_RANGE_DIRECT, 0 },	/* shrink_lruvec */
+	{ { 400, 500 }, FL_LK_PTL, 0 },			/* page_vma_mapped_walk */
+	{ { 500, 600 }, FL_LK_MEMCG, 0 },			/* try_charge_memcg */
+	{ { 600, 700 }, FL_LK_ZONE, 0 },			/* free_pcppages_bulk */
 };
 #define NR (sizeof(r) / sizeof(r[0]))
 

@@ -139,5 +139,6 @@ static inline fl_u64 pft_cyc2ns(fl_u64 cyc, fl_u32 mult, fl_u32 shift)
 
 /* run.c */
 int pft_run(const struct pft_opts *o, struct pft_result *r);
+size_t pft_line_size(void);	/* the data cache line, bytes (sysconf, else 64) */
 
 #endif /* PFT_H */

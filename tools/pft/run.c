@@ -65,7 +65,6 @@ struct ctl {
 
 static struct ctl *ctl;	/* one run at a time; process workers inherit it */
 
-size_t pft_line_size(void);
 size_t pft_line_size(void)
 {
 	long l = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Load, attach and read the holder-attribution skeleton (ebpf/blame.bpf.c).
- * API: user/blame.h.  Design: Documentation/blame.rst.
+ * API: user/blame_collect.h.  Design: Documentation/blame.rst.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,7 +14,9 @@
 
 #include <faultline/blame.h>
 #include "blame.skel.h"
-#include "blame.h"
+#include "blame_collect.h"
+#include "blame_model.h"
+#include "blame_rows.h"
 #include "errbuf.h"
 #include "kfeatures.h"
 #include "ksyms.h"
@@ -147,9 +149,8 @@ static void autoload_writes(struct blame_bpf *s, const struct btf *btf)
 
 /*
  * Write holds by fentry/fexit on the rwsem where the mmap_lock tracepoints
- * would tax every fault: they carry memcg_path (built for every event once
- * any probe is attached, mm/mmap_lock.c before ~6.14) and faults take
- * mmap_lock (no per-VMA locks, whose fallbacks need the read trylock event).
+ * are kept off (fl_mmap_lock_off(): they would tax every fault), whether or
+ * not the recording asked for them.
  */
 static bool writes_by_fentry(const struct fl_kfeatures *kf, const struct btf *btf)
 {
@@ -158,7 +159,7 @@ static bool writes_by_fentry(const struct fl_kfeatures *kf, const struct btf *bt
 		"downgrade_write",
 	};
 
-	if (kf->mmap_memcg != 1 || kf->has_lock_vma)
+	if (!fl_mmap_lock_off(kf, false))
 		return false;
 	for (size_t i = 0; i < sizeof(fn) / sizeof(fn[0]); i++)
 		if (!fl_btf_has_func(btf, fn[i]))

@@ -13,8 +13,6 @@
 
 #include "pft.h"
 
-size_t pft_line_size(void);
-
 static int print_series(const struct pft_opts *o)
 {
 	unsigned int out[PFT_MAX_SERIES], n, ncpus = o->series_ncpus;

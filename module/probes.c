@@ -609,7 +609,7 @@ static void fl_feat_state(void);
  * string, cgroup_path() under a lock) for every event while any probe is
  * attached.  Without a lockless fault path every fault takes mmap_lock, so
  * that is most of a fault's recording cost: such kernels arm them only after
- * `mmap_lock on`.  The same rule as user space's (fl_mmap_lock_held_off(),
+ * `mmap_lock on`.  The same rule as user space's (fl_mmap_lock_off(),
  * user/kfeatures.c), decided here from what this module found at load.
  */
 static bool fl_mmap_held(void)

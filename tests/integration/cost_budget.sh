@@ -7,7 +7,7 @@
 # the latency-* rows' percentages.  On 6.12 and 6.1, in the same boot (one
 # settle, one untraced row), what --blame costs a fault (blame_cost below),
 # with the BPF skeleton and with the module's own hooks (kmod_blame_cost).
-# kernels: 6.12 6.1 5.10
+# kernels: 6.12 6.1 5.10 7.3
 # icount: yes
 # timeout: 1500
 # carry: tests/cost-budgets
@@ -21,7 +21,7 @@
 COST_RUNS=7
 
 budget() {	# ROW -> this kernel's budget ("-": the row does not exist there)
-	case $FL_SERIES in 6.12) col=2 ;; 6.1) col=3 ;; 5.10) col=4 ;; *) col=0 ;; esac
+	case $FL_SERIES in 6.12) col=2 ;; 6.1) col=3 ;; 5.10) col=4 ;; 7.3) col=5 ;; *) col=0 ;; esac
 	awk -v r="$1" -v c=$col '$1 == r && c { print $c }' /fl/cost-budgets
 }
 check_row() {	# ROW CMD-PREFIX...
@@ -89,7 +89,7 @@ blame_cost() {
 	fl_check_eq "blame's write holds seen by ($FL_SERIES)" \
 		"$(sed -n 's/^blame.writes=//p' /tmp/b.raw)" "$want"
 }
-case $FL_SERIES in 6.12|6.1) blame_cost ;; esac
+case $FL_SERIES in 6.12|6.1|7.3) blame_cost ;; esac
 
 # The same for the module's own holder hooks (-b kmod --blame, module/blame.c):
 #   6.12: its mmap_lock probes are live with -b kmod already (per-VMA
@@ -123,7 +123,7 @@ if [ -f /fl/faultline.ko ]; then
 	check_row kmod-idle
 	check_row kmod rec -b kmod
 	check_row kmod-idle	# after a recording ended: disarmed again
-	case $FL_SERIES in 6.12|6.1) kmod_blame_cost ;; esac
+	case $FL_SERIES in 6.12|6.1|7.3) kmod_blame_cost ;; esac
 	check_row kmod-idle	# and after the module's blame: disarmed again
 	# a SIGKILLed recorder: its session file's release disarms
 	# (module/session.c); before it, every fault paid the armed hooks

@@ -25,6 +25,7 @@
 #include "backend_bpf.h"
 #include "commands.h"
 #include "errbuf.h"
+#include "intask_set.h"
 #include "selfcost.h"
 #include "topology.h"
 #include "faultline.skel.h"
@@ -547,7 +548,7 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	skel->rodata->follow_fork = o->follow_fork;
 	skel->rodata->time_hmf = o->time_hmf;
 	skel->rodata->kp_lock_infer = kp_lock_infer(tier, &b->kf, o);
-	skel->rodata->not_task_mask = fl_not_task_mask(b->kf.pc_layout);
+	FL_INTASK_SET(skel->rodata, b->kf.pc_layout);
 	if (!b->kf.task_storage) {
 		skel->rodata->task_btf = false;
 		if (fl_bpf_tstore_hash(skel->maps.tstate)) {

@@ -18,6 +18,7 @@
 #include "blame_model.h"
 #include "blame_rows.h"
 #include "errbuf.h"
+#include "intask_set.h"
 #include "kfeatures.h"
 #include "ksyms.h"
 
@@ -47,14 +48,6 @@ static const char *const fault_funcs[] = {
 	"lock_mm_and_find_vma", "do_user_addr_fault", "exc_page_fault",
 };
 
-static long sym_index(const struct fl_ksyms *k, const char *name)
-{
-	for (size_t i = 0; i < k->n; i++)
-		if (!strcmp(k->s[i].name, name))
-			return (long)i;
-	return -1;
-}
-
 /* [start, end) of kallsyms entry i: up to the next higher address, 0 = none. */
 static unsigned long long sym_end(const struct fl_ksyms *k, long i)
 {
@@ -67,8 +60,8 @@ static unsigned long long sym_end(const struct fl_ksyms *k, long i)
 /* The user-mode fault's last frame, for lockless-path fallbacks (try_load). */
 static void set_fault_entry(struct fl_blame *b, const struct fl_ksyms *k)
 {
-	long i = sym_index(k, "asm_exc_page_fault");
-	long j = sym_index(k, "lock_mm_and_find_vma");
+	long i = fl_ksyms_lookup(k, "asm_exc_page_fault");
+	long j = fl_ksyms_lookup(k, "lock_mm_and_find_vma");
 	unsigned long long end = i < 0 ? 0 : sym_end(k, i);
 	unsigned long long jend = j < 0 ? 0 : sym_end(k, j);
 
@@ -96,7 +89,7 @@ static void set_fault_ranges(struct fl_blame *b, const struct fl_ksyms *k, const
 		return;
 	}
 	for (size_t f = 0; f < sizeof(fault_funcs) / sizeof(fault_funcs[0]); f++) {
-		long i = sym_index(k, fault_funcs[f]);
+		long i = fl_ksyms_lookup(k, fault_funcs[f]);
 		unsigned long long end;
 
 		if (i < 0)
@@ -183,7 +176,7 @@ static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
 		return fl_fail(b->why, sizeof(b->why), "cannot open the BPF object: %s",
 			       strerror(errno));
 	s->rodata->filter_tgid = o->tgid != 0;
-	s->rodata->not_task_mask = fl_not_task_mask(kf->pc_layout);
+	FL_INTASK_SET(s->rodata, kf->pc_layout);
 	set_fault_ranges(b, k, kerr);
 	if (!kf->has_lock_vma)
 		snprintf(b->fb_why, sizeof(b->fb_why),
@@ -275,9 +268,8 @@ struct fl_blame *fl_blame_open(const struct fl_blame_opts *o, char *err, size_t 
 {
 	struct fl_kfeatures kf;
 	struct fl_blame *b;
-	struct fl_ksyms k;
+	const struct fl_ksyms *k;
 	char kerr[160] = "";
-	bool have_k;
 	int n;
 
 	if (!o) {
@@ -312,10 +304,8 @@ struct fl_blame *fl_blame_open(const struct fl_blame_opts *o, char *err, size_t 
 		describe(b);
 		return b;
 	}
-	have_k = fl_ksyms_load(&k, kerr, sizeof(kerr)) == 0;
-	load(b, o, &kf, have_k ? &k : NULL, kerr);
-	if (have_k)
-		fl_ksyms_free(&k);
+	k = fl_ksyms_get(kerr, sizeof(kerr));
+	load(b, o, &kf, k, kerr);
 	describe(b);
 	return b;
 }
@@ -395,8 +385,7 @@ static int read_rows(struct fl_blame *b, struct fl_snapshot *s, fl_u64 *nsites,
 	struct bl_site_stats *vals;
 	struct fl_blame_rows rs = { 0 };
 	struct fl_blame_row *one;
-	struct fl_ksyms k;
-	bool have_k;
+	const struct fl_ksyms *k;
 	char kerr[160];
 	int ret = 0;
 
@@ -407,7 +396,7 @@ static int read_rows(struct fl_blame *b, struct fl_snapshot *s, fl_u64 *nsites,
 		free(one);
 		return fl_fail(err, errlen, "out of memory");
 	}
-	have_k = fl_ksyms_load(&k, kerr, sizeof(kerr)) == 0;
+	k = fl_ksyms_get(kerr, sizeof(kerr));
 	*nsites = 0;
 	while (bpf_map_get_next_key(fd, kp, &next) == 0) {
 		fl_u64 last = 0;
@@ -427,7 +416,7 @@ static int read_rows(struct fl_blame *b, struct fl_snapshot *s, fl_u64 *nsites,
 				memcpy(one->comm, vals[c].comm, BL_COMM_LEN);
 			}
 		one->comm[BL_COMM_LEN - 1] = '\0';
-		row_frames(one, sfd, key.stackid, have_k ? &k : NULL);
+		row_frames(one, sfd, key.stackid, k);
 		one->kind = fl_blame_kind(one->sysnr, (const char (*)[FL_SYM_LEN])one->frames,
 					  one->nframes);
 		for (unsigned int c = 0; c < b->nr_cpus; c++)
@@ -440,8 +429,6 @@ static int read_rows(struct fl_blame *b, struct fl_snapshot *s, fl_u64 *nsites,
 	if (!ret)
 		ret = fl_blame_rows_put(&rs, s, err, errlen);
 	free(rs.v);
-	if (have_k)
-		fl_ksyms_free(&k);
 	free(one);
 	free(vals);
 	return ret;

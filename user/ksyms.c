@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
-/* /proc/kallsyms, read once per use (ksyms.h). */
+/* /proc/kallsyms, read once per process (ksyms.h). */
 #include <errno.h>
-#include <stdio.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "errbuf.h"
 #include "ksyms.h"
 
 void fl_ksyms_free(struct fl_ksyms *k)
 {
-	for (size_t i = 0; i < k->n; i++)
-		free(k->s[i].name);
 	free(k->s);
+	free(k->by_name);
+	free(k->names);
 	memset(k, 0, sizeof(*k));
 }
 
@@ -23,60 +27,221 @@ static int ksym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* Core-kernel text symbols, sorted; 0 on success with addresses visible. */
-int fl_ksyms_load(struct fl_ksyms *k, char *err, size_t errlen)
+static const struct fl_ksyms *name_cmp_k;	/* qsort has no context argument */
+
+static int name_cmp(const void *a, const void *b)
 {
-	char line[512], name[256], type;
-	unsigned long long addr;
-	FILE *f;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(name_cmp_k->s[x].name, name_cmp_k->s[y].name);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static void note_data(struct fl_ksyms *k, const char *name, size_t len, unsigned long long addr)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} want[] = {
+		{ "_stext", offsetof(struct fl_ksyms, stext) },
+		{ "_etext", offsetof(struct fl_ksyms, etext) },
+		{ "page_offset_base", offsetof(struct fl_ksyms, page_offset_base) },
+		{ "vmemmap_base", offsetof(struct fl_ksyms, vmemmap_base) },
+		{ "vma_lock_cachep", offsetof(struct fl_ksyms, vma_lock_cachep) },
+		{ "__preempt_count", offsetof(struct fl_ksyms, preempt_count) },
+		{ "pcpu_hot", offsetof(struct fl_ksyms, pcpu_hot) },
+		{ "__per_cpu_offset", offsetof(struct fl_ksyms, per_cpu_offset) },
+	};
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (strlen(want[i].name) == len && !memcmp(want[i].name, name, len)) {
+			*(unsigned long long *)((char *)k + want[i].off) = addr;
+			return;
+		}
+}
+
+/* Append a text symbol; name is len bytes, not terminated. */
+static int add_text(struct fl_ksyms *k, const char *name, size_t len, unsigned long long addr)
+{
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? k->cap * 2 : 65536;
+		struct fl_ksym *s = realloc(k->s, cap * sizeof(*s));
+
+		if (!s)
+			return -1;
+		k->s = s;
+		k->cap = cap;
+	}
+	if (k->names_len + len + 1 > k->names_cap) {
+		size_t cap = k->names_cap ? k->names_cap * 2 : 1 << 21;
+		char *p;
+
+		while (cap < k->names_len + len + 1)
+			cap *= 2;
+		p = realloc(k->names, cap);
+		if (!p)
+			return -1;
+		k->names = p;
+		k->names_cap = cap;
+	}
+	memcpy(k->names + k->names_len, name, len);
+	k->names[k->names_len + len] = '\0';
+	/* an offset until the arena stops moving (fl_ksyms_parse's end) */
+	k->s[k->n].name = (const char *)(uintptr_t)k->names_len;
+	k->s[k->n].addr = addr;
+	k->names_len += len + 1;
+	k->n++;
+	return 0;
+}
+
+/*
+ * "ADDR TYPE NAME[\t[MODULE]]" lines; module symbols (a '[' on the line)
+ * are left out, names past 255 bytes cut there.
+ */
+int fl_ksyms_parse(struct fl_ksyms *k, const char *text, size_t len, char *err, size_t errlen)
+{
+	const char *p = text, *end = text + len;
 
 	memset(k, 0, sizeof(*k));
-	f = fopen("/proc/kallsyms", "r");
-	if (!f)
-		return fl_fail(err, errlen, "/proc/kallsyms: %s", strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
-			continue;
-		if (strchr(line, '['))		/* module symbol */
-			continue;
-		if (!strcmp(name, "_stext"))
-			k->stext = addr;
-		else if (!strcmp(name, "_etext"))
-			k->etext = addr;
-		else if (!strcmp(name, "page_offset_base"))
-			k->page_offset_base = addr;
-		else if (!strcmp(name, "vmemmap_base"))
-			k->vmemmap_base = addr;
-		else if (!strcmp(name, "vma_lock_cachep"))
-			k->vma_lock_cachep = addr;
-		if (type != 't' && type != 'T')
-			continue;
-		if (k->n == k->cap) {
-			size_t cap = k->cap ? k->cap * 2 : 65536;
-			struct fl_ksym *n = realloc(k->s, cap * sizeof(*n));
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *q = p, *name;
+		unsigned long long addr = 0;
+		size_t nlen;
+		char type;
+		int digits = 0, h;
 
-			if (!n)
-				goto oom;
-			k->s = n;
-			k->cap = cap;
+		if (!eol)
+			eol = end;
+		while (q < eol && (h = hexval(*q)) >= 0 && digits < 16) {
+			addr = addr << 4 | (unsigned int)h;
+			q++;
+			digits++;
 		}
-		k->s[k->n].addr = addr;
-		k->s[k->n].name = strdup(name);
-		if (!k->s[k->n].name)
+		if (!digits || q + 3 > eol || q[0] != ' ' || q[2] != ' ' ||
+		    memchr(q, '[', (size_t)(eol - q)))
+			goto next;
+		type = q[1];
+		name = q + 3;
+		nlen = 0;
+		while (name + nlen < eol && name[nlen] != ' ' && name[nlen] != '\t' && name[nlen])
+			nlen++;
+		if (!nlen)
+			goto next;
+		if (nlen > 255)
+			nlen = 255;
+		note_data(k, name, nlen, addr);
+		if ((type == 't' || type == 'T') && add_text(k, name, nlen, addr))
 			goto oom;
-		k->n++;
+next:
+		p = eol + 1;
 	}
-	fclose(f);
 	if (!k->n || !k->stext || k->etext <= k->stext) {
 		fl_ksyms_free(k);
 		return fl_fail(err, errlen, "/proc/kallsyms shows no addresses (kptr_restrict, not root?)");
 	}
+	for (size_t i = 0; i < k->n; i++)
+		k->s[i].name = k->names + (uintptr_t)k->s[i].name;
 	qsort(k->s, k->n, sizeof(*k->s), ksym_cmp);
+	k->by_name = malloc(k->n * sizeof(*k->by_name));
+	if (!k->by_name)
+		goto oom;
+	for (size_t i = 0; i < k->n; i++)
+		k->by_name[i] = i;
+	name_cmp_k = k;
+	qsort(k->by_name, k->n, sizeof(*k->by_name), name_cmp);
+	name_cmp_k = NULL;
 	return 0;
 oom:
-	fclose(f);
 	fl_ksyms_free(k);
 	return fl_fail(err, errlen, "out of memory reading /proc/kallsyms");
+}
+
+static int read_all(const char *path, char **buf, size_t *len, char *err, size_t errlen)
+{
+	size_t cap = 1 << 23, n = 0;
+	char *b = malloc(cap);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || !b) {
+		int e = fd < 0 ? errno : ENOMEM;
+
+		if (fd >= 0)
+			close(fd);
+		free(b);
+		return fl_fail(err, errlen, "%s: %s", path, strerror(e));
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (cap - n < 1 << 16) {
+			char *nb = realloc(b, cap * 2);
+
+			if (!nb) {
+				close(fd);
+				free(b);
+				return fl_fail(err, errlen, "%s: %s", path, strerror(ENOMEM));
+			}
+			b = nb;
+			cap *= 2;
+		}
+		r = read(fd, b + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+
+			close(fd);
+			free(b);
+			return fl_fail(err, errlen, "%s: %s", path, strerror(e));
+		}
+		if (!r)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+static pthread_mutex_t ksyms_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct fl_ksyms ksyms;
+static bool ksyms_tried;
+static char ksyms_err[160];
+
+const struct fl_ksyms *fl_ksyms_get(char *err, size_t errlen)
+{
+	const struct fl_ksyms *k = NULL;
+
+	pthread_mutex_lock(&ksyms_lock);
+	if (!ksyms_tried) {
+		char *text = NULL;
+		size_t len = 0;
+
+		ksyms_tried = true;
+		if (!read_all("/proc/kallsyms", &text, &len, ksyms_err, sizeof(ksyms_err))) {
+			fl_ksyms_parse(&ksyms, text, len, ksyms_err, sizeof(ksyms_err));
+			free(text);
+		}
+	}
+	if (ksyms.n)
+		k = &ksyms;
+	else
+		fl_fail(err, errlen, "%s", ksyms_err);
+	pthread_mutex_unlock(&ksyms_lock);
+	return k;
 }
 
 size_t fl_ksym_base_len(const char *name)
@@ -99,4 +264,40 @@ long fl_ksyms_find(const struct fl_ksyms *k, unsigned long long addr)
 			hi = mid;
 	}
 	return lo ? (long)lo - 1 : -1;
+}
+
+/* First by_name position whose name is >= key (prefix: compare only its length). */
+static size_t lower_bound(const struct fl_ksyms *k, const char *key, size_t klen)
+{
+	size_t lo = 0, hi = k->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strncmp(k->s[k->by_name[mid]].name, key, klen) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t fl_ksyms_prefix(const struct fl_ksyms *k, const char *prefix, size_t *first)
+{
+	size_t plen = strlen(prefix), i = lower_bound(k, prefix, plen), j = i;
+
+	while (j < k->n && !strncmp(k->s[k->by_name[j]].name, prefix, plen))
+		j++;
+	*first = i;
+	return j - i;
+}
+
+long fl_ksyms_lookup(const struct fl_ksyms *k, const char *name)
+{
+	size_t first, n = fl_ksyms_prefix(k, name, &first);
+
+	for (size_t i = first; i < first + n; i++)
+		if (!strcmp(k->s[k->by_name[i]].name, name))
+			return (long)k->by_name[i];
+	return -1;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Core-kernel text symbols from /proc/kallsyms, sorted by address: naming
- * contended locks by their callers (phases.c) and symbolising the holders'
- * stacks (blame_collect.c).
+ * Core-kernel symbols from /proc/kallsyms, read once per process: naming
+ * contended locks by their callers (phases.c), symbolising the holders'
+ * stacks (blame_collect.c), the per-CPU addresses the BPF programs read
+ * preempt_count through (include/faultline/intask.h).
  */
 #ifndef FAULTLINE_KSYMS_H
 #define FAULTLINE_KSYMS_H
@@ -11,21 +12,38 @@
 
 struct fl_ksym {
 	unsigned long long addr;
-	char *name;
+	const char *name;
 };
 
 struct fl_ksyms {
-	struct fl_ksym *s;
+	struct fl_ksym *s;	/* text symbols, sorted by address */
 	size_t n, cap;
+	size_t *by_name;	/* indices into s, sorted by name */
+	char *names;		/* every name, NUL-separated */
+	size_t names_len, names_cap;
 	unsigned long long stext, etext;
-	unsigned long long page_offset_base, vmemmap_base, vma_lock_cachep;	/* addresses */
+	/* data symbols, 0 where absent (no CONFIG_KALLSYMS_ALL) */
+	unsigned long long page_offset_base, vmemmap_base, vma_lock_cachep;
+	unsigned long long preempt_count, pcpu_hot, per_cpu_offset;
 };
 
-/* 0 on success with addresses visible; -1 with err (kptr_restrict, not root). */
-int fl_ksyms_load(struct fl_ksyms *k, char *err, size_t errlen);
+/*
+ * The running kernel's table, parsed at the first call and kept: core-kernel
+ * text does not move while it runs, and each read of /proc/kallsyms costs
+ * the kernel a formatted line per symbol (~0.5 s under TCG). NULL with err
+ * (kptr_restrict, not root), the same error every call.
+ */
+const struct fl_ksyms *fl_ksyms_get(char *err, size_t errlen);
+
+/* Parse a kallsyms text of len bytes into k: 0, or -1 with err. */
+int fl_ksyms_parse(struct fl_ksyms *k, const char *text, size_t len, char *err, size_t errlen);
 void fl_ksyms_free(struct fl_ksyms *k);
 /* Index of the symbol containing addr, or -1. */
 long fl_ksyms_find(const struct fl_ksyms *k, unsigned long long addr);
+/* Index of the lowest-address text symbol named exactly name, or -1. */
+long fl_ksyms_lookup(const struct fl_ksyms *k, const char *name);
+/* The text symbols whose names start with prefix: *first into by_name, and how many. */
+size_t fl_ksyms_prefix(const struct fl_ksyms *k, const char *prefix, size_t *first);
 /* Length of name without a compiler suffix (".constprop.0", ".isra.0", ".cold"). */
 size_t fl_ksym_base_len(const char *name);
 

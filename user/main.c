@@ -3,7 +3,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <faultline/abi.h>
+
 #include "commands.h"
+
+/* user/Makefile passes git's name for the tree; a build outside git has none */
+#ifndef FL_VERSION
+#define FL_VERSION "unknown"
+#endif
 
 bool fl_verbose;
 
@@ -25,10 +32,36 @@ static const struct {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: faultline [-v] COMMAND [ARGS]\n\ncommands:\n");
+	fprintf(f, "usage: faultline [-v] COMMAND [ARGS]\n       faultline --version\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
+	fprintf(f, "  %-8s %s\n", "help", "this list, or 'help COMMAND': COMMAND's options");
 	fprintf(f, "\n'faultline COMMAND -h' for a command's options.\n");
+}
+
+static int run_cmd(int argc, char **argv)
+{
+	for (size_t c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++)
+		if (!strcmp(argv[0], cmds[c].name))
+			return cmds[c].fn(argc, argv);
+	fprintf(stderr, "faultline: unknown command '%s' (see faultline -h)\n", argv[0]);
+	return 2;
+}
+
+/* help [COMMAND]: the list, or COMMAND -h */
+static int help(int argc, char **argv)
+{
+	char h[] = "-h", *av[] = { argv[1], h, NULL };
+
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "faultline help: one command at a time\n");
+		return 2;
+	}
+	return run_cmd(2, av);
 }
 
 int main(int argc, char **argv)
@@ -41,6 +74,10 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
 			return 0;
+		} else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
+			printf("faultline %s (snapshot format %u.%u)\n", FL_VERSION,
+			       FL_SNAP_VERSION >> 16, FL_SNAP_VERSION & 0xffff);
+			return 0;
 		} else {
 			fprintf(stderr, "faultline: unknown option '%s'\n", argv[i]);
 			return 2;
@@ -51,9 +88,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	for (size_t c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++)
-		if (!strcmp(argv[i], cmds[c].name))
-			return cmds[c].fn(argc - i, argv + i);
-	fprintf(stderr, "faultline: unknown command '%s' (see faultline -h)\n", argv[i]);
-	return 2;
+	if (!strcmp(argv[i], "help"))
+		return help(argc - i, argv + i);
+	return run_cmd(argc - i, argv + i);
 }

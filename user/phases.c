@@ -18,6 +18,7 @@
 #include "phases.skel.h"
 #include "phases.h"
 #include "errbuf.h"
+#include "intask_set.h"
 #include "backend_bpf.h"
 #include "kfeatures.h"
 #include "ksyms.h"
@@ -183,18 +184,33 @@ static int set_ranges(struct fl_phases *p, const struct fl_ksyms *k)
 {
 	struct ph_range r[PH_NR_RANGES];
 	unsigned int n = 0, named = 0, skip = 0;
+	const size_t nf = sizeof(lock_funcs) / sizeof(lock_funcs[0]);
+	_Static_assert(sizeof(lock_funcs) / sizeof(lock_funcs[0]) < 255, "first[] is a byte");
+	unsigned char *first;	/* per symbol: 1 + the first lock_funcs entry it matches */
 	size_t i, j;
 
 	p->ranges_dropped = 0;
+	first = calloc(k->n, 1);
+	if (!first)
+		return 0;
+	/* each entry's candidates by name (a prefix range), not every symbol by every entry */
+	for (j = nf; j-- > 0;) {
+		const char *pat = lock_funcs[j].name;
+		size_t pl = strlen(pat), at, cnt;
+		char pre[128];
+
+		snprintf(pre, sizeof(pre), "%.*s", (int)(pl && pat[pl - 1] == '*' ? pl - 1 : pl), pat);
+		cnt = fl_ksyms_prefix(k, pre, &at);
+		for (size_t c = at; c < at + cnt; c++)
+			if (name_matches(pat, k->s[k->by_name[c]].name))
+				first[k->by_name[c]] = (unsigned char)(j + 1);
+	}
 	for (i = 0; i < k->n; i++) {
-		const char *name = k->s[i].name;
 		unsigned long long end = 0;
 
-		for (j = 0; j < sizeof(lock_funcs) / sizeof(lock_funcs[0]); j++)
-			if (name_matches(lock_funcs[j].name, name))
-				break;
-		if (j == sizeof(lock_funcs) / sizeof(lock_funcs[0]))
+		if (!first[i])
 			continue;
+		j = first[i] - 1;
 		/* end: the next symbol at a higher address */
 		for (size_t m = i + 1; m < k->n; m++)
 			if (k->s[m].addr > k->s[i].addr) {
@@ -217,6 +233,7 @@ static int set_ranges(struct fl_phases *p, const struct fl_ksyms *k)
 		else
 			named++;
 	}
+	free(first);
 	qsort(r, n, sizeof(r[0]), range_cmp);
 	memcpy((void *)p->skel->rodata->ranges, r, n * sizeof(r[0]));
 	p->skel->rodata->nr_ranges = n;
@@ -313,12 +330,7 @@ static size_t get_pairs(struct phases_bpf *s, struct pair *out, size_t max)
 
 static bool ksyms_has(const struct fl_ksyms *k, const char *name)
 {
-	if (!k)
-		return false;
-	for (size_t i = 0; i < k->n; i++)
-		if (!strcmp(k->s[i].name, name))
-			return true;
-	return false;
+	return k && fl_ksyms_lookup(k, name) >= 0;
 }
 
 struct load_env {
@@ -445,7 +457,7 @@ static int open_skel(struct fl_phases *p, const struct fl_phases_opts *o,
 	p->skel->rodata->all_callers = p->all_callers;
 	p->skel->rodata->ll_flag = e->ll_flag > 0 ? (__u32)e->ll_flag : 0;
 	p->skel->rodata->vm_fault_retry = e->retry > 0 ? (__u32)e->retry : 0x400;
-	p->skel->rodata->not_task_mask = fl_not_task_mask(e->pc_layout);
+	FL_INTASK_SET(p->skel->rodata, e->pc_layout);
 	if (!e->task_storage) {
 		p->skel->rodata->task_btf = false;
 		if (fl_bpf_tstore_hash(p->skel->maps.ptask))
@@ -639,7 +651,7 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	struct load_env env = {0};
 	struct fl_kfeatures kf;
 	struct fl_phases *p;
-	struct fl_ksyms k;
+	const struct fl_ksyms *k;
 	bool have_k, have_fentry;
 	int n;
 	char why[160] = "", kerr[160] = "";
@@ -683,8 +695,9 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	env.lvur_start = kf.has_lock_vma;
 	env.task_storage = kf.task_storage;
 	env.pc_layout = kf.pc_layout;
-	have_k = fl_ksyms_load(&k, kerr, sizeof(kerr)) == 0;
-	env.k = have_k ? &k : NULL;
+	k = fl_ksyms_get(kerr, sizeof(kerr));
+	have_k = k != NULL;
+	env.k = k;
 
 	/*
 	 * The fentry/kprobe fault hooks cost on every fault: only with --phases.
@@ -707,7 +720,7 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	if (p->skel && o->locks && p->contention_ok) {
 		p->locks_on = true;
 		snprintf(p->naming, sizeof(p->naming), "address%s%s%s",
-			 have_k && k.vma_lock_cachep && k.page_offset_base && k.vmemmap_base ?
+			 have_k && k->vma_lock_cachep && k->page_offset_base && k->vmemmap_base ?
 			 "+vma_slab" : "", have_k ? "+stack" : "",
 			 !p->fentry_loaded ? "" : p->reclaim_ok ? "+phase+reclaim" :
 			 "+phase");
@@ -723,8 +736,6 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 			 env.contention ? "contention tracepoints not attached"
 					: "no lock:contention tracepoints (5.19+)");
 	}
-	if (have_k)
-		fl_ksyms_free(&k);
 	describe(p);
 	return p;
 }
@@ -810,13 +821,14 @@ static int read_callers(struct fl_phases *p, struct fl_snapshot *s, char *err, s
 	struct ph_caller_key key, next, *kp = NULL;
 	unsigned int nc = 0, cap = 0, i, j;
 	int fd = bpf_map__fd(p->skel->maps.callers);
-	struct fl_ksyms k;
+	const struct fl_ksyms *k;
 	bool have_k;
 	char kerr[160];
 
 	if (!vals)
 		return fl_fail(err, errlen, "out of memory");
-	have_k = fl_ksyms_load(&k, kerr, sizeof(kerr)) == 0;
+	k = fl_ksyms_get(kerr, sizeof(kerr));
+	have_k = k != NULL;
 	while (bpf_map_get_next_key(fd, kp, &next) == 0) {
 		struct fl_lock_caller one = {0};
 		long idx;
@@ -829,10 +841,10 @@ static int read_callers(struct fl_phases *p, struct fl_snapshot *s, char *err, s
 			one.count += vals[i].count;
 			one.wait_ns += vals[i].wait_ns;
 		}
-		idx = have_k && key.ip ? fl_ksyms_find(&k, key.ip) : -1;
+		idx = have_k && key.ip ? fl_ksyms_find(k, key.ip) : -1;
 		if (idx >= 0)
-			snprintf(one.sym, sizeof(one.sym), "%.*s", (int)fl_ksym_base_len(k.s[idx].name),
-				 k.s[idx].name);
+			snprintf(one.sym, sizeof(one.sym), "%.*s", (int)fl_ksym_base_len(k->s[idx].name),
+				 k->s[idx].name);
 		else if (key.ip)
 			snprintf(one.sym, sizeof(one.sym), "0x%llx", (unsigned long long)key.ip);
 		else
@@ -851,8 +863,6 @@ static int read_callers(struct fl_phases *p, struct fl_snapshot *s, char *err, s
 			if (!top) {
 				free(c);
 				free(vals);
-				if (have_k)
-					fl_ksyms_free(&k);
 				return fl_fail(err, errlen, "out of memory");
 			}
 			c = top;
@@ -860,8 +870,6 @@ static int read_callers(struct fl_phases *p, struct fl_snapshot *s, char *err, s
 		c[nc++] = one;
 	}
 	free(vals);
-	if (have_k)
-		fl_ksyms_free(&k);
 	if (nc > 1)
 		qsort(c, nc, sizeof(*c), caller_cmp);
 	if (nc > PH_TOP_CALLERS)

@@ -19,11 +19,14 @@
  *
  * preempt_count is a per-CPU word: __preempt_count (x86, up to 6.1 and from
  * 6.15; 8 bytes on 7.x, the resched bit at 63, so the low 4 bytes read here
- * hold every count) or pcpu_hot.preempt_count (6.2 to 6.14).  Typeless
- * ksyms: libbpf takes their addresses from /proc/kallsyms at load, 0 where
- * absent (no CONFIG_KALLSYMS_ALL), and then every fault counts.  A typed
- * ksym would fail the whole load there (the kernel resolves its address
- * itself).  Only kernel-mode fault paths pay the two reads.
+ * hold every count) or pcpu_hot.preempt_count (6.2 to 6.14).  Their
+ * addresses, and __per_cpu_offset's, come from /proc/kallsyms as rodata
+ * (FL_INTASK_SET, user/intask_set.h), 0 where absent (no CONFIG_KALLSYMS_ALL),
+ * and then every fault counts.  Not typeless __ksym externs: libbpf would
+ * parse /proc/kallsyms again for each skeleton's load (half a guest second
+ * each under TCG), where user space keeps one parse a process (ksyms.h).
+ * Not typed ksyms either: one absent from BTF fails the whole load.  Only
+ * kernel-mode fault paths pay the two reads.
  */
 #ifndef FAULTLINE_INTASK_H
 #define FAULTLINE_INTASK_H
@@ -33,9 +36,10 @@
 /* Set by user space before load: fl_not_task_mask() of the kernel's layout. */
 const volatile __u32 not_task_mask = 0;
 
-extern const void __preempt_count __ksym __weak;
-extern const void pcpu_hot __ksym __weak;
-extern const void __per_cpu_offset __ksym __weak;
+/* Set by user space before load (FL_INTASK_SET): kernel addresses, 0 = absent. */
+const volatile __u64 ksym_preempt_count = 0;
+const volatile __u64 ksym_pcpu_hot = 0;
+const volatile __u64 ksym_per_cpu_offset = 0;
 
 struct pcpu_hot___fl {
 	int preempt_count;
@@ -48,16 +52,15 @@ static __always_inline bool cur_in_task(void)
 
 	if (!not_task_mask)
 		return true;
-	if (&__preempt_count)
-		pc_addr = (unsigned long)&__preempt_count;
-	else if (&pcpu_hot && bpf_core_field_exists(struct pcpu_hot___fl, preempt_count))
-		pc_addr = (unsigned long)&pcpu_hot +
-			  bpf_core_field_offset(struct pcpu_hot___fl, preempt_count);
+	if (ksym_preempt_count)
+		pc_addr = ksym_preempt_count;
+	else if (ksym_pcpu_hot && bpf_core_field_exists(struct pcpu_hot___fl, preempt_count))
+		pc_addr = ksym_pcpu_hot + bpf_core_field_offset(struct pcpu_hot___fl, preempt_count);
 	else
 		return true;
-	if (!&__per_cpu_offset ||
+	if (!ksym_per_cpu_offset ||
 	    bpf_probe_read_kernel(&off, sizeof(off),
-				  (unsigned long *)&__per_cpu_offset + bpf_get_smp_processor_id()) ||
+				  (unsigned long *)ksym_per_cpu_offset + bpf_get_smp_processor_id()) ||
 	    bpf_probe_read_kernel(&pc, sizeof(pc), (void *)(pc_addr + off)))
 		return true;
 	return fl_in_task(pc, not_task_mask);

@@ -1,0 +1,2 @@
+fuzz_ksyms_SRCS := user/ksyms.c
+fuzz_ksyms_LIBS := -lpthread

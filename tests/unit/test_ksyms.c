@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/* user/ksyms.c: the kallsyms parser, the address and name lookups. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ksyms.h"
+
+/* as /proc/kallsyms prints it: unsorted, aliases, data, per-CPU, modules */
+static const char text[] =
+	"0000000000000000 A fixed_percpu_data\n"
+	"000000000001f8c0 D __preempt_count\n"
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81000000 T startup_64\n"
+	"ffffffff81002000 t lock_vma_under_rcu\n"
+	"ffffffff81001000 T handle_mm_fault\n"
+	"ffffffff81001800 t handle_mm_fault.cold\n"
+	"ffffffff81003000 T folio_lock\n"
+	"ffffffff81003100 T folio_lock_killable\n"
+	"ffffffff81003200 T lock_vma_under_rcu\n"
+	"ffffffff81800000 T _etext\n"
+	"ffffffff82000000 D __per_cpu_offset\n"
+	"ffffffff82000100 b vma_lock_cachep\n"
+	"ffffffffc0000000 t fl_probe\t[faultline]\n"
+	"garbage line\n"
+	"ffffffff81004000 T\n"
+	"ffffffff81005000 T last_without_newline";
+
+static void test_parse(void **state)
+{
+	struct fl_ksyms k;
+	char err[160];
+	long i;
+
+	(void)state;
+	assert_int_equal(fl_ksyms_parse(&k, text, strlen(text), err, sizeof(err)), 0);
+	/* text symbols only, no module's, the unterminated last line kept */
+	assert_int_equal(k.n, 10);
+	assert_true(k.stext == 0xffffffff81000000ULL);
+	assert_true(k.etext == 0xffffffff81800000ULL);
+	assert_true(k.preempt_count == 0x1f8c0ULL);
+	assert_true(k.per_cpu_offset == 0xffffffff82000000ULL);
+	assert_true(k.vma_lock_cachep == 0xffffffff82000100ULL);
+	assert_true(k.pcpu_hot == 0);
+	for (size_t j = 1; j < k.n; j++)
+		assert_true(k.s[j - 1].addr <= k.s[j].addr);
+	/* by address: the containing symbol */
+	i = fl_ksyms_find(&k, 0xffffffff81001004ULL);
+	assert_true(i >= 0);
+	assert_string_equal(k.s[i].name, "handle_mm_fault");
+	assert_int_equal(fl_ksyms_find(&k, 0x1000), -1);
+	/* by name: exact, the lowest address of two, not a prefix or suffix */
+	i = fl_ksyms_lookup(&k, "lock_vma_under_rcu");
+	assert_true(i >= 0);
+	assert_true(k.s[i].addr == 0xffffffff81002000ULL);
+	assert_int_equal(fl_ksyms_lookup(&k, "folio_loc"), -1);
+	assert_int_equal(fl_ksyms_lookup(&k, "fl_probe"), -1);
+	assert_true(fl_ksyms_lookup(&k, "last_without_newline") >= 0);
+	fl_ksyms_free(&k);
+}
+
+static void test_prefix(void **state)
+{
+	struct fl_ksyms k;
+	size_t first, n;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(fl_ksyms_parse(&k, text, strlen(text), err, sizeof(err)), 0);
+	n = fl_ksyms_prefix(&k, "folio_lock", &first);
+	assert_int_equal(n, 2);
+	assert_string_equal(k.s[k.by_name[first]].name, "folio_lock");
+	assert_string_equal(k.s[k.by_name[first + 1]].name, "folio_lock_killable");
+	n = fl_ksyms_prefix(&k, "handle_mm_fault", &first);
+	assert_int_equal(n, 2);
+	assert_int_equal(fl_ksym_base_len(k.s[k.by_name[first + 1]].name), strlen("handle_mm_fault"));
+	assert_int_equal(fl_ksyms_prefix(&k, "zzz", &first), 0);
+	assert_int_equal(fl_ksyms_prefix(&k, "", &first), k.n);
+	fl_ksyms_free(&k);
+}
+
+static void test_no_addresses(void **state)
+{
+	/* kptr_restrict: every address printed as 0 */
+	static const char zeros[] = "0000000000000000 T _stext\n0000000000000000 T _etext\n"
+				    "0000000000000000 T handle_mm_fault\n";
+	struct fl_ksyms k;
+	char err[160] = "";
+
+	(void)state;
+	assert_int_equal(fl_ksyms_parse(&k, zeros, strlen(zeros), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no addresses"));
+	assert_int_equal(k.n, 0);
+	assert_int_equal(fl_ksyms_parse(&k, "", 0, err, sizeof(err)), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_prefix),
+		cmocka_unit_test(test_no_addresses),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -252,7 +252,7 @@ FL_INLINE void fl_blame_row_add_row(struct fl_blame_row *r, const struct fl_blam
  * Is this kernel frame of the tracing machinery or the lock's own slow path
  * (dropped from a site's frames)?  A writer's site is taken where it blocks
  * or where it acquires: without these frames both read the same.  Used by
- * user/blame.c and module/blame.c (kernel and libc both have strncmp).
+ * user/blame_model.c and module/blame.c (kernel and libc both have strncmp).
  */
 FL_INLINE int bl_frame_skipped(const char *sym)
 {

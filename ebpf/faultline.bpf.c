@@ -436,11 +436,35 @@ int BPF_PROG(tp_sched_switch, bool preempt, struct task_struct *prev,
 	struct fl_pcpu *pc = pcpu_get();
 	struct fl_task *st;
 
-	if (!pc || pc->task != (fl_u64)prev)
+	if (!pc)
 		return 0;
+	if (pc->task != (fl_u64)prev) {
+		/* its last switch, with a lost end moved to its storage earlier */
+		if (prev->exit_state && (st = tstore_task(prev, false)) && st->f.fs.start_ns) {
+			struct fl_cpu_stats *cs = cpu_stats();
+
+			if (cs)
+				cs->cnt[FL_C_MISSED]++;
+			st->f.fs.start_ns = 0;
+		}
+		return 0;
+	}
 	pc->task = 0;
 	if (!fstate_busy(&pc->f))
 		return 0;
+	/*
+	 * A task's last switch (exit_notify has run: no mm, no more faults)
+	 * with a fault in flight: that fault's end was never seen (a skipped
+	 * handle_mm_fault return).  Counted here, not lost with the task.
+	 */
+	if (prev->exit_state) {
+		struct fl_cpu_stats *cs = cpu_stats();
+
+		if (cs && pc->f.fs.start_ns)
+			cs->cnt[FL_C_MISSED]++;
+		__builtin_memset(&pc->f, 0, sizeof(pc->f));
+		return 0;
+	}
 	st = tstore_task(prev, true);
 	if (st) {
 		st->f = pc->f;
@@ -614,6 +638,34 @@ int BPF_PROG(fx_hmf, struct vm_area_struct *vma, unsigned long address,
 	     unsigned int flags, struct pt_regs *regs, unsigned int ret)
 {
 	on_hmf_exit(flags, ret, regs != NULL, ctx);
+	return 0;
+}
+
+/*
+ * Preemptible kernels (6.12 preempt=full, 7.x lazy): the fexit body runs
+ * with migration disabled but preemptible, so a task switched out inside it
+ * would have tp_sched_switch move the fault state it is updating into its
+ * storage while it goes on writing this CPU's slot -- now another task's --
+ * and would share this CPU's counters with the next task's run (a ++ split
+ * in two).  bpf_preempt_disable() (6.10+ kfunc) keeps the body in one
+ * piece; a preemption due meanwhile happens at bpf_preempt_enable(), when
+ * the state is consistent.  It does not close the trampoline's own window
+ * (the recursion guard is taken before the body and dropped after it), so
+ * the guard still skips runs: those are counted, per figure
+ * (Documentation/architecture.rst, "Preemptible kernels").  A program of
+ * its own, loaded only there (user/backend_bpf.c): the kfunc does not exist
+ * before 6.10, and elsewhere a fault pays nothing for it.
+ */
+extern void bpf_preempt_disable(void) __ksym __weak;
+extern void bpf_preempt_enable(void) __ksym __weak;
+
+SEC("fexit/handle_mm_fault")
+int BPF_PROG(fx_hmf_pg, struct vm_area_struct *vma, unsigned long address,
+	     unsigned int flags, struct pt_regs *regs, unsigned int ret)
+{
+	bpf_preempt_disable();
+	on_hmf_exit(flags, ret, regs != NULL, ctx);
+	bpf_preempt_enable();
 	return 0;
 }
 

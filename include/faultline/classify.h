@@ -96,6 +96,16 @@ FL_INLINE void fl_ev_fault_start(struct fl_fault_state *st, struct fl_cpu_stats 
 		cs->cnt[FL_C_FAULTS_UNHANDLED]++;
 		if (st->flags & FL_FS_LL_ABORT)	/* hooked lookup failed, no VMA at all */
 			cs->cnt[FL_C_LLW_NOVMA]++;
+	} else if (st->start_ns) {
+		/*
+		 * It reached handle_mm_fault but its last return was never
+		 * seen: a skipped program run (a preempted fexit holding the
+		 * recursion guard, a kretprobe out of instances).  The end is
+		 * lost, and so is a lockless reason left to read at it.
+		 */
+		cs->cnt[FL_C_MISSED]++;
+		if (st->flags & (FL_FS_LL_ABORT | FL_FS_LL_NOANON))
+			cs->cnt[FL_C_LLW_UNREAD]++;
 	}
 	cs->cnt[kernel_mode ? FL_C_FAULTS_KERNEL : FL_C_FAULTS_USER]++;
 	st->start_ns = now;

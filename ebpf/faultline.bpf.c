@@ -378,6 +378,10 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 	return 0;
 }
 
+/* The preemption-disabling kfuncs (6.10+): only in the *_pg programs (fx_hmf_pg). */
+extern void bpf_preempt_disable(void) __ksym __weak;
+extern void bpf_preempt_enable(void) __ksym __weak;
+
 SEC("tp_btf/page_fault_user")
 int BPF_PROG(tp_pf_user, unsigned long address, struct pt_regs *regs,
 	     unsigned long error_code)
@@ -390,6 +394,32 @@ int BPF_PROG(tp_pf_kernel, unsigned long address, struct pt_regs *regs,
 	     unsigned long error_code)
 {
 	return on_fault_start(address, 1);
+}
+
+/*
+ * The same where the kernel is preemptible (user/backend_bpf.c
+ * preempt_guard): on 7.x a tracepoint program runs preemptible too, and a
+ * task switched out inside on_fault_start would leave this CPU's slot half
+ * written for the next task (fx_hmf_pg below says more).
+ */
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(tp_pf_user_pg, unsigned long address, struct pt_regs *regs,
+	     unsigned long error_code)
+{
+	bpf_preempt_disable();
+	on_fault_start(address, 0);
+	bpf_preempt_enable();
+	return 0;
+}
+
+SEC("tp_btf/page_fault_kernel")
+int BPF_PROG(tp_pf_kernel_pg, unsigned long address, struct pt_regs *regs,
+	     unsigned long error_code)
+{
+	bpf_preempt_disable();
+	on_fault_start(address, 1);
+	bpf_preempt_enable();
+	return 0;
 }
 
 /*
@@ -656,9 +686,6 @@ int BPF_PROG(fx_hmf, struct vm_area_struct *vma, unsigned long address,
  * its own, loaded only there (user/backend_bpf.c): the kfunc does not exist
  * before 6.10, and elsewhere a fault pays nothing for it.
  */
-extern void bpf_preempt_disable(void) __ksym __weak;
-extern void bpf_preempt_enable(void) __ksym __weak;
-
 SEC("fexit/handle_mm_fault")
 int BPF_PROG(fx_hmf_pg, struct vm_area_struct *vma, unsigned long address,
 	     unsigned int flags, struct pt_regs *regs, unsigned int ret)

@@ -244,11 +244,15 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 	int n = 0;
 
 #define PG(x) (P ? P->x : NULL)
+	/* preemptible kernels: the fault start with its body preemption-disabled */
+	bool pg = !count && tier == FL_TIER_FENTRY && preempt_guard(o);
+
 	if (kf->tp_pf_user)
-		n = plan_add(plan, n, count ? PG(tp_pf_user_cnt) : PG(tp_pf_user),
+		n = plan_add(plan, n, count ? PG(tp_pf_user_cnt) : pg ? PG(tp_pf_user_pg) : PG(tp_pf_user),
 			     HOOK(FL_HOOK_PF_USER), R_CORE);
 	if (kf->tp_pf_kernel)
-		n = plan_add(plan, n, count ? PG(tp_pf_kern_cnt) : PG(tp_pf_kernel),
+		n = plan_add(plan, n, count ? PG(tp_pf_kern_cnt) :
+				      pg ? PG(tp_pf_kernel_pg) : PG(tp_pf_kernel),
 			     HOOK(FL_HOOK_PF_KERNEL), R_OPTIONAL);
 	lock_infer = kp_lock_infer(tier, kf, o);
 	if (kf->tp_mmap_lock && !fl_bpf_mmap_lock_off(kf, o)) {
@@ -918,7 +922,7 @@ int fl_bpf_tag_lost(struct bpf_object *obj, const char *skel, const struct fl_lo
  * flags; a skipped page_fault_* run loses the fault's count.
  */
 static const struct fl_lost_fig fl_figs[] = {
-	{ "fault_starts", "tp_pf_user tp_pf_kernel tp_pf_user_cnt tp_pf_kern_cnt" },
+	{ "fault_starts", "tp_pf_user* tp_pf_kernel* tp_pf_kern_cnt" },
 	{ "fault_ends", "fx_hmf fx_hmf_pg fx_do_hmf fx_spf krp_hmf krp_do_hmf krp_spf" },
 	{ "lockless_outcomes", "fx_hmf fx_hmf_pg fx_do_hmf fx_spf krp_hmf krp_do_hmf krp_spf" },
 	{ "hmf_entries", "fe_hmf fe_do_hmf fe_spf kp_hmf kp_do_hmf kp_spf" },

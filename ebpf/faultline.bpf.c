@@ -58,7 +58,7 @@ struct fl_fstate {
 struct fl_pcpu {
 	fl_u64 task;			/* task_struct address; compared, never dereferenced */
 	struct fl_fstate f;
-	fl_u64 pg_done[4];		/* tasks whose call fx_hmf_pg did, for fx_hmf_pg2 */
+	fl_u64 pg_done;			/* fx_hmf_pg ran for this task's call (fx_hmf_pg2) */
 };
 
 /*
@@ -687,36 +687,6 @@ int BPF_PROG(fx_hmf, struct vm_area_struct *vma, unsigned long address,
  * its own, loaded only there (user/backend_bpf.c): the kfunc does not exist
  * before 6.10, and elsewhere a fault pays nothing for it.
  */
-/*
- * The tasks whose call fx_hmf_pg did and fx_hmf_pg2 has not yet seen: a
- * set, not one slot, since a task preempted between the two programs lets
- * others run both meanwhile (one slot, overwritten, had fx_hmf_pg2 redo
- * its call: a retry counted twice).  Full (4 such tasks on one CPU): the
- * first entry is reused, and that task's call may then be redone.
- */
-static __always_inline void pg_mark(struct fl_pcpu *pc, fl_u64 me)
-{
-	int i, free = 0;
-
-	for (i = 0; i < 4; i++) {
-		if (pc->pg_done[i] == me)
-			return;
-		if (!pc->pg_done[i] && !free)
-			free = i + 1;
-	}
-	pc->pg_done[free ? free - 1 : 0] = me;
-}
-
-static __always_inline bool pg_take(struct fl_pcpu *pc, fl_u64 me)
-{
-	for (int i = 0; i < 4; i++)
-		if (pc->pg_done[i] == me) {
-			pc->pg_done[i] = 0;
-			return true;
-		}
-	return false;
-}
-
 SEC("fexit/handle_mm_fault")
 int BPF_PROG(fx_hmf_pg, struct vm_area_struct *vma, unsigned long address,
 	     unsigned int flags, struct pt_regs *regs, unsigned int ret)
@@ -727,7 +697,7 @@ int BPF_PROG(fx_hmf_pg, struct vm_area_struct *vma, unsigned long address,
 	on_hmf_exit(flags, ret, regs != NULL, ctx);
 	pc = pcpu_get();
 	if (pc)
-		pg_mark(pc, fl_cur_task());
+		pc->pg_done = fl_cur_task();
 	bpf_preempt_enable();
 	return 0;
 }
@@ -745,12 +715,16 @@ SEC("fexit/handle_mm_fault")
 int BPF_PROG(fx_hmf_pg2, struct vm_area_struct *vma, unsigned long address,
 	     unsigned int flags, struct pt_regs *regs, unsigned int ret)
 {
-	struct fl_pcpu *pc;
+	struct fl_pcpu *pc = pcpu_get();
 
+	if (!pc)
+		return 0;
+	if (pc->pg_done == fl_cur_task()) {
+		pc->pg_done = 0;
+		return 0;
+	}
 	bpf_preempt_disable();
-	pc = pcpu_get();
-	if (pc && !pg_take(pc, fl_cur_task()))
-		on_hmf_exit(flags, ret, regs != NULL, ctx);
+	on_hmf_exit(flags, ret, regs != NULL, ctx);
 	bpf_preempt_enable();
 	return 0;
 }

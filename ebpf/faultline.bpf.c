@@ -58,7 +58,6 @@ struct fl_fstate {
 struct fl_pcpu {
 	fl_u64 task;			/* task_struct address; compared, never dereferenced */
 	struct fl_fstate f;
-	fl_u64 pg_done;			/* fx_hmf_pg ran for this task's call (fx_hmf_pg2) */
 };
 
 /*
@@ -691,38 +690,6 @@ SEC("fexit/handle_mm_fault")
 int BPF_PROG(fx_hmf_pg, struct vm_area_struct *vma, unsigned long address,
 	     unsigned int flags, struct pt_regs *regs, unsigned int ret)
 {
-	struct fl_pcpu *pc;
-
-	bpf_preempt_disable();
-	on_hmf_exit(flags, ret, regs != NULL, ctx);
-	pc = pcpu_get();
-	if (pc)
-		pc->pg_done = fl_cur_task();
-	bpf_preempt_enable();
-	return 0;
-}
-
-/*
- * The second of two fexits on preemptible kernels, attached after
- * fx_hmf_pg and run right after it in the same trampoline, with a guard of
- * its own: it does the work only when fx_hmf_pg was skipped for this call
- * (its marker names another task: the one preempted inside fx_hmf_pg's
- * window, holding its guard).  Both are skipped only while two tasks on
- * this CPU are preempted, one in each window; the state machine counts
- * those ends (events_missed / faults_unhandled).
- */
-SEC("fexit/handle_mm_fault")
-int BPF_PROG(fx_hmf_pg2, struct vm_area_struct *vma, unsigned long address,
-	     unsigned int flags, struct pt_regs *regs, unsigned int ret)
-{
-	struct fl_pcpu *pc = pcpu_get();
-
-	if (!pc)
-		return 0;
-	if (pc->pg_done == fl_cur_task()) {
-		pc->pg_done = 0;
-		return 0;
-	}
 	bpf_preempt_disable();
 	on_hmf_exit(flags, ret, regs != NULL, ctx);
 	bpf_preempt_enable();

@@ -298,10 +298,6 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 				n = plan_add(plan, n, PG(fe_hmf), HOOK(FL_HOOK_HMF), R_CORE);
 			n = plan_add(plan, n, preempt_guard(o) ? PG(fx_hmf_pg) : PG(fx_hmf),
 				     HOOK(FL_HOOK_HMF) | exit_hooks, R_CORE);
-			/* after fx_hmf_pg: runs the call when its guard skipped it */
-			if (preempt_guard(o))
-				n = plan_add(plan, n, PG(fx_hmf_pg2), HOOK(FL_HOOK_HMF) | exit_hooks,
-					     R_CORE);
 		}
 		if (kf->has_spf_dufour) {
 			n = plan_add(plan, n, PG(fe_spf), HOOK(FL_HOOK_DO_HMF), R_CORE);
@@ -923,15 +919,12 @@ int fl_bpf_tag_lost(struct bpf_object *obj, const char *skel, const struct fl_lo
  * What a skipped run of each faultline program loses.  A skipped
  * handle_mm_fault return loses the fault's end (its latency, faults_ended)
  * if it was the fault's last call, and the lockless outcome read from its
- * flags; a skipped page_fault_* run loses the fault's count.  Preemptible
- * kernels: fx_hmf_pg2 does a call's work when fx_hmf_pg was skipped, so an
- * end is lost only where fx_hmf_pg2 is skipped too: its misses are the
- * figure's bound (fx_hmf_pg's still show in bpf_misses.faultline.*).
+ * flags; a skipped page_fault_* run loses the fault's count.
  */
 static const struct fl_lost_fig fl_figs[] = {
 	{ "fault_starts", "tp_pf_user* tp_pf_kernel* tp_pf_kern_cnt" },
-	{ "fault_ends", "fx_hmf fx_hmf_pg2 fx_do_hmf fx_spf krp_hmf krp_do_hmf krp_spf" },
-	{ "lockless_outcomes", "fx_hmf fx_hmf_pg2 fx_do_hmf fx_spf krp_hmf krp_do_hmf krp_spf" },
+	{ "fault_ends", "fx_hmf fx_hmf_pg fx_do_hmf fx_spf krp_hmf krp_do_hmf krp_spf" },
+	{ "lockless_outcomes", "fx_hmf fx_hmf_pg fx_do_hmf fx_spf krp_hmf krp_do_hmf krp_spf" },
 	{ "hmf_entries", "fe_hmf fe_do_hmf fe_spf kp_hmf kp_do_hmf kp_spf" },
 	{ "mmap_lock", "tp_mmap_*" },
 	{ "contention", "tp_contention_*" },

@@ -25,9 +25,18 @@ help:
 deps:
 	tools/setup-deps
 
+# Headers in a build root ($(FL_CACHE)/roots/*, e.g. 7.3's: their kbuild
+# tools do not run on this machine) build in that root: tools/build-module,
+# whose .ko is build/kmod/<release>/module/faultline.ko.
+FL_ROOT_KREL = $(patsubst linux-headers-%,%,$(notdir $(filter $(FL_CACHE)/roots/%,$(abspath $(KDIR)))))
 module:
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || { echo "make module: no kernel headers (KDIR='$(KDIR)'); run 'make deps' or pass KDIR=" >&2; exit 1; }
+ifneq ($(FL_ROOT_KREL),)
+	@echo "make module: $(KDIR) is in a build root: tools/build-module $(FL_ROOT_KREL)"
+	$(Q)tools/build-module $(FL_ROOT_KREL) $(if $(filter 1,$(V)),V=1)
+else
 	$(Q)$(MAKE) -C $(KDIR) M=$(TOP) $(if $(filter 1,$(V)),V=1) modules
+endif
 
 bpf:
 	$(Q)$(MAKE) --no-print-directory -C ebpf TOP=$(TOP)

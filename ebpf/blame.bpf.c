@@ -40,6 +40,7 @@
 #include <faultline/hist.h>
 #include <faultline/mmaplock.h>
 #include <faultline/blame.h>
+#include <faultline/intask.h>
 
 #define BL_MAX_TGIDS	8192
 #define BL_MAX_HOLDERS	4096
@@ -519,8 +520,9 @@ static __always_inline void on_released(struct mm_struct *mm, bool write)
  * on the TCB after fork(), blame_reclaim.sh: 11-16 such "fallbacks" against
  * 0 aborts).  Marked here until it has mmap_lock (on_acquired), so its failed
  * trylock is not a lockless-path fallback.  Faults that cannot take the lock
- * (pagefault_disable()d, no mm, kernel addresses) are not marked.  Paid by
- * kernel-mode faults only, and only with fallbacks on.
+ * (pagefault_disable()d, no mm, kernel addresses, not in task context:
+ * intask.h) are not marked.  Paid by kernel-mode faults only, and only with
+ * fallbacks on.
  */
 SEC("tp_btf/page_fault_kernel")
 int BPF_PROG(bl_kfault, unsigned long address, struct pt_regs *regs,
@@ -530,7 +532,7 @@ int BPF_PROG(bl_kfault, unsigned long address, struct pt_regs *regs,
 	struct bl_task *st;
 
 	if (address >= FL_USER_ADDR_END || !t->mm || t->pagefault_disabled ||
-	    !tgid_traced(t->tgid))
+	    !tgid_traced(t->tgid) || !cur_in_task())
 		return 0;
 	st = task_get(true);
 	if (st)

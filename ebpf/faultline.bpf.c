@@ -31,6 +31,7 @@
 #include <faultline/classify.h>
 #include <faultline/mmaplock.h>
 #include <faultline/tstore.h>
+#include <faultline/intask.h>
 
 /* The tgid filter: one bit per tgid below pid_max (user space sizes it; at most 4M: 512 KiB) */
 #define FL_TGID_WORDS	((4u << 20) / 64)
@@ -194,46 +195,6 @@ static __always_inline bool cur_kthread_or_no_mm(void)
 	}
 	t = (struct task_struct *)bpf_get_current_task();
 	return (BPF_CORE_READ(t, flags) & FL_PF_KTHREAD) || !BPF_CORE_READ(t, mm);
-}
-
-/*
- * in_task(), as the module's probes test it (Documentation/architecture.rst,
- * "Which tasks and contexts count"): a kernel-mode fault on a user address
- * in NMI or hard IRQ -- perf's copy_from_user_nmi for user call chains --
- * is not a fault of the task.  preempt_count is a per-CPU int:
- * __preempt_count (x86, up to 6.1 and from 6.15) or pcpu_hot.preempt_count
- * (6.2 to 6.14).  Typeless ksyms: libbpf takes their addresses from
- * /proc/kallsyms at load, 0 where absent (no CONFIG_KALLSYMS_ALL), and then
- * every fault counts as before.  A typed ksym would fail the whole load
- * there (the kernel resolves its address itself).  Only the kernel-mode
- * path pays the two reads.
- */
-extern const void __preempt_count __ksym __weak;
-extern const void pcpu_hot __ksym __weak;
-extern const void __per_cpu_offset __ksym __weak;
-
-struct pcpu_hot___fl {
-	int preempt_count;
-} __attribute__((preserve_access_index));
-
-static __always_inline bool cur_in_task(void)
-{
-	unsigned long pc_addr, off;
-	__u32 pc;
-
-	if (&__preempt_count)
-		pc_addr = (unsigned long)&__preempt_count;
-	else if (&pcpu_hot && bpf_core_field_exists(struct pcpu_hot___fl, preempt_count))
-		pc_addr = (unsigned long)&pcpu_hot +
-			  bpf_core_field_offset(struct pcpu_hot___fl, preempt_count);
-	else
-		return true;
-	if (!&__per_cpu_offset ||
-	    bpf_probe_read_kernel(&off, sizeof(off),
-				  (unsigned long *)&__per_cpu_offset + bpf_get_smp_processor_id()) ||
-	    bpf_probe_read_kernel(&pc, sizeof(pc), (void *)(pc_addr + off)))
-		return true;
-	return fl_in_task(pc);
 }
 
 /* Per-task state: task-local storage, or the tid-keyed hash (5.10). */

@@ -51,6 +51,7 @@
 
 #include <faultline/abi.h>
 #include <faultline/tstore.h>
+#include <faultline/intask.h>
 
 /* hist.h's fl_hist_add() carries the compiler barrier the verifier needs. */
 #define PH_HIST_ADD fl_hist_add
@@ -273,9 +274,10 @@ static __always_inline void fault_start(fl_u32 first)
 	s->vma_lock = 0;
 }
 
+/* kernel-mode: not a kernel address, not in interrupt context (intask.h) */
 static __always_inline int on_fault_tp(unsigned long address, bool kernel_mode)
 {
-	if (kernel_mode && address >= PH_USER_ADDR_END)
+	if (kernel_mode && (address >= PH_USER_ADDR_END || !cur_in_task()))
 		return 0;
 	fault_start(FL_PH_REST);
 	return 0;

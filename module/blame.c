@@ -426,7 +426,12 @@ static void fl_bl_reclaim(bool enter)
 		bl_reclaim_exit(&h->split, fl_now());
 }
 
+/* (gfp, order, memcg) on 7.x, (order, gfp) before: conftest.sh */
+#if FL_HAVE_VMSCAN_BEGIN_GFP_ORDER_MEMCG
+static void fl_bl_reclaim_begin(void *data, gfp_t gfp, int order, struct mem_cgroup *memcg)
+#else
 static void fl_bl_reclaim_begin(void *data, int order, gfp_t gfp)
+#endif
 {
 	fl_bl_reclaim(true);
 }

@@ -9,7 +9,7 @@
  * less for -b kmod on 6.12.
  *
  * "Keeps time with the TSC": the timekeeping clocksource's counter, read by
- * ktime_get_snapshot(), lies between two TSC reads around it (tsc,
+ * ktime_get_snapshot() (ktime_get_snapshot_id() on 7.x), lies between two TSC reads around it (tsc,
  * tsc-early; not kvm-clock, hpet, acpi_pm), and the TSC is not marked
  * unstable.  The kernel stops using a TSC that is not synchronised across
  * CPUs or changes rate without constant_tsc, so its deltas are then as good
@@ -50,7 +50,11 @@ static bool fl_clock_tsc_ok(void)
 		return false;
 	}
 	before = rdtsc_ordered();
+#if FL_HAVE_KTIME_GET_SNAPSHOT_ID
+	ktime_get_snapshot_id(CLOCK_REALTIME, &snap);	/* ktime_get_snapshot()'s clock */
+#else
 	ktime_get_snapshot(&snap);
+#endif
 	after = rdtsc_ordered();
 	if (snap.cycles < before || snap.cycles > after) {
 		fl_clock_why = "the clocksource is not the TSC";

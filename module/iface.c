@@ -5,7 +5,10 @@
  *   summary   0400  human-readable totals
  *   hooks     0400  live / absent / nmissed per probe
  *   control   0600  "enable" | "disable" | "reset" | "tgid N" | "mmap_lock on|auto"
- *                   | "hmf on|off" | "blame on|off" (blame.c; at the next enable)
+ *                   | "hmf on|off" | "blame on|off" (blame.c; at the next enable);
+ *                   EBUSY while a session is held
+ *   session   0600  one recording: its open file holds the module, takes the
+ *                   same commands, and disables at release (session.c)
  * Root only (the files' modes, debugfs's 0700 mount, and CAP_SYS_ADMIN at
  * open).  No kernel address is ever written out.
  */
@@ -232,6 +235,7 @@ static int fl_summary_show(struct seq_file *m, void *v)
 		   num_possible_cpus(), num_online_cpus());
 	seq_printf(m, "lockless path: %s\n", fl_ll_kind_label[fl_kv.ll_kind]);
 	fl_clock_show(m);
+	fl_session_show(m);
 	seq_printf(m, "hooks live 0x%llx absent 0x%llx, %s\n\ncounters:\n", live,
 		   fl_probes_absent(), fl_probes_armed() ? "armed" : "not armed");
 	for (i = 0; i < FL_C_NR; i++) {
@@ -309,50 +313,42 @@ static const struct file_operations fl_hooks_fops = {
 
 /* ---- control ------------------------------------------------------------- */
 
+/* One command; fl_mutex held. */
 static int fl_control_exec(const char *cmd)
 {
 	unsigned int v;
-	int err = 0;
 
+	lockdep_assert_held(&fl_mutex);
 	if (!strcmp(cmd, "enable")) {
-		mutex_lock(&fl_mutex);
 		fl_enable();
-		mutex_unlock(&fl_mutex);
 	} else if (!strcmp(cmd, "disable")) {
-		mutex_lock(&fl_mutex);
 		fl_disable();
-		mutex_unlock(&fl_mutex);
 	} else if (!strcmp(cmd, "mmap_lock on") || !strcmp(cmd, "mmap_lock auto")) {
-		mutex_lock(&fl_mutex);
 		fl_probes_mmap_lock(cmd[10] == 'o');
-		mutex_unlock(&fl_mutex);
 	} else if (!strcmp(cmd, "blame on") || !strcmp(cmd, "blame off")) {
-		mutex_lock(&fl_mutex);
-		err = fl_bl_set(cmd[7] == 'n');
-		mutex_unlock(&fl_mutex);
+		return fl_bl_set(cmd[7] == 'n');
 	} else if (!strcmp(cmd, "hmf on") || !strcmp(cmd, "hmf off")) {
 		/* takes effect at the next handle_mm_fault entry; a call in flight keeps t0 */
 		WRITE_ONCE(fl_time_hmf, cmd[5] == 'n');
 	} else if (!strcmp(cmd, "reset")) {
-		mutex_lock(&fl_mutex);
 		fl_stats_reset();
 		fl_bl_reset();
 		fl_nmissed_base = fl_probes_nmissed();
-		mutex_unlock(&fl_mutex);
 	} else if (!strncmp(cmd, "tgid ", 5)) {
 		if (fl_parse_uint(cmd + 5, 10, &v) || v > PID_MAX_LIMIT)
 			return -EINVAL;
-		mutex_lock(&fl_mutex);
-		err = fl_set_tgid(v);
-		mutex_unlock(&fl_mutex);
+		return fl_set_tgid(v);
 	} else {
-		err = -EINVAL;
+		return -EINVAL;
 	}
-	return err;
+	return 0;
 }
 
-static ssize_t fl_control_write(struct file *file, const char __user *ubuf,
-				size_t count, loff_t *ppos)
+/*
+ * A write to control or to the session file (session.c): one command, at
+ * most one trailing newline.  EBUSY while another file holds the session.
+ */
+ssize_t fl_control_write_user(struct file *file, const char __user *ubuf, size_t count)
 {
 	char buf[FL_CTL_MAX + 1];
 	size_t len = count;
@@ -369,8 +365,16 @@ static ssize_t fl_control_write(struct file *file, const char __user *ubuf,
 		buf[--len] = '\0';
 	if (!len || strlen(buf) != len)	/* empty, or an embedded NUL */
 		return -EINVAL;
-	err = fl_control_exec(buf);
+	mutex_lock(&fl_mutex);
+	err = fl_session_refuses(file) ? -EBUSY : fl_control_exec(buf);
+	mutex_unlock(&fl_mutex);
 	return err ? err : count;
+}
+
+static ssize_t fl_control_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	return fl_control_write_user(file, ubuf, count);
 }
 
 static int fl_control_open(struct inode *inode, struct file *file)
@@ -399,6 +403,7 @@ int fl_iface_init(void)
 	debugfs_create_file("summary", 0400, fl_dir, NULL, &fl_summary_fops);
 	debugfs_create_file("hooks", 0400, fl_dir, NULL, &fl_hooks_fops);
 	debugfs_create_file("control", 0600, fl_dir, NULL, &fl_control_fops);
+	debugfs_create_file("session", 0600, fl_dir, NULL, &fl_session_fops);
 	return 0;
 }
 

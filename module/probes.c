@@ -128,24 +128,47 @@ static void fl_ll_why(struct fl_fault_state *st, struct fl_cpu_stats *cs, u32 ne
 #endif
 }
 
+/*
+ * The handlers' registers: a kretprobe's struct pt_regs, or an fprobe's
+ * struct ftrace_regs on kernels whose fprobe passes those (FREGS: a
+ * constant, so each inlined copy reads its own kind).
+ */
+static __always_inline unsigned long fl_arg(void *regs, bool fregs, unsigned int n)
+{
+#if FL_HAVE_FPROBE_FTRACE_REGS
+	if (fregs)
+		return ftrace_regs_get_argument((struct ftrace_regs *)regs, n);
+#endif
+	return regs_get_kernel_argument((struct pt_regs *)regs, n);
+}
+
+static __always_inline unsigned long fl_retval(void *regs, bool fregs)
+{
+#if FL_HAVE_FPROBE_FTRACE_REGS
+	if (fregs)
+		return ftrace_regs_get_return_value((struct ftrace_regs *)regs);
+#endif
+	return regs_return_value((struct pt_regs *)regs);
+}
+
 /* handle_mm_fault entry: 0 = hook its return. */
-static __always_inline int fl_hmf_enter(struct fl_hmf_data *d, struct pt_regs *regs)
+static __always_inline int fl_hmf_enter(struct fl_hmf_data *d, void *regs, bool fregs)
 {
 	if (!fl_want())
 		return 1;	/* no return handler for this call */
-	d->flags = (u32)regs_get_kernel_argument(regs, 2);
+	d->flags = (u32)fl_arg(regs, fregs, 2);
 	if (FL_LL_WHY_BUILT && fl_kv.ll_why) {	/* the abort / retry reasons */
-		d->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
-		d->address = regs_get_kernel_argument(regs, 1);
+		d->vma = (struct vm_area_struct *)fl_arg(regs, fregs, 0);
+		d->address = fl_arg(regs, fregs, 1);
 	}
 	d->gen = READ_ONCE(fl_arm_gen);
 	d->t0 = READ_ONCE(fl_time_hmf) ? fl_now() : 0;
 	return 0;
 }
 
-static __always_inline void fl_hmf_leave(struct fl_hmf_data *d, struct pt_regs *regs)
+static __always_inline void fl_hmf_leave(struct fl_hmf_data *d, void *regs, bool fregs)
 {
-	u32 ret = (u32)regs_return_value(regs);
+	u32 ret = (u32)fl_retval(regs, fregs);
 	struct fl_cpu_stats *cs;
 	struct fl_slot *s;
 	u64 now = fl_now(), lat;
@@ -173,34 +196,42 @@ static __always_inline void fl_hmf_leave(struct fl_hmf_data *d, struct pt_regs *
 
 static int fl_hmf_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	return fl_hmf_enter((struct fl_hmf_data *)ri->data, regs);
+	return fl_hmf_enter((struct fl_hmf_data *)ri->data, regs, false);
 }
 
 static int fl_hmf_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	fl_hmf_leave((struct fl_hmf_data *)ri->data, regs);
+	fl_hmf_leave((struct fl_hmf_data *)ri->data, regs, false);
 	return 0;
 }
 
-#ifdef CONFIG_FPROBE
 /*
- * Where the kernel has fprobe (6.12 here; 6.1's Debian config has not), the
- * same handlers are an fprobe while armed: the ftrace entry calls them
- * without the kprobe layer (hash lookup, current_kprobe), the return goes
- * through the same rethook.
+ * Where the kernel has fprobe (6.12, 7.3 here; 6.1's Debian config has
+ * not), the same handlers are an fprobe while armed: the ftrace entry calls
+ * them without the kprobe layer (hash lookup, current_kprobe).  Their
+ * registers are struct ftrace_regs from 6.14, struct pt_regs before
+ * (conftest.sh); a kernel whose fprobe takes neither uses the kretprobes.
  */
-#define FL_HAVE_FPROBE	1
+#if IS_ENABLED(CONFIG_FPROBE) && (FL_HAVE_FPROBE_FTRACE_REGS || FL_HAVE_FPROBE_PT_REGS)
+#define FL_USE_FPROBE	1
+#if FL_HAVE_FPROBE_FTRACE_REGS
+#define FL_FP_REGS	struct ftrace_regs
+#define FL_FP_FREGS	true
+#else
+#define FL_FP_REGS	struct pt_regs
+#define FL_FP_FREGS	false
+#endif
 
 static int fl_fp_hmf_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
-			   struct pt_regs *regs, void *data)
+			   FL_FP_REGS *regs, void *data)
 {
-	return fl_hmf_enter(data, regs);
+	return fl_hmf_enter(data, regs, FL_FP_FREGS);
 }
 
 static void fl_fp_hmf_exit(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
-			   struct pt_regs *regs, void *data)
+			   FL_FP_REGS *regs, void *data)
 {
-	fl_hmf_leave(data, regs);
+	fl_hmf_leave(data, regs, FL_FP_FREGS);
 }
 #endif
 
@@ -238,7 +269,7 @@ NOKPROBE_SYMBOL(fl_hmf_entry);
 NOKPROBE_SYMBOL(fl_hmf_ret);
 NOKPROBE_SYMBOL(fl_lvma_entry);
 NOKPROBE_SYMBOL(fl_lvma_ret);
-#ifdef FL_HAVE_FPROBE
+#ifdef FL_USE_FPROBE
 NOKPROBE_SYMBOL(fl_fp_hmf_entry);
 NOKPROBE_SYMBOL(fl_fp_hmf_exit);
 #endif
@@ -251,7 +282,7 @@ struct fl_krp {
 	int err;
 	bool registered;
 	bool armed;		/* the kretprobe is enabled */
-#ifdef FL_HAVE_FPROBE
+#ifdef FL_USE_FPROBE
 	bool fp_ok;		/* may be armed as an fprobe */
 	bool fp_armed;		/* armed as the fprobe instead */
 	unsigned long fp_missed;	/* fprobe misses of earlier armings */
@@ -263,14 +294,14 @@ static struct fl_krp fl_krps[] = {
 	{ .hook = FL_HOOK_DO_HMF, .sym = "do_handle_mm_fault",
 	  .rp = { .entry_handler = fl_hmf_entry, .handler = fl_hmf_ret,
 		  .data_size = sizeof(struct fl_hmf_data) },
-#ifdef FL_HAVE_FPROBE
+#ifdef FL_USE_FPROBE
 	  .fp_ok = true,
 #endif
 	},
 	{ .hook = FL_HOOK_HMF, .sym = "handle_mm_fault",
 	  .rp = { .entry_handler = fl_hmf_entry, .handler = fl_hmf_ret,
 		  .data_size = sizeof(struct fl_hmf_data) },
-#ifdef FL_HAVE_FPROBE
+#ifdef FL_USE_FPROBE
 	  .fp_ok = true,
 #endif
 	},
@@ -287,10 +318,7 @@ static void fl_fault_start(int kernel_mode)
 	struct fl_slot *s;
 	u64 now;
 
-	/* the BPF programs test the same mask (include/faultline/classify.h) */
-#ifndef CONFIG_PREEMPT_RT
-	BUILD_BUG_ON(FL_NOT_TASK_MASK != (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
-#endif
+	/* in_task(): the kernel's own preempt_count layout, whatever it is */
 	if (!in_task() || !fl_want())
 		return;
 	now = fl_now();
@@ -465,13 +493,23 @@ static void fl_tp_contention_end(void *data, void *lock, int ret)
 	preempt_enable_notrace();
 }
 
+#if FL_HAVE_SCHED_EXIT_GROUP_DEAD
+static void fl_tp_process_exit(void *data, struct task_struct *p, bool group_dead)
+#else
 static void fl_tp_process_exit(void *data, struct task_struct *p)
+#endif
 {
 	if (p != current)
 		return;
 	fl_slot_release();
 	if (READ_ONCE(fl_bl_armed))
 		fl_bl_task_exit();
+}
+
+/* The exit's later mmap_lock events may have claimed the slot again. */
+static void fl_tp_process_free(void *data, struct task_struct *p)
+{
+	fl_slot_release_dead(p);
 }
 
 static void fl_tp_process_fork(void *data, struct task_struct *parent,
@@ -503,6 +541,7 @@ static struct fl_tp fl_tps[] = {
 	{ FL_HOOK_CONTENTION_BEGIN, "contention_begin", fl_tp_contention_begin },
 	{ FL_HOOK_CONTENTION_END, "contention_end", fl_tp_contention_end },
 	{ -1, "sched_process_exit", fl_tp_process_exit },
+	{ -1, "sched_process_free", fl_tp_process_free },
 	{ -1, "sched_process_fork", fl_tp_process_fork },
 };
 
@@ -664,7 +703,7 @@ int fl_probes_register(unsigned int mask, unsigned int maxactive, bool infer)
 	return 0;
 }
 
-#ifdef FL_HAVE_FPROBE
+#ifdef FL_USE_FPROBE
 /*
  * Arm K as an fprobe (registered afresh each time: a disabled fprobe still
  * sits in the ftrace call).  False: use the kretprobe.
@@ -679,7 +718,9 @@ static bool fl_fp_arm(struct fl_krp *k)
 	k->fp.entry_handler = fl_fp_hmf_entry;
 	k->fp.exit_handler = fl_fp_hmf_exit;
 	k->fp.entry_data_size = sizeof(struct fl_hmf_data);
-	k->fp.nr_maxactive = k->rp.maxactive;
+#if FL_HAVE_FPROBE_NR_MAXACTIVE
+	k->fp.nr_maxactive = k->rp.maxactive;	/* later fprobes need no bound */
+#endif
 	err = register_fprobe_syms(&k->fp, &k->sym, 1);
 	if (err) {
 		pr_warn("%s: register_fprobe failed (%d), using the kretprobe\n", k->sym, err);

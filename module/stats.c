@@ -164,6 +164,23 @@ void fl_slot_release(void)
 }
 NOKPROBE_SYMBOL(fl_slot_release);
 
+/*
+ * P is being freed (sched_process_free, an RCU callback after its last
+ * schedule): it runs no handler any more, so its slot, if it still holds
+ * one, is released for it.  On 7.3 (not 6.12) sched_process_exit fires before
+ * exit_mm(), whose mmap_lock events claim the slot again after
+ * fl_slot_release(); without this a colliding task would wait for the dead
+ * owner to yield forever.
+ */
+void fl_slot_release_dead(struct task_struct *p)
+{
+	struct fl_slot *s = &fl_slots[p->pid & FL_SLOT_MASK];
+	struct task_struct *o = READ_ONCE(s->owner);
+
+	if (o == p || o == fl_slot_tagged(p))
+		cmpxchg(&s->owner, o, NULL);
+}
+
 /* fl_hist_put() must bucket exactly like hist.h's fl_hist_add(). */
 static int fl_hist_selftest(void)
 {

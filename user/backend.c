@@ -24,6 +24,8 @@ struct fl_be_ops {
 	int (*start)(struct fl_be *be, unsigned int tier, bool exact, char *err, size_t errlen);
 	int (*read)(struct fl_be *be, struct fl_snapshot *s, char *err, size_t errlen);
 	int (*rotate)(struct fl_be *be, struct fl_snapshot *s, char *err, size_t errlen);
+	int (*arm)(struct fl_be *be, char *err, size_t errlen);
+	int (*end)(struct fl_be *be, char *err, size_t errlen);	/* NULL: nothing to do */
 	void (*stop)(struct fl_be *be);
 };
 
@@ -46,6 +48,21 @@ static int bpf_read(struct fl_be *be, struct fl_snapshot *s, char *err, size_t e
 static int bpf_rotate(struct fl_be *be, struct fl_snapshot *s, char *err, size_t errlen)
 {
 	return fl_bpf_read(be->bpf, s, true, err, errlen);
+}
+
+static int bpf_arm(struct fl_be *be, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	fl_bpf_arm(be->bpf);
+	return 0;
+}
+
+static int bpf_end(struct fl_be *be, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return fl_bpf_end(be->bpf);
 }
 
 static void bpf_stop(struct fl_be *be)
@@ -77,6 +94,12 @@ static int kmod_read_be(struct fl_be *be, struct fl_snapshot *s, char *err, size
 	return kmod_read(s, err, errlen);
 }
 
+static int kmod_arm_be(struct fl_be *be, char *err, size_t errlen)
+{
+	(void)be;
+	return kmod_arm(err, errlen);
+}
+
 static void kmod_stop_be(struct fl_be *be)
 {
 	(void)be;
@@ -85,11 +108,12 @@ static void kmod_stop_be(struct fl_be *be)
 
 static const struct fl_be_ops ops_bpf = {
 	.id = FL_BACKEND_BPF, .start = bpf_start, .read = bpf_read, .rotate = bpf_rotate,
-	.stop = bpf_stop,
+	.arm = bpf_arm, .end = bpf_end, .stop = bpf_stop,
 };
 
 static const struct fl_be_ops ops_kmod = {
-	.id = FL_BACKEND_KMOD, .start = kmod_start_be, .read = kmod_read_be, .stop = kmod_stop_be,
+	.id = FL_BACKEND_KMOD, .start = kmod_start_be, .read = kmod_read_be, .arm = kmod_arm_be,
+	.stop = kmod_stop_be,
 };
 
 static int be_start(struct fl_be *be, const struct fl_be_ops *ops, unsigned int tier,
@@ -248,6 +272,16 @@ int fl_be_read(struct fl_be *be, struct fl_snapshot *s, bool rotate, char *err,
 		return -1;
 	}
 	return 0;
+}
+
+int fl_be_arm(struct fl_be *be, char *err, size_t errlen)
+{
+	return be->ops ? be->ops->arm(be, err, errlen) : 0;
+}
+
+int fl_be_end(struct fl_be *be, char *err, size_t errlen)
+{
+	return be->ops && be->ops->end ? be->ops->end(be, err, errlen) : 0;
 }
 
 void fl_be_stop(struct fl_be *be)

@@ -52,6 +52,20 @@ bool fl_be_can_rotate(const struct fl_be *be);
 int fl_be_read(struct fl_be *be, struct fl_snapshot *s, bool rotate, char *err,
 		    size_t errlen);
 
+/*
+ * Start counting.  fl_be_start() attaches everything disarmed; the
+ * collector reads its baselines (vmstat), then arms: every counter,
+ * histogram and the vmstat delta cover one window.  0 or -1 + err.
+ */
+int fl_be_arm(struct fl_be *be, char *err, size_t errlen);
+
+/*
+ * End the last window, before its read: the bpf backend stops counting
+ * new faults and lets those in flight reach handle_mm_fault (the module:
+ * nothing to do).  Read once more after it, then stop.  0 or -1 + err.
+ */
+int fl_be_end(struct fl_be *be, char *err, size_t errlen);
+
 /* Detach everything; be is none afterwards (idempotent). */
 void fl_be_stop(struct fl_be *be);
 

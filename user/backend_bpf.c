@@ -644,6 +644,7 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	skel->rodata->follow_fork = o->follow_fork;
 	skel->rodata->time_hmf = o->time_hmf;
 	skel->rodata->kp_lock_infer = kp_lock_infer(tier, &b->kf, o);
+	skel->rodata->not_task_mask = fl_not_task_mask(b->kf.pc_layout);
 	if (!b->kf.task_storage) {
 		skel->rodata->task_btf = false;
 		if (fl_bpf_tstore_hash(skel->maps.tstate)) {
@@ -684,7 +685,12 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 		destroy_skel(b);
 		return -1;
 	}
-	skel->bss->slot = 0;
+	/*
+	 * Loaded and attached disarmed: the stats slot has no entry, so no
+	 * program counts until fl_bpf_arm() (after every hook is attached and
+	 * the collector's baselines are read: one window for every figure).
+	 */
+	skel->bss->slot = FL_BPF_SLOT_DISARMED;
 	b->slot = 0;
 	b->tgid_bits = mmap(NULL, b->tgid_words * sizeof(__u64), PROT_READ | PROT_WRITE,
 			    MAP_SHARED, bpf_map__fd(skel->maps.tgid_bits), 0);
@@ -1060,6 +1066,45 @@ static int wait_programs(struct fl_bpf *b, char *err, size_t errlen)
 	if (bpf_map_update_elem(b->gp_outer, &key, &b->gp_inner, 0))
 		return fl_fail(err, errlen, "waiting for the BPF programs (array-of-maps "
 			       "update): %s", strerror(errno));
+	return 0;
+}
+
+void fl_bpf_arm(struct fl_bpf *b)
+{
+	b->skel->bss->slot = b->slot;
+	__sync_synchronize();
+}
+
+/*
+ * The last window's end, before its read: no fault starts from here, and
+ * FL_BPF_DRAIN_US for faults counted before to reach handle_mm_fault
+ * (microseconds), where the kernel's pgfault advances, and return from it,
+ * where we count the call.  A filtered recording empties its tgid set: a
+ * traced task's new fault and its call are not counted, a fault in flight
+ * (its state exists) ends as usual -- exact, and no instruction added to
+ * any program.  A system-wide one detaches its fault-entry programs; calls
+ * of faults that start while the detach runs (tens of ms under TCG) are
+ * counted without a start, like a GUP call, so there the call count can
+ * run over faults by that much.  A fault held longer between its entry and
+ * that call (an mmap_lock wait in the fallback path) can still be counted
+ * without it.
+ */
+#define FL_BPF_DRAIN_US	1000
+int fl_bpf_end(struct fl_bpf *b)
+{
+	struct bpf_link **l[] = { &b->skel->links.tp_pf_user, &b->skel->links.tp_pf_kernel,
+				  &b->skel->links.tp_pf_user_cnt, &b->skel->links.tp_pf_kern_cnt };
+
+	if (!b->opts.system_wide) {
+		memset(b->tgid_bits, 0, b->tgid_words * sizeof(*b->tgid_bits));
+		__sync_synchronize();
+	} else {
+		for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++) {
+			bpf_link__destroy(*l[i]);
+			*l[i] = NULL;
+		}
+	}
+	usleep(FL_BPF_DRAIN_US);
 	return 0;
 }
 

@@ -73,6 +73,15 @@ int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,
 		char *err, size_t errlen);
 
 void fl_bpf_stop(struct fl_bpf *b);
+/*
+ * Start counting: every program is attached from fl_bpf_start() on but
+ * counts nothing (its stats slot, ebpf/faultline.bpf.c `slot`, is one with
+ * no entry) until this one store.
+ */
+void fl_bpf_arm(struct fl_bpf *b);
+#define FL_BPF_SLOT_DISARMED	2u	/* the stats map has slots 0 and 1 */
+/* End the last window before its read: no new fault starts, in-flight ones drain. */
+int fl_bpf_end(struct fl_bpf *b);
 
 /*
  * The collector's own cost (record --self-cost).  fl_bpf_stats_enable turns

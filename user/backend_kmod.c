@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The module backend of the collector: faultline.ko keeps the per-CPU
- * statistics; this file drives its control file and reads its snapshot,
+ * statistics; this file holds its session file (one recording at a time),
+ * sends the commands through it and reads its snapshot,
  * which has exactly the layout of a snapshot file (include/faultline/abi.h),
  * so user/snapshot.c parses it.
  */
@@ -58,32 +59,76 @@ int kmod_loaded(void)
 	return is_dir(kmod_dir());
 }
 
+/*
+ * The recording's session (module/session.c): an open file that holds the
+ * module, takes the commands, and disarms when it closes or we die.
+ * O_CLOEXEC: the workload must not inherit it.
+ */
+static int kmod_sess_fd = -1;
+
+/* "pid N (comm)" of the session's holder, from the summary, or "unknown" */
+static void kmod_holder(char *buf, size_t len)
+{
+	char path[512], line[256];
+	FILE *f;
+
+	snprintf(buf, len, "unknown");
+	snprintf(path, sizeof(path), "%s/summary", kmod_dir());
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "session: held by ", 17)) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(buf, len, "%s", line + 17);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+static int kmod_session_open(char *err, size_t errlen)
+{
+	char path[512], who[256];
+
+	if (kmod_sess_fd >= 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/session", kmod_dir());
+	kmod_sess_fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (kmod_sess_fd >= 0)
+		return 0;
+	if (errno == EBUSY) {
+		kmod_holder(who, sizeof(who));
+		return fl_fail(err, errlen, "faultline.ko is in use by another recording, %s: one at a time",
+			       who);
+	}
+	if (errno == ENOENT)
+		return fl_fail(err, errlen, "%s: not there: load the faultline.ko built with this collector",
+			       path);
+	return fl_fail(err, errlen, "%s: %s", path, strerror(errno));
+}
+
 static int kmod_control(const char *cmd, char *err, size_t errlen)
 {
-	char path[512], buf[80];
-	int fd, n;
+	char buf[80];
+	int n;
 	ssize_t w;
 
-	snprintf(path, sizeof(path), "%s/control", kmod_dir());
+	if (kmod_session_open(err, errlen))
+		return -1;
 	n = snprintf(buf, sizeof(buf), "%s\n", cmd);
 	if (n < 0 || (size_t)n >= sizeof(buf))
 		return fl_fail(err, errlen, "control command '%s' too long", cmd);
-	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (fd < 0)
-		return fl_fail(err, errlen, "%s: %s", path, strerror(errno));
 	do {
-		w = write(fd, buf, n);
+		w = write(kmod_sess_fd, buf, n);
 	} while (w < 0 && errno == EINTR);
 	if (w != n) {
 		int e = w < 0 ? errno : EIO;
 
-		close(fd);
 		if (e == ESRCH)
 			return fl_fail(err, errlen, "faultline.ko refused '%s': no such process", cmd);
 		return fl_fail(err, errlen, "faultline.ko refused '%s': %s", cmd, strerror(e));
 	}
-	if (close(fd))
-		return fl_fail(err, errlen, "%s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -95,8 +140,12 @@ int kmod_start(unsigned int tgid, char *err, size_t errlen)
 	if (kmod_control("disable", err, errlen))
 		return -1;
 	snprintf(cmd, sizeof(cmd), "tgid %u", tgid);
-	if (kmod_control(cmd, err, errlen) || kmod_control("reset", err, errlen) ||
-	    kmod_control("enable", err, errlen))
+	return kmod_control(cmd, err, errlen);
+}
+
+int kmod_arm(char *err, size_t errlen)
+{
+	if (kmod_control("reset", err, errlen) || kmod_control("enable", err, errlen))
 		return -1;
 	return 0;
 }
@@ -148,6 +197,10 @@ void kmod_stop(void)
 {
 	char err[256];
 
+	if (kmod_sess_fd < 0)
+		return;
 	if (kmod_control("disable", err, sizeof(err)))
 		fprintf(stderr, "faultline: kmod backend: %s\n", err);
+	close(kmod_sess_fd);	/* the module disables at release anyway */
+	kmod_sess_fd = -1;
 }

@@ -17,8 +17,10 @@
 
 /* 1 if faultline.ko's debugfs directory is there (debugfs is mounted if needed), else 0. */
 int kmod_loaded(void);
-/* disable, set the tgid filter (0 = system-wide), reset, enable. */
+/* disable, set the tgid filter (0 = system-wide); counting starts at kmod_arm. */
 int kmod_start(unsigned int tgid, char *err, size_t errlen);
+/* reset, enable: the window starts here. */
+int kmod_arm(char *err, size_t errlen);
 /*
  * mmap_lock tracepoints for the next recording (before kmod_start): on =
  * armed even where the module holds them off by default (memcg_path in the

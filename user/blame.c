@@ -183,6 +183,7 @@ static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
 		return fl_fail(b->why, sizeof(b->why), "cannot open the BPF object: %s",
 			       strerror(errno));
 	s->rodata->filter_tgid = o->tgid != 0;
+	s->rodata->not_task_mask = fl_not_task_mask(kf->pc_layout);
 	set_fault_ranges(b, k, kerr);
 	if (!kf->has_lock_vma)
 		snprintf(b->fb_why, sizeof(b->fb_why),

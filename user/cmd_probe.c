@@ -105,6 +105,7 @@ int cmd_probe(int argc, char **argv)
 		enum_line("FAULT_FLAG_VMA_LOCK", kf.flag_vma_lock);
 		enum_line("FAULT_FLAG_SPECULATIVE", kf.flag_speculative);
 		enum_line("VM_FAULT_RETRY", kf.vm_fault_retry);
+		printf("preempt_count layout: %s\n", fl_pc_layout_describe(kf.pc_layout));
 		fl_kvals_from_features(&kf, &kv);
 		printf("lockless fault path: %s\n", fl_lockless_describe(&kf));
 		if (kv.ll_kind != FL_LL_KIND_NONE)

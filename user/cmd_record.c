@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -173,6 +174,7 @@ static bool process_ended(unsigned int tgid)
 /* fork CMD, held until release_child(); returns 0 or -1 */
 static int spawn_child(struct rec *r, const sigset_t *orig_mask)
 {
+	pid_t parent;
 	int p[2];
 	char c;
 
@@ -180,6 +182,7 @@ static int spawn_child(struct rec *r, const sigset_t *orig_mask)
 		fprintf(stderr, "faultline record: pipe: %s\n", strerror(errno));
 		return -1;
 	}
+	parent = getpid();
 	r->child = fork();
 	if (r->child < 0) {
 		fprintf(stderr, "faultline record: fork: %s\n", strerror(errno));
@@ -194,6 +197,9 @@ static int spawn_child(struct rec *r, const sigset_t *orig_mask)
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
 		sigprocmask(SIG_SETMASK, orig_mask, NULL);
+		/* CMD dies with its recorder (a SIGKILLed record leaves no orphan) */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
 		close(p[1]);
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);	/* recorder gave up before starting */
@@ -315,6 +321,39 @@ static int check_output(const char *out, bool dir_mode)
 	return 0;
 }
 
+/*
+ * Can CMD be executed, as execvp() would find it?  Asked before anything is
+ * attached, so a typo costs nothing and writes nothing.  0, or -1 with
+ * errno (ENOENT, EACCES).
+ */
+static int cmd_runnable(const char *cmd)
+{
+	const char *p = getenv("PATH"), *e;
+	char full[4096];
+	int err = ENOENT;
+
+	if (strchr(cmd, '/'))
+		return access(cmd, X_OK) ? -1 : 0;
+	if (!p || !*p)
+		p = "/bin:/usr/bin";
+	for (; ; p = e + 1) {
+		e = strchrnul(p, ':');
+		snprintf(full, sizeof(full), "%.*s%s%s", (int)(e - p), p, e > p ? "/" : "", cmd);
+		if (!access(full, X_OK)) {
+			struct stat st;
+
+			if (!stat(full, &st) && S_ISREG(st.st_mode))
+				return 0;
+		} else if (errno == EACCES) {
+			err = EACCES;
+		}
+		if (!*e)
+			break;
+	}
+	errno = err;
+	return -1;
+}
+
 /* Remove snap-*.snap left by an earlier recording into the same directory. */
 static void clear_dir(const char *dir)
 {
@@ -356,6 +395,21 @@ int fl_record_tag_window(struct fl_snapshot *s, const char *cmdline, const char 
 	return 0;
 }
 
+/* A regular file at PATH becomes PATH.old (replacing an older one). */
+static int keep_old(const char *path)
+{
+	char old[4096];
+	struct stat st;
+
+	if (lstat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return rename(path, old);
+}
+
 /* Take the window that ends now into a snapshot and write it. */
 static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool *written,
 			 char *path, size_t pathlen)
@@ -368,13 +422,25 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 	*written = false;
 	end_real = now_ns(CLOCK_REALTIME);
 	end_mono = now_ns(CLOCK_MONOTONIC);
-	if (fl_vmstat_read(&r->vm, NULL, true, err, sizeof(err)) && !r->a.quiet)
+	/*
+	 * The last window: the counters first, then vmstat, so the vmstat
+	 * delta's window (baseline read before arming) contains the counters'
+	 * (faults <= pgfault delta, our own reads' faults included).  A
+	 * rotation reads vmstat first: its end is the next window's start.
+	 */
+	if (rotate && fl_vmstat_read(&r->vm, NULL, true, err, sizeof(err)) && !r->a.quiet)
 		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);
+	if (!rotate && fl_be_end(&r->be, err, sizeof(err))) {
+		fprintf(stderr, "faultline record: ending the window: %s\n", err);
+		return -1;
+	}
 	ret = fl_be_read(&r->be, s, rotate, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "faultline record: reading the statistics: %s\n", err);
 		return -1;
 	}
+	if (!rotate && fl_vmstat_read(&r->vm, NULL, true, err, sizeof(err)) && !r->a.quiet)
+		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);
 	s->hdr.t_start_ns = r->win_real;
 	s->hdr.t_end_ns = end_real;
 	s->hdr.duration_ns = end_mono - r->win_mono;
@@ -404,6 +470,12 @@ static int take_snapshot(struct rec *r, bool rotate, struct fl_snapshot *s, bool
 		snprintf(path, pathlen, "%s/snap-%04u.snap", r->a.out, r->nsnap);
 	else
 		snprintf(path, pathlen, "%s", r->a.out);
+	/* like perf.data.old: an earlier recording at -o is kept, not overwritten */
+	if (!r->dir_mode && !r->nsnap && keep_old(path)) {
+		fprintf(stderr, "faultline record: keeping %s as %s.old: %s\n", path, path,
+			strerror(errno));
+		return -1;
+	}
 	r->nsnap++;
 	if (fl_snapshot_write_file(path, s, err, sizeof(err))) {
 		fprintf(stderr, "faultline record: %s\n", err);
@@ -601,6 +673,10 @@ static int record_setup(struct rec *r)
 	/* fail now, not after the workload ran; create nothing yet */
 	if (check_output(r->a.out, r->dir_mode))
 		return 1;
+	if (r->a.cmd && cmd_runnable(r->a.cmd[0])) {
+		fprintf(stderr, "faultline record: cannot run '%s': %s\n", r->a.cmd[0], strerror(errno));
+		return 127;
+	}
 	if (r->a.cmd) {
 		size_t off = 0;
 
@@ -673,6 +749,11 @@ static int record_setup(struct rec *r)
 	}
 	if (fl_vmstat_read(&r->vm, NULL, false, err, sizeof(err)) && !r->a.quiet)
 		fprintf(stderr, "faultline record: %s (vmstat not recorded)\n", err);
+	/* everything attached, the baseline read: one window from here */
+	if (fl_be_arm(&r->be, err, sizeof(err))) {
+		fprintf(stderr, "faultline record: %s\n", err);
+		return 1;
+	}
 	r->win_real = now_ns(CLOCK_REALTIME);
 	r->win_mono = now_ns(CLOCK_MONOTONIC);
 	if (r->a.duration > 0)

@@ -496,10 +496,17 @@ static int serve_start(struct srv *s)
 			return -1;
 		}
 	}
+	if (start_backend(s))
+		return -1;
+	/* attached disarmed: the baseline, then one window from the arming */
 	s->vm_ok = !fl_vmstat_read(&s->vm, NULL, false, err, sizeof(err));
 	if (!s->vm_ok)
 		fprintf(stderr, "faultline serve: %s (vmstat not exported)\n", err);
-	if (start_backend(s) || cgroup_scan(s) || collect(s))
+	if (fl_be_arm(&s->be, err, sizeof(err))) {
+		fprintf(stderr, "faultline serve: %s\n", err);
+		return -1;
+	}
+	if (cgroup_scan(s) || collect(s))
 		return -1;
 	s->http = fl_http_start(s->a.listen, &s->m, &s->mu, err, sizeof(err));
 	if (!s->http) {

@@ -75,3 +75,11 @@ const char *fl_spin_contention_caveat(const char *cpuinfo_path)
 	       "lock:contention_begin; spinlock classes (ptl, zone, lru) may be "
 	       "undercounted, rwsem/mutex classes are not affected";
 }
+
+const char *fl_pc_layout_describe(unsigned int layout)
+{
+	return layout == FL_PC_HDIS ?
+	       "7.x (interrupt-disable count at 0x00ff0000, BTF local_interrupt_disable_state), "
+	       "not-in-task mask 0xff000100" :
+	       "<= 6.x (hardirq 0x000f0000, NMI 0x00f00000), not-in-task mask 0x00ff0100";
+}

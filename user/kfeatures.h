@@ -31,6 +31,7 @@ struct fl_kfeatures {
 	long long flag_speculative;	/* FAULT_FLAG_SPECULATIVE */
 	long long vm_fault_retry;	/* VM_FAULT_RETRY */
 	long long vm_fault_completed;	/* VM_FAULT_COMPLETED (5.19+) */
+	unsigned int pc_layout;		/* enum fl_pc_layout: fl_btf_pc_layout() */
 };
 
 /* Defaults when a kernel lacks the enumerator (mainline / patchset values). */
@@ -57,6 +58,19 @@ bool fl_btf_has_member(const struct btf *btf, const char *type, const char *memb
 int fl_btf_tp_nargs(const struct btf *btf, const char *tp);
 /* Value of enumerator NAME in any enum or enum64, or -1. */
 long long fl_btf_enum_value(const struct btf *btf, const char *name);
+
+/*
+ * The running kernel's preempt_count layout (classify.h): FL_PC_HDIS where
+ * its BTF has local_interrupt_disable()'s per-CPU state, the variable
+ * local_interrupt_disable_state (7.x: DEFINE_PER_CPU beside the
+ * HARDIRQ_DISABLE_MASK it counts in; a variable, so there whatever the
+ * compiler inlined), or the function local_interrupt_disable itself (an
+ * out-of-line copy, seen in 7.3's BTF: the fallback should a later BTF drop
+ * per-CPU variables).  FL_PC_LEGACY otherwise, and for a NULL btf.
+ */
+unsigned int fl_btf_pc_layout(const struct btf *btf);
+/* The layout's name and "not in task" mask (faultline probe). */
+const char *fl_pc_layout_describe(unsigned int layout);
 
 /* Fill f from btf (NULL: f->btf false, nothing found). */
 void fl_kfeatures_from_btf(struct fl_kfeatures *f, const struct btf *btf);

@@ -332,6 +332,7 @@ struct load_env {
 	bool lvur_start;	/* user faults start at lock_vma_under_rcu (no page_fault_user) */
 	bool task_storage;	/* else the per-task state is a hash of tids (5.10) */
 	long long ll_flag, retry;
+	unsigned int pc_layout;	/* preempt_count layout (fl_kfeatures) */
 };
 
 /*
@@ -444,6 +445,7 @@ static int open_skel(struct fl_phases *p, const struct fl_phases_opts *o,
 	p->skel->rodata->all_callers = p->all_callers;
 	p->skel->rodata->ll_flag = e->ll_flag > 0 ? (__u32)e->ll_flag : 0;
 	p->skel->rodata->vm_fault_retry = e->retry > 0 ? (__u32)e->retry : 0x400;
+	p->skel->rodata->not_task_mask = fl_not_task_mask(e->pc_layout);
 	if (!e->task_storage) {
 		p->skel->rodata->task_btf = false;
 		if (fl_bpf_tstore_hash(p->skel->maps.ptask))
@@ -685,6 +687,7 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	/* every user fault calls it first (x86 do_user_addr_fault, 6.4+) */
 	env.lvur_start = kf.has_lock_vma;
 	env.task_storage = kf.task_storage;
+	env.pc_layout = kf.pc_layout;
 	have_k = fl_ksyms_load(&k, kerr, sizeof(kerr)) == 0;
 	env.k = have_k ? &k : NULL;
 

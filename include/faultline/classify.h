@@ -77,16 +77,42 @@ struct fl_vma_look {
 /*
  * Faults count only in task context: the module's probes test the kernel's
  * in_task(), the BPF programs (a kernel-mode fault only: a user-mode fault is
- * always in task context) this, on the per-CPU preempt_count they read.
- * NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET of include/linux/preempt.h (the
- * same in 5.10, 6.1 and 6.12); the module build checks it against the
- * kernel's.  PREEMPT_RT serves softirqs in threads and is not covered.
+ * always in task context) fl_in_task() on the per-CPU preempt_count they
+ * read, with the mask of the running kernel's layout: NMI_MASK |
+ * HARDIRQ_MASK | SOFTIRQ_OFFSET of its include/linux/preempt.h.
+ *
+ * FL_PC_LEGACY (up to 6.x; the same in 5.10, 6.1, 6.12, 6.18): PREEMPT
+ *   0xff, SOFTIRQ 0xff00, HARDIRQ 0x000f0000, NMI 0x00f00000.
+ * FL_PC_HDIS (7.x): an interrupt-disable count (HARDIRQ_DISABLE_MASK,
+ *   local_interrupt_disable()) takes 0x00ff0000; HARDIRQ moves to
+ *   0x0f000000, NMI to 0xf0000000 (x86-64, HAS_SEPARATE_PREEMPT_RESCHED_BITS:
+ *   __preempt_count is 8 bytes, PREEMPT_NEED_RESCHED bit 63, so the low word
+ *   the programs read holds every count).  The legacy mask there would take
+ *   the interrupt-disable count for hard IRQ/NMI and miss both.
+ *
+ * User space picks the layout from the kernel's BTF (fl_btf_pc_layout(),
+ * user/kfeatures_btf.c) and hands each skeleton fl_not_task_mask() before
+ * load.  PREEMPT_RT serves softirqs in threads and is not covered.
  */
-#define FL_NOT_TASK_MASK	0x00ff0100u
+enum fl_pc_layout {
+	FL_PC_LEGACY = 0,	/* <= 6.x */
+	FL_PC_HDIS = 1,		/* 7.x: HARDIRQ_DISABLE_MASK at 0x00ff0000 */
+};
 
-FL_INLINE int fl_in_task(fl_u32 preempt_count)
+#define FL_NOT_TASK_MASK_LEGACY	0x00ff0100u	/* 0x00f00000 | 0x000f0000 | 0x100 */
+#define FL_NOT_TASK_MASK_HDIS	0xff000100u	/* 0xf0000000 | 0x0f000000 | 0x100 */
+/* the <= 6.x name, for module/probes.c's BUILD_BUG_ON until it moves */
+#define FL_NOT_TASK_MASK	FL_NOT_TASK_MASK_LEGACY
+
+FL_INLINE fl_u32 fl_not_task_mask(fl_u32 layout)
 {
-	return !(preempt_count & FL_NOT_TASK_MASK);
+	return layout == FL_PC_HDIS ? FL_NOT_TASK_MASK_HDIS : FL_NOT_TASK_MASK_LEGACY;
+}
+
+/* NOT_TASK_MASK: fl_not_task_mask() of the running kernel's layout */
+FL_INLINE int fl_in_task(fl_u32 preempt_count, fl_u32 not_task_mask)
+{
+	return !(preempt_count & not_task_mask);
 }
 
 FL_INLINE void fl_ev_fault_start(struct fl_fault_state *st, struct fl_cpu_stats *cs,

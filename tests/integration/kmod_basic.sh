@@ -1,7 +1,7 @@
 # faultline.ko counts what the kernel counts: load it, check the hooks the
 # kernel should have, run pft, compare the module's fault counts with the
 # pages touched and with /proc/vmstat pgfault, unload, dmesg clean (runner).
-# kernels: 6.12 6.1 5.10
+# kernels: 6.12 6.1 5.10 7.3
 # smp: 2
 # timeout: 300
 # args: 256m 2

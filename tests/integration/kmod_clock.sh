@@ -4,7 +4,7 @@
 # page counted, and (on the cost meter, where guest ns = instructions) the
 # reported fault latency p50 within one bucket of pft's own untraced
 # --latency p50, as cost_budget.sh holds the TSC clock to.
-# kernels: 6.12 6.1
+# kernels: 6.12 6.1 7.3
 # icount: yes
 # timeout: 600
 # append: clocksource=hpet

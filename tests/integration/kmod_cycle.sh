@@ -8,7 +8,7 @@
 # vCPU runs it -- reproduced without faultline.ko by toggling the kernel's own
 # mmap_lock/exceptions tracepoints and a kretprobe event under pft; see
 # Documentation/module.rst, "Test box".
-# kernels: 6.12 6.1 5.10
+# kernels: 6.12 6.1 5.10 7.3
 # smp: 2
 # tcg: single
 # timeout: 600

@@ -5,7 +5,7 @@
 # reads back the value asked for; a control write gets exactly the errno the
 # model says.  Afterwards the module still counts a pft run exactly (faults =
 # pages +-1%); the runner fails the run on any oops/WARNING in dmesg.
-# kernels: 6.12 6.1 5.10
+# kernels: 6.12 6.1 5.10 7.3
 # smp: 2
 # timeout: 420
 # args: 20 30

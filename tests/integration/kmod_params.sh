@@ -2,7 +2,7 @@
 # insmod with EINVAL (module not loaded, a dmesg line saying why), every bad
 # control write fails with EINVAL / E2BIG / ESRCH, good ones succeed, and the
 # files are root-only.
-# kernels: 6.12 6.1 5.10
+# kernels: 6.12 6.1 5.10 7.3
 # smp: 2
 # timeout: 300
 . /fl/lib.sh

@@ -21,7 +21,7 @@
 # it to init unused) lets a fork run in the middle of the old set's clear on
 # the same vCPU: under single-threaded TCG the two vCPUs interleave only at
 # coarse slices, so without it the old code failed 1 set in 100.
-# kernels: 6.12 6.1 5.10
+# kernels: 6.12 6.1 5.10 7.3
 # smp: 2
 # timeout: 900
 # append: preempt=full

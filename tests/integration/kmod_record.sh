@@ -3,7 +3,7 @@
 # fills the latency histogram, reports lockless outcomes where the kernel has
 # them; the same workload under `-b bpf` agrees within 1% on fault counts
 # (median latencies are printed side by side: TCG timings are not performance).
-# kernels: 6.12 6.1 5.10
+# kernels: 6.12 6.1 5.10 7.3
 # smp: 2
 # timeout: 400
 # args: 256m 2

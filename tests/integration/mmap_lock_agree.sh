@@ -8,7 +8,7 @@
 # closes one write hold.  -m contend (populate + munmap beside a thread
 # that maps in a loop) must show contention.  And the module's summary
 # names its figures as report --raw does.
-# kernels: 6.12 6.1
+# kernels: 6.12 6.1 7.3
 # smp: 2
 # timeout: 600
 . /fl/lib.sh

@@ -4,6 +4,9 @@
 # mmap_lock write and dominate; the callers the stack walk names are mm
 # functions, never lock internals; the phases of every fault still add up.
 # Tests assert the class that must dominate, never times (TCG is emulated).
+# Not on 7.3 yet: its fentry/fexit and tracepoint programs are preemptible,
+# and a preempted one is skipped for the next task on its CPU (issue 26):
+# an exact count here can be one off (lockless_outcomes@7.3 in a make check).
 # kernels: 6.12 6.1
 # smp: 2
 # timeout: 300

@@ -38,4 +38,36 @@ expect 'fl_invariant "" "" fails' 1 'fl_invariant x "" ""'
 expect 'fl_skip alone is a skip' 77 'fl_skip reason'
 expect 'fl_skip after a failed check is a failure' 1 'fl_check_eq x 1 2; fl_skip reason'
 expect 'fl_skip_check is not a failure' 0 'fl_skip_check name reason'
+
+# The cost meter's stopping rule (tests/integration/cost.inc, cost_row): a
+# fake pft prints the classic line for the instructions per fault listed in
+# $W/ipf, one run each (the first is cost_row's warm-up).
+W=$(mktemp -d) || exit 1
+cat >"$W/pft" <<'PFT'
+#!/bin/sh
+n=$(cat "$W/n" 2>/dev/null || echo 0); n=$((n + 1)); echo $n >"$W/n"
+v=$(sed -n "${n}p" "$W/ipf")
+[ -n "$v" ] && awk -v v="$v" 'BEGIN { printf "0 1 1 64 0.1 0.1 %.3f %.3f\n", 1e9 / v, 1e9 / v }'
+PFT
+chmod +x "$W/pft"
+# meter RUNS PASS_AT IPF...: COST_N COST_MIN after cost_row
+meter() {
+	runs=$1 at=$2; shift 2
+	printf '%s\n' "$@" >"$W/ipf"; rm -f "$W/n"
+	W=$W $SH -c "COST_OUT='$W' COST_PFT_BIN='$W/pft' COST_RUNS=$runs; . '$TOP/tests/integration/cost.inc';
+		COST_PASS_AT=$at; cost_row x >/dev/null; echo \$COST_N \$COST_MIN" 2>&1
+}
+mexpect() {	# WHAT WANT GOT
+	if [ "$3" = "$2" ]; then echo "selftest: PASS $1 ($3)"
+	else echo "selftest: FAIL $1: expected '$2', got '$3'"; bad=1; fi
+}
+mexpect 'cost_row without a ceiling takes every run' '7 7000' \
+	"$(meter 7 '' 9999 7100 7000 7000 7026 7000 7000 7001)"
+mexpect 'cost_row stops at 3 once the cheapest is within the ceiling' '3 7000' \
+	"$(meter 7 7010 9999 7100 7000 7026 6000 6000 6000 6000)"
+mexpect 'cost_row stops at the first run past 3 within the ceiling' '4 7000' \
+	"$(meter 7 7010 9999 7100 7050 7026 7000 6000 6000)"
+mexpect 'cost_row over its ceiling takes every run (the cheapest of all)' '7 7020' \
+	"$(meter 7 7010 9999 7100 7050 7026 7030 7020 7040 7050)"
+rm -rf "$W"
 exit $bad

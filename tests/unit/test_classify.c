@@ -971,34 +971,160 @@ static void test_spin_caveat(void **state)
 }
 
 /*
- * fl_in_task(): the in_task() of include/linux/preempt.h (!PREEMPT_RT) on a
- * raw preempt_count as the BPF programs read it.  The kernel's own masks,
- * spelled out here: NMI 0x00f00000, HARDIRQ 0x000f0000, SOFTIRQ_OFFSET
- * 0x100 (serving); not in it: preemption depth (0xff), softirqs disabled
+ * The kernels' own in_task() masks, built here the way include/linux/
+ * preempt.h builds them (its BITS and SHIFTs, not classify.h's constants):
+ * NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET.
+ *   <= 6.x (5.10 .. 6.18): PREEMPT 8, SOFTIRQ 8, HARDIRQ 4, NMI 4 bits.
+ *   7.x (7.3): PREEMPT 8, SOFTIRQ 8, HARDIRQ_DISABLE 8, HARDIRQ 4 bits, NMI
+ *   1 + 3 * HAS_SEPARATE_PREEMPT_RESCHED_BITS (y on x86-64) bits.
+ */
+#define K_IRQ_MASK(x)		((1u << (x)) - 1)
+#define K6_SOFTIRQ_SHIFT	8
+#define K6_HARDIRQ_SHIFT	(K6_SOFTIRQ_SHIFT + 8)
+#define K6_NMI_SHIFT		(K6_HARDIRQ_SHIFT + 4)
+#define K6_NMI_MASK		(K_IRQ_MASK(4) << K6_NMI_SHIFT)		/* 0x00f00000 */
+#define K6_HARDIRQ_MASK		(K_IRQ_MASK(4) << K6_HARDIRQ_SHIFT)	/* 0x000f0000 */
+#define K6_HARDIRQ_OFFSET	(1u << K6_HARDIRQ_SHIFT)
+#define K6_NMI_OFFSET		(1u << K6_NMI_SHIFT)
+#define K7_SOFTIRQ_SHIFT	8
+#define K7_HDIS_SHIFT		(K7_SOFTIRQ_SHIFT + 8)
+#define K7_HARDIRQ_SHIFT	(K7_HDIS_SHIFT + 8)
+#define K7_NMI_SHIFT		(K7_HARDIRQ_SHIFT + 4)
+#define K7_NMI_MASK		(K_IRQ_MASK(1 + 3 * 1) << K7_NMI_SHIFT)	/* 0xf0000000 */
+#define K7_HARDIRQ_MASK		(K_IRQ_MASK(4) << K7_HARDIRQ_SHIFT)	/* 0x0f000000 */
+#define K7_HDIS_MASK		(K_IRQ_MASK(8) << K7_HDIS_SHIFT)		/* 0x00ff0000 */
+#define K7_HDIS_OFFSET		(1u << K7_HDIS_SHIFT)
+#define K7_HARDIRQ_OFFSET	(1u << K7_HARDIRQ_SHIFT)
+#define K7_NMI_OFFSET		(1u << K7_NMI_SHIFT)
+#define K_SOFTIRQ_OFFSET	(1u << 8)
+
+/*
+ * fl_in_task() with the <= 6.x mask: the in_task() of include/linux/
+ * preempt.h (!PREEMPT_RT) on a raw preempt_count as the BPF programs read
+ * it.  Not in it: preemption depth (0xff), softirqs disabled
  * (SOFTIRQ_DISABLE_OFFSET 0x200, local_bh_disable), and x86's inverted
  * PREEMPT_NEED_RESCHED bit 0x80000000 that the raw per-CPU value carries.
  */
 static void test_in_task(void **state)
 {
+	fl_u32 m = fl_not_task_mask(FL_PC_LEGACY);
+
 	(void)state;
-	assert_true(fl_in_task(0));
-	assert_true(fl_in_task(0x80000000u));		/* no resched needed */
-	assert_true(fl_in_task(0x80000003u));		/* preempt_disable() x3 */
-	assert_true(fl_in_task(0x200));			/* local_bh_disable() */
-	assert_true(fl_in_task(0x80000000u | 0xfe00));	/* nested bh disables */
-	assert_false(fl_in_task(0x100));		/* serving a softirq */
-	assert_false(fl_in_task(0x80000000u | 0x301));	/* softirq, bh off, preempt off */
-	assert_false(fl_in_task(0x10000));		/* hard IRQ */
-	assert_false(fl_in_task(0x10001));		/* hard IRQ, under a spinlock */
-	assert_false(fl_in_task(0x80110000u));		/* NMI (nmi_enter adds HARDIRQ too) */
-	assert_false(fl_in_task(0x00100000));		/* NMI bits alone */
-	assert_false(fl_in_task(0x00f00000));
+	assert_int_equal(m, K6_NMI_MASK | K6_HARDIRQ_MASK | K_SOFTIRQ_OFFSET);
+	assert_int_equal(FL_NOT_TASK_MASK_LEGACY, m);
+	assert_int_equal(FL_NOT_TASK_MASK, m);	/* the old name, for module/ */
+	assert_true(fl_in_task(0, m));
+	assert_true(fl_in_task(0x80000000u, m));		/* no resched needed */
+	assert_true(fl_in_task(0x80000003u, m));		/* preempt_disable() x3 */
+	assert_true(fl_in_task(0x200, m));			/* local_bh_disable() */
+	assert_true(fl_in_task(0x80000000u | 0xfe00, m));	/* nested bh disables */
+	assert_false(fl_in_task(0x100, m));			/* serving a softirq */
+	assert_false(fl_in_task(0x80000000u | 0x301, m));	/* softirq, bh off, preempt off */
+	assert_false(fl_in_task(K6_HARDIRQ_OFFSET, m));		/* hard IRQ */
+	assert_false(fl_in_task(K6_HARDIRQ_OFFSET | 1, m));	/* hard IRQ, under a spinlock */
+	/* NMI: nmi_enter adds NMI_OFFSET + HARDIRQ_OFFSET */
+	assert_false(fl_in_task(0x80000000u | K6_NMI_OFFSET | K6_HARDIRQ_OFFSET, m));
+	assert_false(fl_in_task(K6_NMI_OFFSET, m));		/* NMI bits alone */
+	assert_false(fl_in_task(K6_NMI_MASK, m));
+}
+
+/*
+ * 7.x: the interrupt-disable count (local_interrupt_disable(), spin_lock_
+ * irq_disable) is task context; hard IRQ and NMI sit above it.  The raw
+ * word the programs read is the low 4 bytes of the 8-byte x86-64
+ * __preempt_count (PREEMPT_NEED_RESCHED at bit 63, not in them).  Issue 26:
+ * the legacy mask reads the interrupt-disable count as hard IRQ/NMI and
+ * misses both.
+ */
+static void test_in_task_7x(void **state)
+{
+	fl_u32 m = fl_not_task_mask(FL_PC_HDIS);
+	fl_u32 old = fl_not_task_mask(FL_PC_LEGACY);
+
+	(void)state;
+	assert_int_equal(m, K7_NMI_MASK | K7_HARDIRQ_MASK | K_SOFTIRQ_OFFSET);
+	assert_int_equal(FL_NOT_TASK_MASK_HDIS, m);
+	assert_int_equal(m & K7_HDIS_MASK, 0);
+	assert_true(fl_in_task(0, m));
+	assert_true(fl_in_task(3, m));				/* preempt_disable() x3 */
+	assert_true(fl_in_task(0x200, m));			/* local_bh_disable() */
+	assert_true(fl_in_task(K7_HDIS_OFFSET | 1, m));		/* local_interrupt_disable() */
+	assert_true(fl_in_task(K7_HDIS_MASK, m));		/* nested 255 deep */
+	assert_false(fl_in_task(K_SOFTIRQ_OFFSET, m));		/* serving a softirq */
+	assert_false(fl_in_task(K7_HARDIRQ_OFFSET, m));		/* hard IRQ */
+	assert_false(fl_in_task(K7_HARDIRQ_OFFSET | 1, m));
+	assert_false(fl_in_task(K7_NMI_OFFSET | K7_HARDIRQ_OFFSET, m));	/* nmi_enter */
+	assert_false(fl_in_task(K7_NMI_OFFSET, m));
+	assert_false(fl_in_task(K7_NMI_MASK, m));
+	/* the bug: the old mask on a 7.x count */
+	assert_true(fl_in_task(K7_HARDIRQ_OFFSET, old));
+	assert_true(fl_in_task(K7_NMI_OFFSET | K7_HARDIRQ_OFFSET, old));
+	assert_false(fl_in_task(K7_HDIS_OFFSET, old));
+}
+
+/*
+ * The layout from BTF (fl_btf_pc_layout, via fl_kfeatures_read as record,
+ * phases and blame call it): 7.3's BTF has the per-CPU VAR
+ * local_interrupt_disable_state (in .data..percpu) and an out-of-line FUNC
+ * local_interrupt_disable; either is 7.x.  6.x BTF (the 6.18 host's, 6.12's)
+ * has neither, only __preempt_count.
+ */
+static int pc_btf(int var, int func)
+{
+	struct btf *b = btf__new_empty();
+	struct fl_kfeatures f;
+	char err[256];
+	int ulong, v, proto;
+
+	assert_non_null(b);
+	ulong = btf__add_int(b, "long unsigned int", 8, 0);
+	assert_true(ulong > 0);
+	v = btf__add_var(b, "__preempt_count", BTF_VAR_GLOBAL_ALLOCATED, ulong);
+	assert_true(v > 0);
+	if (var) {
+		int lv = btf__add_var(b, "local_interrupt_disable_state",
+				      BTF_VAR_GLOBAL_ALLOCATED, ulong);
+
+		assert_true(lv > 0);
+		assert_true(btf__add_datasec(b, ".data..percpu", 16) > 0);
+		assert_int_equal(btf__add_datasec_var_info(b, v, 0, 8), 0);
+		assert_int_equal(btf__add_datasec_var_info(b, lv, 8, 8), 0);
+	}
+	proto = btf__add_func_proto(b, 0);
+	if (func)
+		assert_true(btf__add_func(b, "local_interrupt_disable", BTF_FUNC_STATIC, proto) > 0);
+	/* the name in another kind (a FUNC) is not the marker */
+	if (!var)
+		assert_true(btf__add_func(b, "local_interrupt_disable_state", BTF_FUNC_STATIC,
+					  proto) > 0);
+	assert_int_equal(fl_btf_pc_layout(b), var || func ? FL_PC_HDIS : FL_PC_LEGACY);
+	write_btf(b);
+	btf__free(b);
+	assert_int_equal(fl_kfeatures_read(&f, err, sizeof(err)), 0);
+	unlink(btf_path);
+	return (int)f.pc_layout;
+}
+
+static void test_pc_layout(void **state)
+{
+	(void)state;
+	assert_int_equal(pc_btf(0, 0), FL_PC_LEGACY);
+	assert_int_equal(pc_btf(1, 1), FL_PC_HDIS);	/* as in 7.3 */
+	assert_int_equal(pc_btf(1, 0), FL_PC_HDIS);	/* inlined everywhere */
+	assert_int_equal(pc_btf(0, 1), FL_PC_HDIS);	/* no per-CPU VARs in BTF */
+	assert_int_equal(fl_btf_pc_layout(NULL), FL_PC_LEGACY);
+	assert_int_equal(fl_not_task_mask(pc_btf(0, 0)), 0x00ff0100u);
+	assert_int_equal(fl_not_task_mask(pc_btf(1, 1)), 0xff000100u);
+	assert_non_null(strstr(fl_pc_layout_describe(FL_PC_LEGACY), "0x00ff0100"));
+	assert_non_null(strstr(fl_pc_layout_describe(FL_PC_HDIS), "0xff000100"));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_in_task),
+		cmocka_unit_test(test_in_task_7x),
+		cmocka_unit_test(test_pc_layout),
 		cmocka_unit_test(test_kvals_vma_lock),
 		cmocka_unit_test(test_kvals_spf),
 		cmocka_unit_test(test_kvals_none),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * user/backend_kmod.c against a fake module directory (FAULTLINE_KMOD_DIR):
- * the control sequence kmod_start/kmod_stop write, and kmod_read parsing a
+ * the command sequence kmod_start/kmod_arm/kmod_stop write through the
+ * session file (one open from the first command to kmod_stop), and kmod_read parsing a
  * snapshot written by user/snapshot.c, rejecting garbage and a BPF snapshot.
  */
 #include <stdarg.h>
@@ -53,7 +54,7 @@ static int setup(void **state)
 	snprintf(dir, sizeof(dir), "/tmp/fl-kmod-test.XXXXXX");
 	assert_non_null(mkdtemp(dir));
 	setenv("FAULTLINE_KMOD_DIR", dir, 1);
-	put_file("control", "", 0);
+	put_file("session", "", 0);
 	return 0;
 }
 
@@ -61,7 +62,7 @@ static int teardown(void **state)
 {
 	char path[128];
 
-	snprintf(path, sizeof(path), "%s/control", dir);
+	snprintf(path, sizeof(path), "%s/session", dir);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/snapshot", dir);
 	unlink(path);
@@ -112,8 +113,15 @@ static void test_start_stop_sequence(void **state)
 	char err[256] = "", buf[256];
 
 	assert_int_equal(kmod_start(4321, err, sizeof(err)), 0);
+	get_file("session", buf, sizeof(buf));
+	/* nothing counts before kmod_arm: the collector's baselines come first */
+	assert_string_equal(buf, "disable\ntgid 4321\n");
+	assert_int_equal(kmod_arm(err, sizeof(err)), 0);
 	kmod_stop();
-	get_file("control", buf, sizeof(buf));
+	get_file("session", buf, sizeof(buf));
+	assert_string_equal(buf, "disable\ntgid 4321\nreset\nenable\ndisable\n");
+	kmod_stop();	/* idempotent: no session, nothing written */
+	get_file("session", buf, sizeof(buf));
 	assert_string_equal(buf, "disable\ntgid 4321\nreset\nenable\ndisable\n");
 }
 
@@ -121,17 +129,19 @@ static void test_mmap_lock(void **state)
 {
 	char err[256] = "", buf[256];
 
-	put_file("control", "", 0);
+	put_file("session", "", 0);
 	assert_int_equal(kmod_mmap_lock(true, err, sizeof(err)), 0);
 	assert_int_equal(kmod_start(7, err, sizeof(err)), 0);
+	assert_int_equal(kmod_arm(err, sizeof(err)), 0);
 	kmod_stop();
 	assert_int_equal(kmod_mmap_lock(false, err, sizeof(err)), 0);
-	get_file("control", buf, sizeof(buf));
+	kmod_stop();
+	get_file("session", buf, sizeof(buf));
 	assert_string_equal(buf, "mmap_lock on\ndisable\ntgid 7\nreset\nenable\ndisable\n"
-				 "mmap_lock auto\n");
+				 "mmap_lock auto\ndisable\n");
 	setenv("FAULTLINE_KMOD_DIR", "/nonexistent/faultline", 1);
 	assert_int_equal(kmod_mmap_lock(true, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "/nonexistent/faultline/control"));
+	assert_non_null(strstr(err, "/nonexistent/faultline/session"));
 	setenv("FAULTLINE_KMOD_DIR", dir, 1);
 }
 
@@ -139,14 +149,15 @@ static void test_time_hmf(void **state)
 {
 	char err[256] = "", buf[256];
 
-	put_file("control", "", 0);
+	put_file("session", "", 0);
 	assert_int_equal(kmod_time_hmf(true, err, sizeof(err)), 0);
 	assert_int_equal(kmod_time_hmf(false, err, sizeof(err)), 0);
-	get_file("control", buf, sizeof(buf));
+	get_file("session", buf, sizeof(buf));
 	assert_string_equal(buf, "hmf on\nhmf off\n");
+	kmod_stop();
 	setenv("FAULTLINE_KMOD_DIR", "/nonexistent/faultline", 1);
 	assert_int_equal(kmod_time_hmf(true, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "/nonexistent/faultline/control"));
+	assert_non_null(strstr(err, "/nonexistent/faultline/session"));
 	setenv("FAULTLINE_KMOD_DIR", dir, 1);
 }
 
@@ -156,7 +167,8 @@ static void test_start_without_module(void **state)
 
 	setenv("FAULTLINE_KMOD_DIR", "/nonexistent/faultline", 1);
 	assert_int_equal(kmod_start(0, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "/nonexistent/faultline/control"));
+	assert_non_null(strstr(err, "/nonexistent/faultline/session"));
+	assert_non_null(strstr(err, "load the faultline.ko built with this collector"));
 	setenv("FAULTLINE_KMOD_DIR", dir, 1);
 }
 

@@ -1093,6 +1093,7 @@ void fl_bpf_arm(struct fl_bpf *b)
 int fl_bpf_end(struct fl_bpf *b)
 {
 	struct bpf_link **l[] = { &b->skel->links.tp_pf_user, &b->skel->links.tp_pf_kernel,
+				  &b->skel->links.tp_pf_user_pg, &b->skel->links.tp_pf_kernel_pg,
 				  &b->skel->links.tp_pf_user_cnt, &b->skel->links.tp_pf_kern_cnt };
 
 	if (!b->opts.system_wide) {

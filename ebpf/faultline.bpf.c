@@ -133,6 +133,16 @@ const volatile bool kp_lock_infer = false;
 /* Which per-CPU slot is live; flipped by user space for -i snapshots. */
 volatile __u32 slot = 0;
 
+/*
+ * Fault states lost because the kernel refused the task storage to move
+ * them into at a switch (tp_sched_switch): a creation fails while any task
+ * on this CPU is inside a task-storage helper, and a BPF program preempted
+ * there (the phases and blame ones, on preemptible kernels) keeps the
+ * per-CPU bpf_task_storage_busy held until it runs again.  Each is one
+ * fault counted in events_missed; user space tags it bpf_lost.task_states.
+ */
+volatile __u64 states_refused = 0;
+
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 static __always_inline struct fl_cpu_stats *cpu_stats(void)
@@ -292,7 +302,13 @@ static __always_inline bool kfault_not_ours(unsigned long address)
 	return address >= FL_USER_ADDR_END || cur_kthread_or_no_mm() || !cur_in_task();
 }
 
-static __always_inline int on_fault_start(unsigned long address, int kernel_mode)
+/*
+ * PG (the *_pg programs, preemptible kernels only): a task claiming this
+ * CPU's slot gets its storage now if it has none, so that a switch in the
+ * middle of the fault need not create it (fx_hmf_pg below says why that
+ * fails there).  A constant: the other programs compile without it.
+ */
+static __always_inline int on_fault_start(unsigned long address, int kernel_mode, bool pg)
 {
 	struct fl_cpu_stats *cs;
 	struct fl_pcpu *pc;
@@ -316,6 +332,8 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 		if (st && fstate_busy(&st->f)) {
 			f = &st->f;
 		} else {
+			if (pg && !st)		/* may fail (busy): tried again at the switch */
+				tstore_cur(true);
 			if (fstate_busy(&pc->f))	/* not moved at a switch: lost */
 				cs->cnt[FL_C_MISSED]++;
 			__builtin_memset(&pc->f, 0, sizeof(pc->f));
@@ -347,14 +365,14 @@ SEC("tp_btf/page_fault_user")
 int BPF_PROG(tp_pf_user, unsigned long address, struct pt_regs *regs,
 	     unsigned long error_code)
 {
-	return on_fault_start(address, 0);
+	return on_fault_start(address, 0, false);
 }
 
 SEC("tp_btf/page_fault_kernel")
 int BPF_PROG(tp_pf_kernel, unsigned long address, struct pt_regs *regs,
 	     unsigned long error_code)
 {
-	return on_fault_start(address, 1);
+	return on_fault_start(address, 1, false);
 }
 
 /*
@@ -368,7 +386,7 @@ int BPF_PROG(tp_pf_user_pg, unsigned long address, struct pt_regs *regs,
 	     unsigned long error_code)
 {
 	bpf_preempt_disable();
-	on_fault_start(address, 0);
+	on_fault_start(address, 0, true);
 	bpf_preempt_enable();
 	return 0;
 }
@@ -378,7 +396,7 @@ int BPF_PROG(tp_pf_kernel_pg, unsigned long address, struct pt_regs *regs,
 	     unsigned long error_code)
 {
 	bpf_preempt_disable();
-	on_fault_start(address, 1);
+	on_fault_start(address, 1, true);
 	bpf_preempt_enable();
 	return 0;
 }
@@ -435,7 +453,7 @@ int BPF_PROG(tp_sched_switch, bool preempt, struct task_struct *prev,
 			struct fl_cpu_stats *cs = cpu_stats();
 
 			if (cs)
-				cs->cnt[FL_C_MISSED]++;
+				fl_ev_fault_gone(&st->f.fs, cs);
 			st->f.fs.start_ns = 0;
 		}
 		return 0;
@@ -452,7 +470,7 @@ int BPF_PROG(tp_sched_switch, bool preempt, struct task_struct *prev,
 		struct fl_cpu_stats *cs = cpu_stats();
 
 		if (cs && pc->f.fs.start_ns)
-			cs->cnt[FL_C_MISSED]++;
+			fl_ev_fault_gone(&pc->f.fs, cs);
 		__builtin_memset(&pc->f, 0, sizeof(pc->f));
 		return 0;
 	}
@@ -462,8 +480,10 @@ int BPF_PROG(tp_sched_switch, bool preempt, struct task_struct *prev,
 	} else {
 		struct fl_cpu_stats *cs = cpu_stats();
 
-		if (cs)
+		if (cs) {
 			cs->cnt[FL_C_MISSED]++;
+			__sync_fetch_and_add(&states_refused, 1);
+		}
 	}
 	__builtin_memset(&pc->f, 0, sizeof(pc->f));
 	return 0;

@@ -950,6 +950,17 @@ static void tag_recursion_misses(struct fl_bpf *b, struct fl_snapshot *s)
 		    b->kv.ll_kind != FL_LL_KIND_NONE)
 			figs[k++] = fl_figs[i];
 	fl_bpf_tag_lost(b->skel->obj, "faultline", figs, k, s);
+	/*
+	 * Not a skipped run: fault states tp_sched_switch could not move for
+	 * want of task storage (faultline.bpf.c states_refused), each one in
+	 * events_missed.
+	 */
+	if (b->tier == FL_TIER_FENTRY || b->tier == FL_TIER_KPROBE) {
+		char v[32];
+
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)b->skel->bss->states_refused);
+		fl_snapshot_replace_tag(s, "bpf_lost.task_states", v);
+	}
 	if (b->tier == FL_TIER_FENTRY)
 		fl_snapshot_replace_tag(s, "bpf_preempt_guard", preempt_guard_why);
 }

@@ -644,6 +644,23 @@ int BPF_PROG(fe_hmf, struct vm_area_struct *vma, unsigned long address,
 	return 0;
 }
 
+/*
+ * --hmf on preemptible kernels: the entry writes the slot's call state as
+ * the exit does, so its body is kept in one piece the same way (fx_hmf_pg
+ * below).  Unguarded, a task switched out inside it wrote hmf_start_ns into
+ * a slot already moved to its storage: its call went untimed and the stale
+ * slot counted one events_missed with no skipped run (7.3 bpf_record).
+ */
+SEC("fentry/handle_mm_fault")
+int BPF_PROG(fe_hmf_pg, struct vm_area_struct *vma, unsigned long address,
+	     unsigned int flags, struct pt_regs *regs)
+{
+	bpf_preempt_disable();
+	on_hmf_enter(flags, regs != NULL);
+	bpf_preempt_enable();
+	return 0;
+}
+
 SEC("fexit/handle_mm_fault")
 int BPF_PROG(fx_hmf, struct vm_area_struct *vma, unsigned long address,
 	     unsigned int flags, struct pt_regs *regs, unsigned int ret)

@@ -152,8 +152,8 @@ static bool kp_lock_infer(unsigned int tier, const struct fl_kfeatures *kf,
 /*
  * Is this kernel preemptible in kernel mode (PREEMPT_DYNAMIC's full or lazy
  * mode, a PREEMPT / PREEMPT_LAZY / PREEMPT_RT build)?  There the fexit that
- * ends a fault is loaded as fx_hmf_pg, with its body preemption-disabled
- * (faultline.bpf.c); elsewhere, and where the kernel has no
+ * ends a fault is loaded as fx_hmf_pg (and --hmf's fentry as fe_hmf_pg),
+ * with its body preemption-disabled (faultline.bpf.c); elsewhere, and where the kernel has no
  * bpf_preempt_disable kfunc (before 6.10), as fx_hmf.  FAULTLINE_PREEMPT_GUARD
  * =0 / =1 overrides the guess (the tests).
  */
@@ -295,7 +295,8 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 			n = plan_add(plan, n, PG(fx_do_hmf), HOOK(FL_HOOK_DO_HMF), R_CORE);
 		} else if (kf->has_hmf) {
 			if (entry)
-				n = plan_add(plan, n, PG(fe_hmf), HOOK(FL_HOOK_HMF), R_CORE);
+				n = plan_add(plan, n, preempt_guard(o) ? PG(fe_hmf_pg) : PG(fe_hmf),
+					     HOOK(FL_HOOK_HMF), R_CORE);
 			n = plan_add(plan, n, preempt_guard(o) ? PG(fx_hmf_pg) : PG(fx_hmf),
 				     HOOK(FL_HOOK_HMF) | exit_hooks, R_CORE);
 		}
@@ -931,7 +932,7 @@ static const struct fl_lost_fig fl_figs[] = {
 	{ "fault_starts", "tp_pf_user* tp_pf_kernel* tp_pf_kern_cnt" },
 	{ "fault_ends", "fx_hmf fx_hmf_pg fx_do_hmf fx_spf krp_hmf krp_do_hmf krp_spf" },
 	{ "lockless_outcomes", "fx_hmf fx_hmf_pg fx_do_hmf fx_spf krp_hmf krp_do_hmf krp_spf" },
-	{ "hmf_entries", "fe_hmf fe_do_hmf fe_spf kp_hmf kp_do_hmf kp_spf" },
+	{ "hmf_entries", "fe_hmf fe_hmf_pg fe_do_hmf fe_spf kp_hmf kp_do_hmf kp_spf" },
 	{ "mmap_lock", "tp_mmap_*" },
 	{ "contention", "tp_contention_*" },
 	{ "task_switches", "tp_sched_switch" },

@@ -333,7 +333,8 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 static bool plan_has_entry(struct faultline_bpf *skel, const struct prog_plan *plan, int n)
 {
 	const struct bpf_program *entry[] = {
-		skel->progs.fe_hmf, skel->progs.fe_do_hmf, skel->progs.fe_spf,
+		skel->progs.fe_hmf, skel->progs.fe_hmf_pg, skel->progs.fe_do_hmf,
+		skel->progs.fe_spf,
 		skel->progs.kp_hmf, skel->progs.kp_do_hmf, skel->progs.kp_spf,
 	};
 

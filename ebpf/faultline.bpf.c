@@ -133,6 +133,16 @@ const volatile bool kp_lock_infer = false;
 /* Which per-CPU slot is live; flipped by user space for -i snapshots. */
 volatile __u32 slot = 0;
 
+/*
+ * Fault states lost because the kernel refused the task storage to move
+ * them into at a switch (tp_sched_switch): a creation fails while any task
+ * on this CPU is inside a task-storage helper, and a BPF program preempted
+ * there (the phases and blame ones, on preemptible kernels) keeps the
+ * per-CPU bpf_task_storage_busy held until it runs again.  Each is one
+ * fault counted in events_missed; user space tags it bpf_lost.task_states.
+ */
+volatile __u64 states_refused = 0;
+
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 static __always_inline struct fl_cpu_stats *cpu_stats(void)
@@ -292,7 +302,13 @@ static __always_inline bool kfault_not_ours(unsigned long address)
 	return address >= FL_USER_ADDR_END || cur_kthread_or_no_mm() || !cur_in_task();
 }
 
-static __always_inline int on_fault_start(unsigned long address, int kernel_mode)
+/*
+ * PG (the *_pg programs, preemptible kernels only): a task claiming this
+ * CPU's slot gets its storage now if it has none, so that a switch in the
+ * middle of the fault need not create it (fx_hmf_pg below says why that
+ * fails there).  A constant: the other programs compile without it.
+ */
+static __always_inline int on_fault_start(unsigned long address, int kernel_mode, bool pg)
 {
 	struct fl_cpu_stats *cs;
 	struct fl_pcpu *pc;
@@ -316,6 +332,8 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 		if (st && fstate_busy(&st->f)) {
 			f = &st->f;
 		} else {
+			if (pg && !st)		/* may fail (busy): tried again at the switch */
+				tstore_cur(true);
 			if (fstate_busy(&pc->f))	/* not moved at a switch: lost */
 				cs->cnt[FL_C_MISSED]++;
 			__builtin_memset(&pc->f, 0, sizeof(pc->f));
@@ -339,18 +357,48 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 	return 0;
 }
 
+/* The preemption-disabling kfuncs (6.10+): only in the *_pg programs (fx_hmf_pg). */
+extern void bpf_preempt_disable(void) __ksym __weak;
+extern void bpf_preempt_enable(void) __ksym __weak;
+
 SEC("tp_btf/page_fault_user")
 int BPF_PROG(tp_pf_user, unsigned long address, struct pt_regs *regs,
 	     unsigned long error_code)
 {
-	return on_fault_start(address, 0);
+	return on_fault_start(address, 0, false);
 }
 
 SEC("tp_btf/page_fault_kernel")
 int BPF_PROG(tp_pf_kernel, unsigned long address, struct pt_regs *regs,
 	     unsigned long error_code)
 {
-	return on_fault_start(address, 1);
+	return on_fault_start(address, 1, false);
+}
+
+/*
+ * The same where the kernel is preemptible (user/backend_bpf.c
+ * preempt_guard): on 7.x a tracepoint program runs preemptible too, and a
+ * task switched out inside on_fault_start would leave this CPU's slot half
+ * written for the next task (fx_hmf_pg below says more).
+ */
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(tp_pf_user_pg, unsigned long address, struct pt_regs *regs,
+	     unsigned long error_code)
+{
+	bpf_preempt_disable();
+	on_fault_start(address, 0, true);
+	bpf_preempt_enable();
+	return 0;
+}
+
+SEC("tp_btf/page_fault_kernel")
+int BPF_PROG(tp_pf_kernel_pg, unsigned long address, struct pt_regs *regs,
+	     unsigned long error_code)
+{
+	bpf_preempt_disable();
+	on_fault_start(address, 1, true);
+	bpf_preempt_enable();
+	return 0;
 }
 
 /*
@@ -397,19 +445,45 @@ int BPF_PROG(tp_sched_switch, bool preempt, struct task_struct *prev,
 	struct fl_pcpu *pc = pcpu_get();
 	struct fl_task *st;
 
-	if (!pc || pc->task != (fl_u64)prev)
+	if (!pc)
 		return 0;
+	if (pc->task != (fl_u64)prev) {
+		/* its last switch, with a lost end moved to its storage earlier */
+		if (prev->exit_state && (st = tstore_task(prev, false)) && st->f.fs.start_ns) {
+			struct fl_cpu_stats *cs = cpu_stats();
+
+			if (cs)
+				fl_ev_fault_gone(&st->f.fs, cs);
+			st->f.fs.start_ns = 0;
+		}
+		return 0;
+	}
 	pc->task = 0;
 	if (!fstate_busy(&pc->f))
 		return 0;
+	/*
+	 * A task's last switch (exit_notify has run: no mm, no more faults)
+	 * with a fault in flight: that fault's end was never seen (a skipped
+	 * handle_mm_fault return).  Counted here, not lost with the task.
+	 */
+	if (prev->exit_state) {
+		struct fl_cpu_stats *cs = cpu_stats();
+
+		if (cs && pc->f.fs.start_ns)
+			fl_ev_fault_gone(&pc->f.fs, cs);
+		__builtin_memset(&pc->f, 0, sizeof(pc->f));
+		return 0;
+	}
 	st = tstore_task(prev, true);
 	if (st) {
 		st->f = pc->f;
 	} else {
 		struct fl_cpu_stats *cs = cpu_stats();
 
-		if (cs)
+		if (cs) {
 			cs->cnt[FL_C_MISSED]++;
+			__sync_fetch_and_add(&states_refused, 1);
+		}
 	}
 	__builtin_memset(&pc->f, 0, sizeof(pc->f));
 	return 0;
@@ -570,11 +644,53 @@ int BPF_PROG(fe_hmf, struct vm_area_struct *vma, unsigned long address,
 	return 0;
 }
 
+/*
+ * --hmf on preemptible kernels: the entry writes the slot's call state as
+ * the exit does, so its body is kept in one piece the same way (fx_hmf_pg
+ * below).  Unguarded, a task switched out inside it wrote hmf_start_ns into
+ * a slot already moved to its storage: its call went untimed and the stale
+ * slot counted one events_missed with no skipped run (7.3 bpf_record).
+ */
+SEC("fentry/handle_mm_fault")
+int BPF_PROG(fe_hmf_pg, struct vm_area_struct *vma, unsigned long address,
+	     unsigned int flags, struct pt_regs *regs)
+{
+	bpf_preempt_disable();
+	on_hmf_enter(flags, regs != NULL);
+	bpf_preempt_enable();
+	return 0;
+}
+
 SEC("fexit/handle_mm_fault")
 int BPF_PROG(fx_hmf, struct vm_area_struct *vma, unsigned long address,
 	     unsigned int flags, struct pt_regs *regs, unsigned int ret)
 {
 	on_hmf_exit(flags, ret, regs != NULL, ctx);
+	return 0;
+}
+
+/*
+ * Preemptible kernels (6.12 preempt=full, 7.x lazy): the fexit body runs
+ * with migration disabled but preemptible, so a task switched out inside it
+ * would have tp_sched_switch move the fault state it is updating into its
+ * storage while it goes on writing this CPU's slot -- now another task's --
+ * and would share this CPU's counters with the next task's run (a ++ split
+ * in two).  bpf_preempt_disable() (6.10+ kfunc) keeps the body in one
+ * piece; a preemption due meanwhile happens at bpf_preempt_enable(), when
+ * the state is consistent.  It does not close the trampoline's own window
+ * (the recursion guard is taken before the body and dropped after it), so
+ * the guard still skips runs: those are counted, per figure
+ * (Documentation/architecture.rst, "Preemptible kernels").  A program of
+ * its own, loaded only there (user/backend_bpf.c): the kfunc does not exist
+ * before 6.10, and elsewhere a fault pays nothing for it.
+ */
+SEC("fexit/handle_mm_fault")
+int BPF_PROG(fx_hmf_pg, struct vm_area_struct *vma, unsigned long address,
+	     unsigned int flags, struct pt_regs *regs, unsigned int ret)
+{
+	bpf_preempt_disable();
+	on_hmf_exit(flags, ret, regs != NULL, ctx);
+	bpf_preempt_enable();
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -20,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "backend_bpf.h"
@@ -137,6 +139,84 @@ static bool kp_lock_infer(unsigned int tier, const struct fl_kfeatures *kf,
 }
 
 /*
+ * Is this kernel preemptible in kernel mode (PREEMPT_DYNAMIC's full or lazy
+ * mode, a PREEMPT / PREEMPT_LAZY / PREEMPT_RT build)?  There the fexit that
+ * ends a fault is loaded as fx_hmf_pg (and --hmf's fentry as fe_hmf_pg),
+ * with its body preemption-disabled (faultline.bpf.c); elsewhere, and where the kernel has no
+ * bpf_preempt_disable kfunc (before 6.10), as fx_hmf.  FAULTLINE_PREEMPT_GUARD
+ * =0 / =1 overrides the guess (the tests).
+ */
+static bool kernel_preemptible(void)
+{
+	char buf[512] = "";
+	struct utsname u;
+	const char *e = getenv("FAULTLINE_PREEMPT_GUARD");
+	FILE *f;
+
+	if (e && *e)
+		return *e == '1';
+	/* PREEMPT_DYNAMIC: the mode in effect, in parentheses */
+	f = fopen("/sys/kernel/debug/sched/preempt", "re");
+	if (f) {
+		bool got = fgets(buf, sizeof(buf), f) != NULL;
+
+		fclose(f);
+		if (got && strchr(buf, '('))
+			return strstr(buf, "(full)") || strstr(buf, "(lazy)");
+	}
+	f = fopen("/proc/cmdline", "re");
+	if (f) {
+		bool got = fgets(buf, sizeof(buf), f) != NULL;
+
+		fclose(f);
+		if (got && (strstr(buf, "preempt=full") || strstr(buf, "preempt=lazy")))
+			return true;
+		if (got && (strstr(buf, "preempt=none") || strstr(buf, "preempt=voluntary")))
+			return false;
+	}
+	if (uname(&u))
+		return false;
+	/* a static model, or a kernel (7.x) whose only modes are preemptible */
+	return strstr(u.version, "PREEMPT_RT") || strstr(u.version, "PREEMPT_LAZY") ||
+	       (strstr(u.version, " PREEMPT ") && !strstr(u.version, "PREEMPT_DYNAMIC")) ||
+	       strtol(u.release, NULL, 10) >= 7;
+}
+
+/* KBTF: the running kernel's BTF (fl_bpf_opts.btf), or NULL to load it */
+static bool has_preempt_kfunc(const struct btf *kbtf)
+{
+	struct btf *own = kbtf ? NULL : btf__load_vmlinux_btf();
+	const struct btf *btf = kbtf ? kbtf : own;
+	bool have;
+
+	have = btf && btf__find_by_name_kind(btf, "bpf_preempt_disable", BTF_KIND_FUNC) > 0 &&
+	       btf__find_by_name_kind(btf, "bpf_preempt_enable", BTF_KIND_FUNC) > 0;
+	btf__free(own);
+	return have;
+}
+
+static const char *preempt_guard_why = "not asked";
+
+static bool preempt_guard(const struct fl_bpf_opts *o)
+{
+	static int want = -1;
+
+	if (want < 0) {
+		if (!kernel_preemptible()) {
+			want = 0;
+			preempt_guard_why = "off (kernel not preemptible)";
+		} else if (!has_preempt_kfunc(o->btf)) {
+			want = 0;
+			preempt_guard_why = "off (preemptible, no bpf_preempt_disable kfunc)";
+		} else {
+			want = 1;
+			preempt_guard_why = "on (preemptible kernel)";
+		}
+	}
+	return want;
+}
+
+/*
  * The programs for TIER on a kernel with features KF.  Returns how many;
  * plan may be NULL-progged when skel is NULL (only the hook bits are used).
  */
@@ -153,11 +233,15 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 	int n = 0;
 
 #define PG(x) (P ? P->x : NULL)
+	/* preemptible kernels: the fault start with its body preemption-disabled */
+	bool pg = !count && tier == FL_TIER_FENTRY && preempt_guard(o);
+
 	if (kf->tp_pf_user)
-		n = plan_add(plan, n, count ? PG(tp_pf_user_cnt) : PG(tp_pf_user),
+		n = plan_add(plan, n, count ? PG(tp_pf_user_cnt) : pg ? PG(tp_pf_user_pg) : PG(tp_pf_user),
 			     HOOK(FL_HOOK_PF_USER), R_CORE);
 	if (kf->tp_pf_kernel)
-		n = plan_add(plan, n, count ? PG(tp_pf_kern_cnt) : PG(tp_pf_kernel),
+		n = plan_add(plan, n, count ? PG(tp_pf_kern_cnt) :
+				      pg ? PG(tp_pf_kernel_pg) : PG(tp_pf_kernel),
 			     HOOK(FL_HOOK_PF_KERNEL), R_OPTIONAL);
 	lock_infer = kp_lock_infer(tier, kf, o);
 	if (kf->tp_mmap_lock && !fl_mmap_lock_off(kf, o->mmap_lock)) {
@@ -200,8 +284,10 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 			n = plan_add(plan, n, PG(fx_do_hmf), HOOK(FL_HOOK_DO_HMF), R_CORE);
 		} else if (kf->has_hmf) {
 			if (entry)
-				n = plan_add(plan, n, PG(fe_hmf), HOOK(FL_HOOK_HMF), R_CORE);
-			n = plan_add(plan, n, PG(fx_hmf), HOOK(FL_HOOK_HMF) | exit_hooks, R_CORE);
+				n = plan_add(plan, n, preempt_guard(o) ? PG(fe_hmf_pg) : PG(fe_hmf),
+					     HOOK(FL_HOOK_HMF), R_CORE);
+			n = plan_add(plan, n, preempt_guard(o) ? PG(fx_hmf_pg) : PG(fx_hmf),
+				     HOOK(FL_HOOK_HMF) | exit_hooks, R_CORE);
 		}
 		if (kf->has_spf_dufour) {
 			n = plan_add(plan, n, PG(fe_spf), HOOK(FL_HOOK_DO_HMF), R_CORE);
@@ -236,7 +322,8 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 static bool plan_has_entry(struct faultline_bpf *skel, const struct prog_plan *plan, int n)
 {
 	const struct bpf_program *entry[] = {
-		skel->progs.fe_hmf, skel->progs.fe_do_hmf, skel->progs.fe_spf,
+		skel->progs.fe_hmf, skel->progs.fe_hmf_pg, skel->progs.fe_do_hmf,
+		skel->progs.fe_spf,
 		skel->progs.kp_hmf, skel->progs.kp_do_hmf, skel->progs.kp_spf,
 	};
 
@@ -745,23 +832,126 @@ static void tag_not_timed(struct fl_bpf *b, struct fl_snapshot *s)
 		fl_snapshot_set_tag(s, FL_TAG_MMAP_LOCK_OFF, FL_MMAP_LOCK_OFF_WHY);
 }
 
-static void tag_recursion_misses(struct fl_bpf *b, struct fl_snapshot *s)
+/* Is NAME one of PATS (fnmatch patterns separated by spaces)? */
+static bool prog_in(const char *name, const char *pats)
 {
-	unsigned long long misses = 0;
-	struct bpf_program *p;
-	char v[32];
+	char pat[64];
 
-	bpf_object__for_each_program(p, b->skel->obj) {
+	while (*pats) {
+		size_t n = strcspn(pats, " ");
+
+		if (n && n < sizeof(pat)) {
+			memcpy(pat, pats, n);
+			pat[n] = '\0';
+			if (!fnmatch(pat, name, 0))
+				return true;
+		}
+		pats += n;
+		pats += strspn(pats, " ");
+	}
+	return false;
+}
+
+static const char *const lost_skels[] = { "faultline", "phases", "blame" };
+
+int fl_bpf_tag_lost(struct bpf_object *obj, const char *skel, const struct fl_lost_fig *figs,
+		    unsigned int nfigs, struct fl_snapshot *s)
+{
+	unsigned long long sum = 0, fig[16] = { 0 }, total = 0;
+	bool loaded[16] = { false };
+	struct bpf_program *p;
+	char k[128], v[32];
+	int rc = 0;
+
+	if (nfigs > 16)
+		nfigs = 16;
+	bpf_object__for_each_program(p, obj) {
 		struct bpf_prog_info info;
 		__u32 len = sizeof(info);
 		int fd = bpf_program__fd(p);
+		const char *name = bpf_program__name(p);
 
 		memset(&info, 0, sizeof(info));
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
-			misses += info.recursion_misses;
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		sum += info.recursion_misses;
+		if (info.recursion_misses) {
+			snprintf(k, sizeof(k), "bpf_misses.%s.%s", skel, name);
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)info.recursion_misses);
+			rc |= fl_snapshot_replace_tag(s, k, v);
+		}
+		for (unsigned int i = 0; i < nfigs; i++)
+			if (prog_in(name, figs[i].progs)) {
+				fig[i] += info.recursion_misses;
+				loaded[i] = true;
+			}
 	}
-	snprintf(v, sizeof(v), "%llu", misses);
-	fl_snapshot_set_tag(s, "bpf_recursion_misses", v);
+	for (unsigned int i = 0; i < nfigs; i++) {
+		if (!loaded[i])
+			continue;
+		snprintf(k, sizeof(k), "bpf_lost.%s", figs[i].figure);
+		snprintf(v, sizeof(v), "%llu", fig[i]);
+		rc |= fl_snapshot_replace_tag(s, k, v);
+	}
+	snprintf(k, sizeof(k), "bpf_recursion_misses.%s", skel);
+	snprintf(v, sizeof(v), "%llu", sum);
+	rc |= fl_snapshot_replace_tag(s, k, v);
+	/* the total: every skeleton of this recording tagged so far, each once */
+	for (unsigned int i = 0; i < sizeof(lost_skels) / sizeof(lost_skels[0]); i++) {
+		const char *t;
+
+		snprintf(k, sizeof(k), "bpf_recursion_misses.%s", lost_skels[i]);
+		t = fl_snapshot_tag(s, k);
+		if (t)
+			total += strtoull(t, NULL, 10);
+	}
+	snprintf(v, sizeof(v), "%llu", total);
+	rc |= fl_snapshot_replace_tag(s, "bpf_recursion_misses", v);
+	return rc ? -1 : 0;
+}
+
+/*
+ * What a skipped run of each faultline program loses.  A skipped
+ * handle_mm_fault return loses the fault's end (its latency, faults_ended)
+ * if it was the fault's last call, and the lockless outcome read from its
+ * flags; a skipped page_fault_* run loses the fault's count.
+ */
+static const struct fl_lost_fig fl_figs[] = {
+	{ "fault_starts", "tp_pf_user* tp_pf_kernel* tp_pf_kern_cnt" },
+	{ "fault_ends", "fx_hmf fx_hmf_pg fx_do_hmf fx_spf krp_hmf krp_do_hmf krp_spf" },
+	{ "lockless_outcomes", "fx_hmf fx_hmf_pg fx_do_hmf fx_spf krp_hmf krp_do_hmf krp_spf" },
+	{ "hmf_entries", "fe_hmf fe_hmf_pg fe_do_hmf fe_spf kp_hmf kp_do_hmf kp_spf" },
+	{ "mmap_lock", "tp_mmap_*" },
+	{ "contention", "tp_contention_*" },
+	{ "task_switches", "tp_sched_switch" },
+	{ "forks", "tp_fork tp_exit" },
+};
+
+static void tag_recursion_misses(struct fl_bpf *b, struct fl_snapshot *s)
+{
+	/* no lockless kind: no outcome to lose */
+	unsigned int n = sizeof(fl_figs) / sizeof(fl_figs[0]);
+	struct fl_lost_fig figs[sizeof(fl_figs) / sizeof(fl_figs[0])];
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (strcmp(fl_figs[i].figure, "lockless_outcomes") ||
+		    b->kv.ll_kind != FL_LL_KIND_NONE)
+			figs[k++] = fl_figs[i];
+	fl_bpf_tag_lost(b->skel->obj, "faultline", figs, k, s);
+	/*
+	 * Not a skipped run: fault states tp_sched_switch could not move for
+	 * want of task storage (faultline.bpf.c states_refused), each one in
+	 * events_missed.
+	 */
+	if (b->tier == FL_TIER_FENTRY || b->tier == FL_TIER_KPROBE) {
+		char v[32];
+
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)b->skel->bss->states_refused);
+		fl_snapshot_replace_tag(s, "bpf_lost.task_states", v);
+	}
+	if (b->tier == FL_TIER_FENTRY)
+		fl_snapshot_replace_tag(s, "bpf_preempt_guard", preempt_guard_why);
 }
 
 int fl_bpf_stats_enable(char *err, size_t errlen)
@@ -903,6 +1093,7 @@ void fl_bpf_arm(struct fl_bpf *b)
 int fl_bpf_end(struct fl_bpf *b)
 {
 	struct bpf_link **l[] = { &b->skel->links.tp_pf_user, &b->skel->links.tp_pf_kernel,
+				  &b->skel->links.tp_pf_user_pg, &b->skel->links.tp_pf_kernel_pg,
 				  &b->skel->links.tp_pf_user_cnt, &b->skel->links.tp_pf_kern_cnt };
 
 	if (!b->opts.system_wide) {

@@ -100,6 +100,24 @@ int fl_bpf_tag_runs(struct bpf_object *obj, struct fl_prog_runs prev[FL_MAX_PROG
 /* The same for this backend's own programs. */
 int fl_bpf_tag_own_runs(struct fl_bpf *b, struct fl_snapshot *s);
 
+/*
+ * Runs the kernel skipped (bpf_prog_info.recursion_misses, 5.12+), per
+ * skeleton and per figure (Documentation/architecture.rst, "Preemptible
+ * kernels").  A figure names the programs whose skipped runs lose its
+ * events, as fnmatch(3) patterns separated by spaces.  fl_bpf_tag_lost sets,
+ * for OBJ's loaded programs: bpf_recursion_misses.SKEL (their sum),
+ * bpf_misses.SKEL.PROG for each program that missed runs, bpf_lost.FIGURE
+ * for each figure with a loaded program (0 included: measured, none lost),
+ * and bpf_recursion_misses again as the sum over the skeletons tagged so
+ * far.  -1 when out of memory.
+ */
+struct fl_lost_fig {
+	const char *figure;
+	const char *progs;
+};
+int fl_bpf_tag_lost(struct bpf_object *obj, const char *skel, const struct fl_lost_fig *figs,
+		    unsigned int nfigs, struct fl_snapshot *s);
+
 /* Quiet libbpf unless fl_verbose; keep its last warning for error messages. */
 void fl_bpf_setup_libbpf(void);
 const char *fl_bpf_last_libbpf_warning(void);

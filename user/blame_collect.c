@@ -17,6 +17,7 @@
 #include "blame_collect.h"
 #include "blame_model.h"
 #include "blame_rows.h"
+#include "backend_bpf.h"
 #include "errbuf.h"
 #include "intask_set.h"
 #include "kfeatures.h"
@@ -486,6 +487,18 @@ static int read_total(struct fl_blame *b, struct fl_snapshot *s, fl_u64 nsites,
 	return 0;
 }
 
+/*
+ * What the blame skeleton's skipped runs lose (fl_bpf_tag_lost): an
+ * mmap_lock hold's start, acquisition or release (write holds: a
+ * tracepoint run lost may be a read's), a fault's wait, a reclaim span.
+ */
+static const struct fl_lost_fig bl_lost_figs[] = {
+	{ "write_holds", "bl_start* bl_acq* bl_rel* bl_dw* bl_uw bl_dg" },
+	{ "blame_waits", "bl_cont_* bl_kfault" },
+	{ "blame_reclaim", "bl_dr_* bl_mr_*" },
+	{ "blame_switches", "bl_switch" },
+};
+
 int fl_blame_read(struct fl_blame *b, struct fl_snapshot *s, char *err, size_t errlen)
 {
 	struct fl_blame_total *t = NULL;
@@ -537,6 +550,9 @@ int fl_blame_read(struct fl_blame *b, struct fl_snapshot *s, char *err, size_t e
 		 t->misc[BL_M_NOSTATE], t->misc[BL_M_NESTED], t->misc[BL_M_NOFAULT],
 		 t->misc[BL_M_SELF]);
 	rc |= fl_snapshot_set_tag(s, "blame.events", buf);
+	if (!b->kmod && b->skel)
+		rc |= fl_bpf_tag_lost(b->skel->obj, "blame", bl_lost_figs,
+				      sizeof(bl_lost_figs) / sizeof(bl_lost_figs[0]), s);
 	free(t);
 	return rc ? fl_fail(err, errlen, "blame: cannot set snapshot tags") : 0;
 }

@@ -170,6 +170,24 @@ static void raw_unavail(const char *key, enum fl_avail a, const char *why)
 	printf("%s=%s (%s)\n", key, a == FL_AVAIL_ABSENT ? "absent" : "unavailable", why);
 }
 
+/* The per-skeleton, per-figure and per-program skipped runs (fl_bpf_tag_lost), as tagged. */
+static void raw_lost(const struct fl_snapshot *s)
+{
+	static const char *const pre[] = { "bpf_recursion_misses.", "bpf_lost.", "bpf_misses.",
+					    "bpf_preempt_guard=" };
+	const char *p = s->tags;
+
+	for (unsigned int i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		for (p = s->tags; p && *p;) {
+			const char *eol = strchr(p, '\n');
+			size_t n = eol ? (size_t)(eol - p) : strlen(p);
+
+			if (!strncmp(p, pre[i], strlen(pre[i])))
+				printf("%.*s\n", (int)n, p);
+			p += n + (eol != NULL);
+		}
+}
+
 static void print_raw(const struct fl_snapshot *s, const struct fl_cpu_stats *t,
 		      unsigned int nfiles)
 {
@@ -236,6 +254,7 @@ static void print_raw(const struct fl_snapshot *s, const struct fl_cpu_stats *t,
 	}
 	if (fl_snapshot_tag(s, "bpf_recursion_misses"))
 		printf("bpf_recursion_misses=%s\n", fl_snapshot_tag(s, "bpf_recursion_misses"));
+	raw_lost(s);
 	raw_selfcost(s);
 	/* per CPU: what scripts need to check per-CPU sums and kept CPUs */
 	for (unsigned int c = 0; c < h->nr_cpus; c++) {

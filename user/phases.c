@@ -945,6 +945,16 @@ int fl_phases_tag_runs(struct fl_phases *p, struct fl_snapshot *s)
 	return fl_bpf_tag_runs(p->skel->obj, p->runs, s);
 }
 
+/*
+ * What the phases skeleton's skipped runs lose (fl_bpf_tag_lost): a phase's
+ * entry or exit, the fault start or end that frames the phases, or a lock
+ * wait of the lock-class figures.
+ */
+static const struct fl_lost_fig ph_lost_figs[] = {
+	{ "phases", "ph_fe_* ph_fx_* ph_kp_* ph_krp_* ph_pf_* ph_switch" },
+	{ "lock_waits", "ph_cont_* ph_mm_*" },
+};
+
 int fl_phases_read(struct fl_phases *p, struct fl_snapshot *s, char *err, size_t errlen)
 {
 	void *buf;
@@ -989,6 +999,9 @@ int fl_phases_read(struct fl_phases *p, struct fl_snapshot *s, char *err, size_t
 			return -1;
 	}
 	if (set_tags(p, s))
+		return fl_fail(err, errlen, "phases: cannot set snapshot tags");
+	if (p->skel && fl_bpf_tag_lost(p->skel->obj, "phases", ph_lost_figs,
+				       sizeof(ph_lost_figs) / sizeof(ph_lost_figs[0]), s))
 		return fl_fail(err, errlen, "phases: cannot set snapshot tags");
 	return 0;
 }

@@ -247,6 +247,42 @@ static void selfcost_lines(FILE *f, const struct fl_snapshot *s, const struct fl
 	free(e);
 }
 
+/*
+ * Which figures the skipped runs were lost from (fl_bpf_tag_lost's tags):
+ * each a count of program runs the kernel skipped, so at most that many
+ * events of the figure (a skipped handle_mm_fault return may have been a
+ * GUP call's, or a fault's retried call; Documentation/architecture.rst,
+ * "Preemptible kernels").
+ */
+static const struct {
+	const char *tag, *what;
+} lost_figs[] = {
+	{ "bpf_lost.fault_starts", "fault starts" },
+	{ "bpf_lost.fault_ends", "fault ends" },
+	{ "bpf_lost.lockless_outcomes", "lockless outcomes" },
+	{ "bpf_lost.hmf_entries", "hmf entries" },
+	{ "bpf_lost.mmap_lock", "mmap_lock events" },
+	{ "bpf_lost.contention", "contention events" },
+	{ "bpf_lost.task_switches", "task switches" },
+	{ "bpf_lost.forks", "forks / exits" },
+	{ "bpf_lost.phases", "phase events" },
+	{ "bpf_lost.lock_waits", "lock-class waits" },
+	{ "bpf_lost.write_holds", "write holds (blame)" },
+	{ "bpf_lost.blame_waits", "blamed waits" },
+	{ "bpf_lost.blame_reclaim", "blamed reclaim" },
+	{ "bpf_lost.blame_switches", "blame switches" },
+};
+
+static void lost_lines(FILE *f, const struct fl_snapshot *s)
+{
+	for (unsigned int i = 0; i < sizeof(lost_figs) / sizeof(lost_figs[0]); i++) {
+		const char *v = fl_snapshot_tag(s, lost_figs[i].tag);
+
+		if (v && strcmp(v, "0"))
+			fprintf(f, "    %-20s up to %s lost (skipped runs)\n", lost_figs[i].what, v);
+	}
+}
+
 void fl_print_summary(FILE *f, const struct fl_snapshot *s, const struct fl_cpu_stats *t)
 {
 	const struct fl_snap_header *h = &s->hdr;
@@ -330,9 +366,11 @@ void fl_print_summary(FILE *f, const struct fl_snapshot *s, const struct fl_cpu_
 		fprintf(f, "  %-22s %llu (figures above are short by these)\n", "events missed",
 			t->cnt[FL_C_MISSED]);
 	if (fl_snapshot_tag(s, "bpf_recursion_misses") &&
-	    strcmp(fl_snapshot_tag(s, "bpf_recursion_misses"), "0"))
+	    strcmp(fl_snapshot_tag(s, "bpf_recursion_misses"), "0")) {
 		fprintf(f, "  %-22s %s (BPF programs skipped: another program ran on the CPU)\n",
 			"bpf recursion misses", fl_snapshot_tag(s, "bpf_recursion_misses"));
+		lost_lines(f, s);
+	}
 	selfcost_lines(f, s, t);
 	if (!unavail_line(f, s, FL_FIG_VMSTAT, "/proc/vmstat")) {
 		fprintf(f, "  %-22s", "/proc/vmstat delta");

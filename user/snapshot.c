@@ -638,6 +638,12 @@ int fl_snapshot_set_tag(struct fl_snapshot *s, const char *key, const char *valu
 	return 0;
 }
 
+int fl_snapshot_replace_tag(struct fl_snapshot *s, const char *key, const char *value)
+{
+	drop_tag(s, key);
+	return fl_snapshot_set_tag(s, key, value);
+}
+
 long long fl_snapshot_vmstat_delta(const struct fl_snapshot *s, const char *name)
 {
 	for (unsigned int i = 0; i < s->nr_vmstat; i++)

@@ -86,6 +86,8 @@ const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key);
 	"every fault takes mmap_lock (record --mmap-lock records them)"
 /* Append "key=value\n" (value must not contain a newline). */
 int fl_snapshot_set_tag(struct fl_snapshot *s, const char *key, const char *value);
+/* Drop every KEY= line, then append "KEY=VALUE\n": a tag set again, not added. */
+int fl_snapshot_replace_tag(struct fl_snapshot *s, const char *key, const char *value);
 /* vmstat delta (after - before) of NAME; -1 if the counter is absent. */
 long long fl_snapshot_vmstat_delta(const struct fl_snapshot *s, const char *name);
 

@@ -122,10 +122,40 @@ FL_INLINE void fl_ev_fault_start(struct fl_fault_state *st, struct fl_cpu_stats 
 		cs->cnt[FL_C_FAULTS_UNHANDLED]++;
 		if (st->flags & FL_FS_LL_ABORT)	/* hooked lookup failed, no VMA at all */
 			cs->cnt[FL_C_LLW_NOVMA]++;
+	} else if (st->start_ns) {
+		/*
+		 * It reached handle_mm_fault but its last return was never
+		 * seen: a skipped program run (a preempted fexit holding the
+		 * recursion guard, a kretprobe out of instances).  The end is
+		 * lost, and so is a lockless reason left to read at it.
+		 */
+		cs->cnt[FL_C_MISSED]++;
+		if (st->flags & (FL_FS_LL_ABORT | FL_FS_LL_NOANON))
+			cs->cnt[FL_C_LLW_UNREAD]++;
 	}
 	cs->cnt[kernel_mode ? FL_C_FAULTS_KERNEL : FL_C_FAULTS_USER]++;
 	st->start_ns = now;
 	st->flags = kernel_mode ? FL_FS_KERNEL : 0;
+}
+
+/*
+ * The task is gone (its last switch) with fault ST in flight (start_ns set):
+ * counted as fl_ev_fault_start counts the fault it finds in flight, so that
+ * a fault that never reached handle_mm_fault (or whose only return was
+ * skipped) is unhandled here too, and only a lost last return is missed.
+ * The caller clears ST.
+ */
+FL_INLINE void fl_ev_fault_gone(const struct fl_fault_state *st, struct fl_cpu_stats *cs)
+{
+	if (!(st->flags & FL_FS_HMF_SEEN)) {
+		cs->cnt[FL_C_FAULTS_UNHANDLED]++;
+		if (st->flags & FL_FS_LL_ABORT)
+			cs->cnt[FL_C_LLW_NOVMA]++;
+	} else {
+		cs->cnt[FL_C_MISSED]++;
+		if (st->flags & (FL_FS_LL_ABORT | FL_FS_LL_NOANON))
+			cs->cnt[FL_C_LLW_UNREAD]++;
+	}
 }
 
 /* lock_vma_under_rcu returned; got_vma = non-NULL return. */

@@ -49,7 +49,7 @@
 # Not on 7.3 yet: its fentry/fexit and tracepoint programs are preemptible,
 # and a preempted one is skipped for the next task on its CPU (issue 26):
 # an exact count here can be one off (lockless_outcomes@7.3 in a make check).
-# kernels: 6.12 6.1
+# kernels: 6.12 6.1 7.3
 # smp: 1
 # timeout: 900
 . /fl/lib.sh

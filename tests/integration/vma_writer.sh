@@ -31,7 +31,7 @@
 # For -b bpf --tier fentry and -b kmod (lookup outcome inferred, the
 # default), on 6.12 (6.1 has no per-VMA locks: lockless_outcomes.sh checks
 # its "absent").
-# kernels: 6.12
+# kernels: 6.12 7.3
 # smp: 2
 # timeout: 900
 . /fl/lib.sh

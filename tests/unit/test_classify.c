@@ -458,6 +458,77 @@ static void test_vma_inferred_unhandled(void **state)
 	assert_int_equal(s.nlat, 1);
 }
 
+/*
+ * A fault whose last handle_mm_fault return was skipped (a preempted fexit
+ * holding the recursion guard, issue 26): found at the task's next fault,
+ * counted missed, never unhandled, never silently; a reason still to read
+ * then counts unread.  counted = ended + unhandled + missed.
+ */
+static void test_lost_end(void **state)
+{
+	struct fl_kfeatures f = vma_kernel();
+	struct sim s;
+
+	(void)state;
+	sim_init(&s, &f);
+	s.kv.ll_why = 1;
+	/* VMA-locked RETRY seen, its redo's return skipped */
+	ev_start(&s, 0);
+	ev_hmf(&s, F_USER | F_VMA_LOCK, RETRY);
+	ev_start(&s, 0);
+	assert_int_equal(s.cs.cnt[FL_C_MISSED], 1);
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_UNHANDLED], 0);
+	assert_int_equal(s.cs.cnt[FL_C_LLW_UNREAD], 0);	/* ll_why read nothing: not NOANON */
+	ev_hmf(&s, F_USER | F_VMA_LOCK, 0);
+	/* a retry with no anon_vma (the read says so), the redo's return skipped */
+	ev_start(&s, 0);
+	ev_hmf(&s, F_USER | F_VMA_LOCK, RETRY);
+	s.st.flags |= FL_FS_LL_NOANON;	/* what fl_ev_ll_why sets for anon == 0 */
+	ev_start(&s, 0);
+	assert_int_equal(s.cs.cnt[FL_C_MISSED], 2);
+	assert_int_equal(s.cs.cnt[FL_C_LLW_UNREAD], 1);
+	/* the only return skipped: unhandled, as a SIGSEGV (no hook tells them apart) */
+	ev_start(&s, 0);
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_UNHANDLED], 1);
+	ev_hmf(&s, F_USER | F_VMA_LOCK, 0);
+	assert_int_equal(s.cs.cnt[FL_C_FAULTS_USER],
+			 s.cs.cnt[FL_C_FAULTS_ENDED] + s.cs.cnt[FL_C_FAULTS_UNHANDLED] +
+			 s.cs.cnt[FL_C_MISSED]);
+}
+
+/* A task gone mid-fault (its last switch): counted as its next fault start would. */
+static void test_fault_gone(void **state)
+{
+	struct fl_kfeatures f = vma_kernel();
+	struct sim s, t;
+
+	(void)state;
+	sim_init(&s, &f);
+	s.kv.ll_why = 1;
+	t = s;
+	/* the same two sequences, one ended by a fault start, one by the task's end */
+	ev_start(&s, 0);
+	ev_start(&t, 0);
+	ev_hmf(&s, F_USER | F_VMA_LOCK, RETRY);	/* its redo's return skipped */
+	ev_hmf(&t, F_USER | F_VMA_LOCK, RETRY);
+	ev_start(&s, 0);
+	fl_ev_fault_gone(&t.st, &t.cs);
+	t.st.start_ns = 0;
+	ev_start(&t, 0);
+	/* no return at all (never reached handle_mm_fault, or its only one skipped) */
+	ev_lock_vma(&s, 0);
+	ev_lock_vma(&t, 0);
+	ev_start(&s, 0);
+	fl_ev_fault_gone(&t.st, &t.cs);
+	t.st.start_ns = 0;
+	t.cs.cnt[FL_C_FAULTS_USER]++;	/* s counted the start that found it */
+	for (int i = 0; i < FL_C_NR; i++)
+		assert_int_equal(s.cs.cnt[i], t.cs.cnt[i]);
+	assert_int_equal(t.cs.cnt[FL_C_MISSED], 1);
+	assert_int_equal(t.cs.cnt[FL_C_FAULTS_UNHANDLED], 1);
+	assert_int_equal(t.cs.cnt[FL_C_LLW_NOVMA], 1);
+}
+
 static void test_unhandled_and_gup(void **state)
 {
 	struct fl_kfeatures f = vma_kernel();
@@ -1125,6 +1196,8 @@ int main(void)
 		cmocka_unit_test(test_kret_inferred_equals_hooked),
 		cmocka_unit_test(test_vma_inferred_unhandled),
 		cmocka_unit_test(test_unhandled_and_gup),
+		cmocka_unit_test(test_lost_end),
+		cmocka_unit_test(test_fault_gone),
 		cmocka_unit_test(test_ll_why),
 		cmocka_unit_test(test_spf_lespinasse),
 		cmocka_unit_test(test_spf_dufour),

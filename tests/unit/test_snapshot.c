@@ -295,6 +295,29 @@ static void test_tag_values_owned(void **state)
 	assert_int_equal(s.nr_tag_vals, 0);
 }
 
+/* fl_snapshot_replace_tag: set again, not added (the first key= would win). */
+static void test_tag_replace(void **state)
+{
+	struct fl_snapshot s = { 0 };
+	const char *old;
+
+	(void)state;
+	assert_int_equal(fl_snapshot_set_tag(&s, "bpf_recursion_misses", "5"), 0);
+	assert_int_equal(fl_snapshot_set_tag(&s, "bpf_recursion_misses.faultline", "5"), 0);
+	old = fl_snapshot_tag(&s, "bpf_recursion_misses");
+	assert_string_equal(old, "5");
+	assert_int_equal(fl_snapshot_replace_tag(&s, "bpf_recursion_misses", "7"), 0);
+	assert_string_equal(fl_snapshot_tag(&s, "bpf_recursion_misses"), "7");
+	assert_string_equal(old, "5");		/* a value handed out stays valid */
+	/* a key that is a prefix of another is not dropped with it */
+	assert_string_equal(fl_snapshot_tag(&s, "bpf_recursion_misses.faultline"), "5");
+	assert_int_equal(fl_snapshot_replace_tag(&s, "new", "x"), 0);
+	assert_string_equal(fl_snapshot_tag(&s, "new"), "x");
+	assert_non_null(strstr(s.tags, "bpf_recursion_misses=7\n"));
+	assert_null(strstr(s.tags, "bpf_recursion_misses=5\n"));
+	fl_snapshot_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_list_dir),
 		cmocka_unit_test(test_atomic_writer),
 		cmocka_unit_test(test_tag_values_owned),
+		cmocka_unit_test(test_tag_replace),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,7 +12,7 @@
 
 #define FL_INTASK_SET(ro, layout)						\
 	do {									\
-		const struct fl_ksyms *k_ = fl_ksyms_get(NULL, 0);		\
+		const struct fl_ksyms *k_ = fl_ksyms_data(NULL, 0);		\
 										\
 		(ro)->not_task_mask = fl_not_task_mask(layout);			\
 		(ro)->ksym_preempt_count = k_ ? k_->preempt_count : 0;		\

@@ -106,120 +106,144 @@ static int add_text(struct fl_ksyms *k, const char *name, size_t len, unsigned l
 }
 
 /*
- * "ADDR TYPE NAME[\t[MODULE]]" lines; module symbols (a '[' on the line)
- * are left out, names past 255 bytes cut there.
+ * One "ADDR TYPE NAME[\t[MODULE]]" line of p..eol: module symbols (a '['
+ * on the line) are left out, names past 255 bytes cut there; text symbols
+ * are kept only when text is set.  -1 when out of memory.
  */
-int fl_ksyms_parse(struct fl_ksyms *k, const char *text, size_t len, char *err, size_t errlen)
+static int parse_line(struct fl_ksyms *k, const char *p, const char *eol, bool text)
 {
-	const char *p = text, *end = text + len;
+	const char *q = p, *name;
+	unsigned long long addr = 0;
+	size_t nlen = 0;
+	int digits = 0, h;
+	char type;
 
-	memset(k, 0, sizeof(*k));
-	while (p < end) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *q = p, *name;
-		unsigned long long addr = 0;
-		size_t nlen;
-		char type;
-		int digits = 0, h;
-
-		if (!eol)
-			eol = end;
-		while (q < eol && (h = hexval(*q)) >= 0 && digits < 16) {
-			addr = addr << 4 | (unsigned int)h;
-			q++;
-			digits++;
-		}
-		if (!digits || q + 3 > eol || q[0] != ' ' || q[2] != ' ' ||
-		    memchr(q, '[', (size_t)(eol - q)))
-			goto next;
-		type = q[1];
-		name = q + 3;
-		nlen = 0;
-		while (name + nlen < eol && name[nlen] != ' ' && name[nlen] != '\t' && name[nlen])
-			nlen++;
-		if (!nlen)
-			goto next;
-		if (nlen > 255)
-			nlen = 255;
-		note_data(k, name, nlen, addr);
-		if ((type == 't' || type == 'T') && add_text(k, name, nlen, addr))
-			goto oom;
-next:
-		p = eol + 1;
+	while (q < eol && (h = hexval(*q)) >= 0 && digits < 16) {
+		addr = addr << 4 | (unsigned int)h;
+		q++;
+		digits++;
 	}
-	if (!k->n || !k->stext || k->etext <= k->stext) {
+	if (!digits || q + 3 > eol || q[0] != ' ' || q[2] != ' ' ||
+	    memchr(q, '[', (size_t)(eol - q)))
+		return 0;
+	type = q[1];
+	name = q + 3;
+	while (name + nlen < eol && name[nlen] != ' ' && name[nlen] != '\t' && name[nlen])
+		nlen++;
+	if (!nlen)
+		return 0;
+	if (nlen > 255)
+		nlen = 255;
+	note_data(k, name, nlen, addr);
+	if (text && (type == 't' || type == 'T'))
+		return add_text(k, name, nlen, addr);
+	return 0;
+}
+
+/* After the last line: check, then sort the text symbols and index their names. */
+static int parse_finish(struct fl_ksyms *k, bool text, char *err, size_t errlen)
+{
+	if ((text && !k->n) || !k->stext || k->etext <= k->stext) {
 		fl_ksyms_free(k);
 		return fl_fail(err, errlen, "/proc/kallsyms shows no addresses (kptr_restrict, not root?)");
 	}
+	if (!text)
+		return 0;
 	for (size_t i = 0; i < k->n; i++)
 		k->s[i].name = k->names + (uintptr_t)k->s[i].name;
 	qsort(k->s, k->n, sizeof(*k->s), ksym_cmp);
 	k->by_name = malloc(k->n * sizeof(*k->by_name));
-	if (!k->by_name)
-		goto oom;
+	if (!k->by_name) {
+		fl_ksyms_free(k);
+		return fl_fail(err, errlen, "out of memory reading /proc/kallsyms");
+	}
 	for (size_t i = 0; i < k->n; i++)
 		k->by_name[i] = i;
 	name_cmp_k = k;
 	qsort(k->by_name, k->n, sizeof(*k->by_name), name_cmp);
 	name_cmp_k = NULL;
 	return 0;
-oom:
-	fl_ksyms_free(k);
-	return fl_fail(err, errlen, "out of memory reading /proc/kallsyms");
 }
 
-static int read_all(const char *path, char **buf, size_t *len, char *err, size_t errlen)
+/* Parse complete lines of buf[0..len); the length of the unfinished tail. */
+static ssize_t parse_lines(struct fl_ksyms *k, const char *buf, size_t len, bool last, bool text)
 {
-	size_t cap = 1 << 23, n = 0;
-	char *b = malloc(cap);
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+
+		if (!eol) {
+			if (!last)
+				break;
+			eol = end;
+		}
+		if (parse_line(k, p, eol, text))
+			return -1;
+		p = eol + 1;
+	}
+	return p < end ? end - p : 0;
+}
+
+int fl_ksyms_parse(struct fl_ksyms *k, const char *text, size_t len, char *err, size_t errlen)
+{
+	memset(k, 0, sizeof(*k));
+	if (parse_lines(k, text, len, true, true) < 0) {
+		fl_ksyms_free(k);
+		return fl_fail(err, errlen, "out of memory reading /proc/kallsyms");
+	}
+	return parse_finish(k, true, err, errlen);
+}
+
+/*
+ * Parse path as it is read, 64 KiB at a time: the whole text (~6-9 MB on a
+ * distribution kernel) would be the collector's peak RSS (overhead.rst,
+ * "Memory and snapshot cost").  text: keep the text symbols too.
+ */
+int fl_ksyms_read(struct fl_ksyms *k, const char *path, bool text, char *err, size_t errlen)
+{
+	char buf[1 << 16];
+	size_t have = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0 || !b) {
-		int e = fd < 0 ? errno : ENOMEM;
-
-		if (fd >= 0)
-			close(fd);
-		free(b);
-		return fl_fail(err, errlen, "%s: %s", path, strerror(e));
-	}
+	memset(k, 0, sizeof(*k));
+	if (fd < 0)
+		return fl_fail(err, errlen, "%s: %s", path, strerror(errno));
 	for (;;) {
-		ssize_t r;
+		ssize_t r = read(fd, buf + have, sizeof(buf) - have), tail;
 
-		if (cap - n < 1 << 16) {
-			char *nb = realloc(b, cap * 2);
-
-			if (!nb) {
-				close(fd);
-				free(b);
-				return fl_fail(err, errlen, "%s: %s", path, strerror(ENOMEM));
-			}
-			b = nb;
-			cap *= 2;
-		}
-		r = read(fd, b + n, cap - n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
 			int e = errno;
 
 			close(fd);
-			free(b);
+			fl_ksyms_free(k);
 			return fl_fail(err, errlen, "%s: %s", path, strerror(e));
 		}
+		have += (size_t)r;
+		tail = parse_lines(k, buf, have, !r, text);
+		/* a line longer than the buffer: cut (names past 255 bytes are cut anyway) */
+		if (tail == (ssize_t)sizeof(buf))
+			tail = parse_lines(k, buf, have, true, text);
+		if (tail < 0) {
+			close(fd);
+			fl_ksyms_free(k);
+			return fl_fail(err, errlen, "out of memory reading %s", path);
+		}
+		memmove(buf, buf + have - (size_t)tail, (size_t)tail);
+		have = (size_t)tail;
 		if (!r)
 			break;
-		n += (size_t)r;
 	}
 	close(fd);
-	*buf = b;
-	*len = n;
-	return 0;
+	return parse_finish(k, text, err, errlen);
 }
 
 static pthread_mutex_t ksyms_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct fl_ksyms ksyms;
-static bool ksyms_tried;
-static char ksyms_err[160];
+static struct fl_ksyms ksyms, kdata;
+static bool ksyms_tried, kdata_tried;
+static char ksyms_err[160], kdata_err[160];
 
 const struct fl_ksyms *fl_ksyms_get(char *err, size_t errlen)
 {
@@ -227,19 +251,34 @@ const struct fl_ksyms *fl_ksyms_get(char *err, size_t errlen)
 
 	pthread_mutex_lock(&ksyms_lock);
 	if (!ksyms_tried) {
-		char *text = NULL;
-		size_t len = 0;
-
 		ksyms_tried = true;
-		if (!read_all("/proc/kallsyms", &text, &len, ksyms_err, sizeof(ksyms_err))) {
-			fl_ksyms_parse(&ksyms, text, len, ksyms_err, sizeof(ksyms_err));
-			free(text);
-		}
+		fl_ksyms_read(&ksyms, "/proc/kallsyms", true, ksyms_err, sizeof(ksyms_err));
 	}
 	if (ksyms.n)
 		k = &ksyms;
 	else
 		fl_fail(err, errlen, "%s", ksyms_err);
+	pthread_mutex_unlock(&ksyms_lock);
+	return k;
+}
+
+const struct fl_ksyms *fl_ksyms_data(char *err, size_t errlen)
+{
+	const struct fl_ksyms *k = NULL;
+
+	pthread_mutex_lock(&ksyms_lock);
+	if (ksyms.n) {
+		k = &ksyms;
+	} else {
+		if (!kdata_tried) {
+			kdata_tried = true;
+			fl_ksyms_read(&kdata, "/proc/kallsyms", false, kdata_err, sizeof(kdata_err));
+		}
+		if (kdata.stext)
+			k = &kdata;
+		else
+			fl_fail(err, errlen, "%s", kdata_err);
+	}
 	pthread_mutex_unlock(&ksyms_lock);
 	return k;
 }

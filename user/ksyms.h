@@ -8,6 +8,7 @@
 #ifndef FAULTLINE_KSYMS_H
 #define FAULTLINE_KSYMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct fl_ksym {
@@ -34,9 +35,20 @@ struct fl_ksyms {
  * (kptr_restrict, not root), the same error every call.
  */
 const struct fl_ksyms *fl_ksyms_get(char *err, size_t errlen);
+/*
+ * The data symbols alone (stext, etext, the per-CPU addresses; n == 0),
+ * or the whole table where fl_ksyms_get() has already read it: a plain
+ * record keeps no text table in memory (its peak RSS).
+ */
+const struct fl_ksyms *fl_ksyms_data(char *err, size_t errlen);
 
 /* Parse a kallsyms text of len bytes into k: 0, or -1 with err. */
 int fl_ksyms_parse(struct fl_ksyms *k, const char *text, size_t len, char *err, size_t errlen);
+/*
+ * The same from a file, parsed as it is read (64 KiB at a time); text:
+ * keep the text symbols too, else only the data symbols (n == 0).
+ */
+int fl_ksyms_read(struct fl_ksyms *k, const char *path, bool text, char *err, size_t errlen);
 void fl_ksyms_free(struct fl_ksyms *k);
 /* Index of the symbol containing addr, or -1. */
 long fl_ksyms_find(const struct fl_ksyms *k, unsigned long long addr);

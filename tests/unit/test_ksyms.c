@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "ksyms.h"
@@ -99,12 +100,60 @@ static void test_no_addresses(void **state)
 	assert_int_equal(fl_ksyms_parse(&k, "", 0, err, sizeof(err)), -1);
 }
 
+/*
+ * The file reader parses as it reads, 64 KiB at a time: a text of ~40000
+ * lines crosses many chunk ends mid-line.  It must give what the one-buffer
+ * parser gives, and with text false only the data symbols.
+ */
+static void test_read_chunks(void **state)
+{
+	char path[] = "/tmp/test_ksyms.XXXXXX", err[160];
+	struct fl_ksyms a, b, d;
+	size_t cap = 4 << 20, len = 0;
+	char *big = malloc(cap);
+	int fd = mkstemp(path);
+	FILE *f;
+
+	(void)state;
+	assert_non_null(big);
+	assert_true(fd >= 0);
+	len += (size_t)snprintf(big + len, cap - len, "%s\n", text);
+	for (int i = 0; i < 40000; i++)
+		len += (size_t)snprintf(big + len, cap - len, "ffffffff81%06x %c sym_%d_%.*s\n", i * 16,
+					i % 3 ? 'T' : 'd', i, i % 40, "padding_padding_padding_padding_padding_");
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(big, 1, len, f), len);
+	fclose(f);
+	assert_int_equal(fl_ksyms_parse(&a, big, len, err, sizeof(err)), 0);
+	assert_int_equal(fl_ksyms_read(&b, path, true, err, sizeof(err)), 0);
+	assert_int_equal(a.n, b.n);
+	assert_true(a.n > 26000);
+	for (size_t i = 0; i < a.n; i++) {
+		assert_true(a.s[i].addr == b.s[i].addr);
+		assert_string_equal(a.s[i].name, b.s[i].name);
+	}
+	assert_true(fl_ksyms_lookup(&b, "sym_39998_padding_padding_padding_padding_paddin") >= 0);
+	assert_int_equal(fl_ksyms_read(&d, path, false, err, sizeof(err)), 0);
+	assert_int_equal(d.n, 0);
+	assert_true(d.stext == a.stext && d.etext == a.etext);
+	assert_true(d.preempt_count == 0x1f8c0ULL && d.per_cpu_offset == a.per_cpu_offset);
+	assert_int_equal(fl_ksyms_read(&d, "/nonexistent/kallsyms", false, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/nonexistent/kallsyms"));
+	fl_ksyms_free(&a);
+	fl_ksyms_free(&b);
+	fl_ksyms_free(&d);
+	unlink(path);
+	free(big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_prefix),
 		cmocka_unit_test(test_no_addresses),
+		cmocka_unit_test(test_read_chunks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -182,22 +182,9 @@ static bool kernel_preemptible(void)
 	       strtol(u.release, NULL, 10) >= 7;
 }
 
-/* KBTF: the running kernel's BTF (fl_bpf_opts.btf), or NULL to load it */
-static bool has_preempt_kfunc(const struct btf *kbtf)
-{
-	struct btf *own = kbtf ? NULL : btf__load_vmlinux_btf();
-	const struct btf *btf = kbtf ? kbtf : own;
-	bool have;
-
-	have = btf && btf__find_by_name_kind(btf, "bpf_preempt_disable", BTF_KIND_FUNC) > 0 &&
-	       btf__find_by_name_kind(btf, "bpf_preempt_enable", BTF_KIND_FUNC) > 0;
-	btf__free(own);
-	return have;
-}
-
 static const char *preempt_guard_why = "not asked";
 
-static bool preempt_guard(const struct fl_bpf_opts *o)
+static bool preempt_guard(const struct fl_kfeatures *kf)
 {
 	static int want = -1;
 
@@ -205,7 +192,7 @@ static bool preempt_guard(const struct fl_bpf_opts *o)
 		if (!kernel_preemptible()) {
 			want = 0;
 			preempt_guard_why = "off (kernel not preemptible)";
-		} else if (!has_preempt_kfunc(o->btf)) {
+		} else if (!kf->preempt_kfunc) {
 			want = 0;
 			preempt_guard_why = "off (preemptible, no bpf_preempt_disable kfunc)";
 		} else {
@@ -234,7 +221,7 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 
 #define PG(x) (P ? P->x : NULL)
 	/* preemptible kernels: the fault start with its body preemption-disabled */
-	bool pg = !count && tier == FL_TIER_FENTRY && preempt_guard(o);
+	bool pg = !count && tier == FL_TIER_FENTRY && preempt_guard(kf);
 
 	if (kf->tp_pf_user)
 		n = plan_add(plan, n, count ? PG(tp_pf_user_cnt) : pg ? PG(tp_pf_user_pg) : PG(tp_pf_user),
@@ -284,9 +271,9 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 			n = plan_add(plan, n, PG(fx_do_hmf), HOOK(FL_HOOK_DO_HMF), R_CORE);
 		} else if (kf->has_hmf) {
 			if (entry)
-				n = plan_add(plan, n, preempt_guard(o) ? PG(fe_hmf_pg) : PG(fe_hmf),
+				n = plan_add(plan, n, preempt_guard(kf) ? PG(fe_hmf_pg) : PG(fe_hmf),
 					     HOOK(FL_HOOK_HMF), R_CORE);
-			n = plan_add(plan, n, preempt_guard(o) ? PG(fx_hmf_pg) : PG(fx_hmf),
+			n = plan_add(plan, n, preempt_guard(kf) ? PG(fx_hmf_pg) : PG(fx_hmf),
 				     HOOK(FL_HOOK_HMF) | exit_hooks, R_CORE);
 		}
 		if (kf->has_spf_dufour) {

@@ -30,6 +30,7 @@
 #include "commands.h"
 #include "errbuf.h"
 #include "kfeatures.h"
+#include "ksyms.h"
 #include "phases.h"
 #include "report_common.h"
 #include "snapshot.h"
@@ -724,11 +725,18 @@ static int record_setup(struct rec *r)
 			r->tgid = r->child;
 	}
 	/*
-	 * NULL here: the bpf backend says why, phases are unavailable.  Not
-	 * for -b kmod alone: parsing the kernel's BTF faults ~2700 pages in.
+	 * Kept only for the skeletons that take it (phases, blame): the bpf
+	 * backend alone reads its features from a BTF it frees before libbpf
+	 * parses its own, so a plain record never holds two (its peak RSS,
+	 * overhead.rst).  Not for -b kmod alone: parsing the kernel's BTF
+	 * faults ~2700 pages in.  NULL here: phases say why they are unavailable.
 	 */
-	if (r->a.backend_req != FL_REC_B_KMOD || r->a.phases || r->a.locks)
+	if ((r->a.backend_req != FL_REC_B_KMOD || r->a.phases || r->a.locks) &&
+	    (r->a.phases || r->a.locks || r->a.blame))
 		r->btf = fl_btf_load(err, sizeof(err));
+	/* the skeletons that name kernel text read kallsyms once, here (ksyms.h) */
+	if (r->a.phases || r->a.locks || r->a.blame)
+		fl_ksyms_get(NULL, 0);
 	if (start_backend(r))
 		return 1;
 	if (r->a.self_cost && r->be.id != FL_BACKEND_BPF) {

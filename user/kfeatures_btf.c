@@ -145,6 +145,8 @@ void fl_kfeatures_from_btf(struct fl_kfeatures *f, const struct btf *btf)
 	f->pc_layout = fl_btf_pc_layout(btf);
 	f->task_storage = fl_btf_enum_value(btf, "BPF_MAP_TYPE_TASK_STORAGE") >= 0 &&
 			  fl_btf_enum_value(btf, "BPF_FUNC_get_current_task_btf") >= 0;
+	f->preempt_kfunc = btf__find_by_name_kind(btf, "bpf_preempt_disable", BTF_KIND_FUNC) > 0 &&
+			   btf__find_by_name_kind(btf, "bpf_preempt_enable", BTF_KIND_FUNC) > 0;
 }
 
 int fl_kfeatures_read(struct fl_kfeatures *f, char *err, size_t errlen)

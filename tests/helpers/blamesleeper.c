@@ -29,7 +29,13 @@
  *   runnable_ns=<run_delay> nvcsw=<voluntary switches> collided=<calls that blocked>
  *
  *
- *   blamesleeper [-n CALLS] [-p PAGES] [-k MAPS]
+ * With -m MIN it goes on past CALLS until MIN calls blocked (at most 4 x
+ * CALLS in all): on a busy host whole truncations can pass between two of
+ * its calls, and a run where none blocked measures nothing.  Each call
+ * starts a quarter of the last truncation's length after the truncation
+ * began, inside its zap rather than before it.
+ *
+ *   blamesleeper [-n CALLS] [-m MIN] [-p PAGES] [-k MAPS]
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -55,6 +61,7 @@ struct shared {
 	atomic_int zapping;
 	atomic_int stop;
 	atomic_long zaps;
+	atomic_ullong zap_ns;	/* how long the last truncation to 0 took */
 };
 
 static unsigned long long clk(clockid_t id)
@@ -108,6 +115,8 @@ static void truncator(int fd, size_t len, long maps, struct shared *sh, long psz
 		for (long k = 0; k < maps; k++)
 			for (size_t i = 0; i < len; i += psz)
 				m[k][i] = 1;
+		unsigned long long t0 = clk(CLOCK_MONOTONIC);
+
 		atomic_store(&sh->zapping, 1);
 		/* unmap_mapping_range: every page zapped under i_mmap_lock_read */
 		if (ftruncate(fd, 0)) {
@@ -115,6 +124,7 @@ static void truncator(int fd, size_t len, long maps, struct shared *sh, long psz
 			_exit(1);
 		}
 		atomic_store(&sh->zapping, 0);
+		atomic_store(&sh->zap_ns, clk(CLOCK_MONOTONIC) - t0);
 		atomic_fetch_add(&sh->zaps, 1);
 	}
 	_exit(0);
@@ -123,16 +133,19 @@ static void truncator(int fd, size_t len, long maps, struct shared *sh, long psz
 int main(int argc, char **argv)
 {
 	unsigned long long call_ns = 0, sleep_ns = 0, off_ns = 0, rq_ns = 0;
-	long calls = 40, pages = 1024, maps = 16, psz, sw = 0, collided = 0, i;
+	long calls = 40, pages = 1024, maps = 16, psz, sw = 0, collided = 0, min = 0, i;
 	struct shared *sh;
 	int c, fd, sfd;
 	size_t len;
 	pid_t kid;
 
-	while ((c = getopt(argc, argv, "n:p:k:")) != -1) {
+	while ((c = getopt(argc, argv, "n:m:p:k:")) != -1) {
 		switch (c) {
 		case 'n':
 			calls = helper_num("blamesleeper", optarg, 1, 1000000);
+			break;
+		case 'm':
+			min = helper_num("blamesleeper", optarg, 0, 1000000);
 			break;
 		case 'p':
 			pages = helper_num("blamesleeper", optarg, 1, 1 << 20);
@@ -141,7 +154,7 @@ int main(int argc, char **argv)
 			maps = helper_num("blamesleeper", optarg, 1, 64);
 			break;
 		default:
-			fprintf(stderr, "usage: blamesleeper [-n CALLS] [-p PAGES] [-k MAPS]\n");
+			fprintf(stderr, "usage: blamesleeper [-n CALLS] [-m MIN] [-p PAGES] [-k MAPS]\n");
 			return 2;
 		}
 	}
@@ -163,13 +176,16 @@ int main(int argc, char **argv)
 		truncator(fd, len, maps, sh, psz);
 	prctl(PR_SET_NAME, "bl-sleeper");
 	trace_mark("blamesleeper: calls begin\n");
-	for (i = 0; i < calls; i++) {
-		unsigned long long w0, w1, c0, c1, d0, d1, off;
+	for (i = 0; i < calls || (collided < min && i < 4 * calls); i++) {
+		unsigned long long w0, w1, c0, c1, d0, d1, off, t;
 		long s0;
 		void *m;
 
 		/* a truncation is under way: its zap holds i_mmap_rwsem for read */
 		while (!atomic_load(&sh->zapping))
+			sched_yield();
+		t = clk(CLOCK_MONOTONIC) + atomic_load(&sh->zap_ns) / 4;
+		while (clk(CLOCK_MONOTONIC) < t && atomic_load(&sh->zapping))
 			sched_yield();
 		s0 = nvcsw();
 		d0 = run_delay(sfd);
@@ -202,7 +218,7 @@ int main(int argc, char **argv)
 	atomic_store(&sh->stop, 1);
 	waitpid(kid, NULL, 0);
 	printf("sleeper_tid=%ld calls=%ld call_ns=%llu sleep_ns=%llu off_ns=%llu runnable_ns=%llu "
-	       "nvcsw=%ld collided=%ld zaps=%ld\n", (long)syscall(SYS_gettid), calls, call_ns,
+	       "nvcsw=%ld collided=%ld zaps=%ld\n", (long)syscall(SYS_gettid), i, call_ns,
 	       sleep_ns, off_ns, rq_ns, sw, collided, atomic_load(&sh->zaps));
 	return 0;
 }

@@ -940,6 +940,37 @@ int BPF_PROG(tp_mmap_rel, struct mm_struct *mm, bool write)
 	return 0;
 }
 
+/*
+ * The same where the kernel is preemptible (backend_bpf.c preempt_guard):
+ * on 7.x a tracepoint program runs preemptible, and one switched out
+ * mid-run keeps its per-CPU recursion guard, so the kernel skips it for
+ * every other task on that CPU until it resumes (architecture.rst,
+ * "Preemptible kernels").  The body in one piece narrows that window to
+ * the guard's own instructions; the kprobe tier infers lockless outcomes
+ * from these events, so a skipped one would miscount a fault.
+ */
+#define MMAP_PG(name, fn, proto, ...)						\
+SEC("tp_btf/mmap_lock_" #proto)							\
+int BPF_PROG(name, __VA_ARGS__)							\
+{										\
+	bpf_preempt_disable();							\
+	fn;									\
+	bpf_preempt_enable();							\
+	return 0;								\
+}
+MMAP_PG(tp_mmap_start_memcg_pg, on_mmap_start(mm, write), start_locking,
+	struct mm_struct *mm, const char *memcg_path, bool write)
+MMAP_PG(tp_mmap_acq_memcg_pg, on_mmap_acquired(mm, write, success), acquire_returned,
+	struct mm_struct *mm, const char *memcg_path, bool write, bool success)
+MMAP_PG(tp_mmap_rel_memcg_pg, on_mmap_released(mm, write), released,
+	struct mm_struct *mm, const char *memcg_path, bool write)
+MMAP_PG(tp_mmap_start_pg, on_mmap_start(mm, write), start_locking,
+	struct mm_struct *mm, bool write)
+MMAP_PG(tp_mmap_acq_pg, on_mmap_acquired(mm, write, success), acquire_returned,
+	struct mm_struct *mm, bool write, bool success)
+MMAP_PG(tp_mmap_rel_pg, on_mmap_released(mm, write), released,
+	struct mm_struct *mm, bool write)
+
 /* ---- lock:contention_begin/end on the task's own mmap_lock ----------- */
 
 static __always_inline bool is_own_mmap_lock(void *lock)
@@ -950,38 +981,67 @@ static __always_inline bool is_own_mmap_lock(void *lock)
 	return mm && lock == (void *)&mm->mmap_lock && !(t->flags & FL_PF_KTHREAD);
 }
 
-SEC("tp_btf/contention_begin")
-int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
+static __always_inline void on_contention_begin(void *lock)
 {
 	struct fl_mmap_state *ms;
 	struct fl_cpu_stats *cs;
 
 	if (!is_own_mmap_lock(lock))
-		return 0;
+		return;
 	/* counted for every traced task, timed where it has state (mmaplock.h) */
 	ms = mmap_state(true);
 	if (!ms && !traced_cur())
-		return 0;
+		return;
 	cs = cpu_stats();
 	if (cs)
 		fl_mmap_ev_contend_begin(ms, cs, bpf_ktime_get_ns());
+}
+
+static __always_inline void on_contention_end(void *lock)
+{
+	struct fl_mmap_state *ms;
+	struct fl_cpu_stats *cs;
+
+	if (!is_own_mmap_lock(lock))
+		return;
+	ms = mmap_state(false);
+	if (!ms || !ms->contend_start_ns)
+		return;
+	cs = cpu_stats();
+	if (cs)
+		fl_mmap_ev_contend_end(ms, cs, bpf_ktime_get_ns());
+}
+
+SEC("tp_btf/contention_begin")
+int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
+{
+	on_contention_begin(lock);
 	return 0;
 }
 
 SEC("tp_btf/contention_end")
 int BPF_PROG(tp_contention_end, void *lock, int ret)
 {
-	struct fl_mmap_state *ms;
-	struct fl_cpu_stats *cs;
+	on_contention_end(lock);
+	return 0;
+}
 
-	if (!is_own_mmap_lock(lock))
-		return 0;
-	ms = mmap_state(false);
-	if (!ms || !ms->contend_start_ns)
-		return 0;
-	cs = cpu_stats();
-	if (cs)
-		fl_mmap_ev_contend_end(ms, cs, bpf_ktime_get_ns());
+/* Preemptible kernels: as the mmap_lock programs above (MMAP_PG). */
+SEC("tp_btf/contention_begin")
+int BPF_PROG(tp_contention_begin_pg, void *lock, unsigned int flags)
+{
+	bpf_preempt_disable();
+	on_contention_begin(lock);
+	bpf_preempt_enable();
+	return 0;
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(tp_contention_end_pg, void *lock, int ret)
+{
+	bpf_preempt_disable();
+	on_contention_end(lock);
+	bpf_preempt_enable();
 	return 0;
 }
 

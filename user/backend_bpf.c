@@ -220,8 +220,12 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 	int n = 0;
 
 #define PG(x) (P ? P->x : NULL)
-	/* preemptible kernels: the fault start with its body preemption-disabled */
-	bool pg = !count && tier == FL_TIER_FENTRY && preempt_guard(kf);
+	/*
+	 * Preemptible kernels: the fault start (fentry and kprobe tiers) and
+	 * the lock events (every tier) with their bodies preemption-disabled
+	 */
+	bool guard = preempt_guard(kf);
+	bool pg = !count && tier != FL_TIER_TRACEPOINT && guard;
 
 	if (kf->tp_pf_user)
 		n = plan_add(plan, n, count ? PG(tp_pf_user_cnt) : pg ? PG(tp_pf_user_pg) : PG(tp_pf_user),
@@ -236,18 +240,17 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 		/* the kprobe tier's VMA-lock inference reads acquire and release */
 		int need = lock_infer ? R_CORE : R_OPTIONAL;
 
-		n = plan_add(plan, n, m ? PG(tp_mmap_start_memcg) : PG(tp_mmap_start),
-			     HOOK(FL_HOOK_MMAP_START), R_OPTIONAL);
-		n = plan_add(plan, n, m ? PG(tp_mmap_acq_memcg) : PG(tp_mmap_acq),
-			     HOOK(FL_HOOK_MMAP_ACQUIRED), need);
-		n = plan_add(plan, n, m ? PG(tp_mmap_rel_memcg) : PG(tp_mmap_rel),
-			     HOOK(FL_HOOK_MMAP_RELEASED), need);
+#define PGM(x) (guard ? (m ? PG(x##_memcg_pg) : PG(x##_pg)) : (m ? PG(x##_memcg) : PG(x)))
+		n = plan_add(plan, n, PGM(tp_mmap_start), HOOK(FL_HOOK_MMAP_START), R_OPTIONAL);
+		n = plan_add(plan, n, PGM(tp_mmap_acq), HOOK(FL_HOOK_MMAP_ACQUIRED), need);
+		n = plan_add(plan, n, PGM(tp_mmap_rel), HOOK(FL_HOOK_MMAP_RELEASED), need);
+#undef PGM
 	}
 	if (kf->tp_contention) {
-		n = plan_add(plan, n, PG(tp_contention_begin), HOOK(FL_HOOK_CONTENTION_BEGIN),
-			     R_OPTIONAL);
-		n = plan_add(plan, n, PG(tp_contention_end), HOOK(FL_HOOK_CONTENTION_END),
-			     R_OPTIONAL);
+		n = plan_add(plan, n, guard ? PG(tp_contention_begin_pg) : PG(tp_contention_begin),
+			     HOOK(FL_HOOK_CONTENTION_BEGIN), R_OPTIONAL);
+		n = plan_add(plan, n, guard ? PG(tp_contention_end_pg) : PG(tp_contention_end),
+			     HOOK(FL_HOOK_CONTENTION_END), R_OPTIONAL);
 	}
 	if (kf->tp_fork)
 		n = plan_add(plan, n, PG(tp_fork), 0, R_OPTIONAL);
@@ -271,9 +274,9 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 			n = plan_add(plan, n, PG(fx_do_hmf), HOOK(FL_HOOK_DO_HMF), R_CORE);
 		} else if (kf->has_hmf) {
 			if (entry)
-				n = plan_add(plan, n, preempt_guard(kf) ? PG(fe_hmf_pg) : PG(fe_hmf),
+				n = plan_add(plan, n, guard ? PG(fe_hmf_pg) : PG(fe_hmf),
 					     HOOK(FL_HOOK_HMF), R_CORE);
-			n = plan_add(plan, n, preempt_guard(kf) ? PG(fx_hmf_pg) : PG(fx_hmf),
+			n = plan_add(plan, n, guard ? PG(fx_hmf_pg) : PG(fx_hmf),
 				     HOOK(FL_HOOK_HMF) | exit_hooks, R_CORE);
 		}
 		if (kf->has_spf_dufour) {
@@ -937,8 +940,8 @@ static void tag_recursion_misses(struct fl_bpf *b, struct fl_snapshot *s)
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)b->skel->bss->states_refused);
 		fl_snapshot_replace_tag(s, "bpf_lost.task_states", v);
 	}
-	if (b->tier == FL_TIER_FENTRY)
-		fl_snapshot_replace_tag(s, "bpf_preempt_guard", preempt_guard_why);
+	/* every tier: the lock-event programs are guarded in all three */
+	fl_snapshot_replace_tag(s, "bpf_preempt_guard", preempt_guard_why);
 }
 
 int fl_bpf_stats_enable(char *err, size_t errlen)

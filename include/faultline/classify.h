@@ -72,6 +72,7 @@ struct fl_vma_look {
 #endif
 
 #define FL_VM_GROWSDOWN	0x100u		/* VM_GROWSDOWN, the same since 2.6 */
+#define FL_VM_SHARED	0x8u		/* VM_SHARED, the same since 2.6 */
 #define FL_PAGE_MASK	(~0xfffull)	/* x86 base pages */
 
 /*
@@ -294,7 +295,7 @@ FL_INLINE fl_u64 fl_ev_hmf_exit(struct fl_fault_state *st, struct fl_cpu_stats *
  * the redo attached it, so the retry was vmf_anon_prepare's failed
  * mmap_read_trylock ("no anon_vma").  Otherwise "other": a folio lock or
  * I/O wait, userfaultfd, a ->fault that cannot run under the VMA lock
- * (vmf_can_call_fault: the vDSO).
+ * (vmf_can_call_fault: the vDSO); a shared mapping's retry at once.
  *
  * unread: the fault ended with the lock dropped before a read, or the
  * module's read faulted (the BPF loads cannot tell: a faulting one reads 0).
@@ -305,7 +306,15 @@ FL_INLINE void fl_ev_ll_why(struct fl_fault_state *st, struct fl_cpu_stats *cs, 
 	if (!v->ok) {
 		cs->cnt[FL_C_LLW_UNREAD]++;
 	} else if (need == FL_NEED_RETRY) {
-		if (v->anon)
+		/*
+		 * A shared mapping never takes an anon_vma (vmf_anon_prepare is
+		 * for anonymous and private-COW faults): its retry is "other"
+		 * at once -- a folio lock or I/O wait (filemap_fault dropping
+		 * the lock for readahead: ext4 MAP_SHARED writes to a cold file).
+		 * Left to the redo it read "unread": that redo ends with the lock
+		 * dropped (fault_dirty_shared_page, VM_FAULT_COMPLETED).
+		 */
+		if (v->anon || (v->vm_flags & FL_VM_SHARED))
 			cs->cnt[FL_C_LLW_RETRY_OTHER]++;
 		else
 			st->flags |= FL_FS_LL_NOANON;

@@ -16,6 +16,7 @@
 #     mm/memory.c says so); what succeeded / fell back is written per shape
 #     to /out/lockless-shapes.txt
 #   - 6.1: no lockless path: lockless figures "absent", never 0
+# and the reasons of a cold file's shared-write fallbacks (6.12, below).
 # Last, a small pft-sweep per PFT_SHAPE and `faultline compare` of two of
 # them, which names the shape (sweep.conf's PFT_SHAPE).
 # kernels: 6.12 6.1
@@ -164,6 +165,27 @@ for b in $BACKINGS; do
 	done
 done
 cat /out/lockless-shapes.txt
+
+# Why shared writes to a cold ext4 file fall back (will-it-scale page_fault3's
+# case, 6.12): filemap_fault drops the VMA lock for the readahead I/O and
+# returns VM_FAULT_RETRY.  A shared mapping never takes an anon_vma, so each
+# such retry's reason is "other" (classify.h fl_ev_ll_why) -- not "unread",
+# which every one of them was while the reason waited for the redo (its
+# redo ends with the lock dropped: 128 of 132 unread, 16m, fentry and kmod).
+if [ "$FL_SERIES" != 6.1 ] && [ -n "$FL_EXT4" ]; then
+	faultline record -q --tier fentry -o /out/rec-cold.snap -- \
+		pft -m 16m -t 2 --file $FL_EXT4/cold.dat --cold --shared-write >/out/rec-cold.txt 2>&1
+	fl_check_eq "cold shared-write: record (fentry) around pft" "$?" 0
+	faultline report --raw /out/rec-cold.snap >/out/raw-cold.txt 2>&1
+	r=/out/raw-cold.txt
+	echo "cold shared-write: retried $(raw $r lockless_retried), other $(raw $r lockless_retry_other)," \
+		"no anon_vma $(raw $r lockless_retry_anon_vma), unread $(raw $r lockless_unread)"
+	fl_check_ge "cold shared-write: per-VMA-lock retries (readahead I/O)" "$(raw $r lockless_retried)" 1
+	fl_check_eq "cold shared-write: every retry's reason is other" \
+		"$(raw $r lockless_retry_other)" "$(raw $r lockless_retried)"
+	fl_check_eq "cold shared-write: no reason left unread" "$(raw $r lockless_unread)" 0
+	rm -f $FL_EXT4/cold.dat
+fi
 
 # A small sweep per shape (pft-sweep's PFT_SHAPE; 1 and 2 clients, one
 # iteration each, on ext4 where it is mounted), and compare naming the shape.

@@ -46,11 +46,12 @@
 # prom and json exports (counts only, no rate) carry the same counts.
 # On 6.1 (no per-VMA locks) every lockless figure is "absent ...", never a
 # number, on every backend, and faults_unhandled still counts the SIGSEGVs.
-# Not on 7.3 yet: the fault start and end programs run preemption-disabled
-# there, but the kprobe tier's mmap_lock tracepoint programs do not, and a
-# preempted one is skipped for the next task on its CPU (issue 26): passed
-# once, then bpf-kprobe fresh-vma counted 201 successes for 200 (2026-12-03).
-# kernels: 6.12 6.1
+# On 7.3 (preemptible) the kprobe tier's fault start and every tier's
+# mmap_lock programs run preemption-disabled (architecture.rst, "Preemptible
+# kernels"); before, a preempted one was skipped for the next task on its
+# CPU and bpf-kprobe fresh-vma counted 201 successes for 200.  -smp 1: no
+# other task faults on the CPU while one is preempted.
+# kernels: 6.12 6.1 7.3
 # smp: 1
 # timeout: 900
 . /fl/lib.sh

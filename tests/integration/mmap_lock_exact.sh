@@ -31,10 +31,9 @@
 # overwrote the hold in flight; module/probes.c recorded it).  Fixed by the
 # shared mmap_lock state machine (include/faultline/mmaplock.h): bpf's
 # hold_write difference is N like the module's.
-# Not on 7.3 yet: its fentry/fexit and tracepoint programs are preemptible,
-# and a preempted one is skipped for the next task on its CPU (issue 26):
-# an exact count here can be one off (lockless_outcomes@7.3 in a make check).
-# kernels: 6.12 6.1
+# On 7.3 the mmap_lock programs run preemption-disabled (architecture.rst,
+# "Preemptible kernels"), on -smp 1 as everywhere here.
+# kernels: 6.12 6.1 7.3
 # smp: 1
 # timeout: 600
 . /fl/lib.sh

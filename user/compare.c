@@ -238,6 +238,9 @@ static void snapsum_fill(struct fl_cmp_snapsum *ss, const struct fl_snapshot *s)
 	for (unsigned int p = 0; p < FL_PH_NR; p++)
 		if (ss->sum.phases && !ss->sum.phase_avail[p])
 			fl_phase_unavail_why(s, p, ss->unav[p], sizeof(ss->unav[p]));
+	for (unsigned int k = 0; k < FL_LK_NR; k++)
+		if (ss->sum.locks && !ss->sum.lock_avail[k])
+			fl_lock_class_avail(s, k, ss->lk_unav[k], sizeof(ss->lk_unav[k]));
 	if (ss->sum.phases) {
 		ss->faults = (double)ss->sum.faults;
 	} else {
@@ -322,6 +325,10 @@ int fl_cmp_sum_metric(const struct fl_cmp_snapsum *ss, const struct fl_cmp_kind 
 	if (kd->section == FL_CMP_LOCK) {
 		if (!ss->sum.locks) {
 			snprintf(why, len, "%s", ss->lk_why);
+			return -1;
+		}
+		if (!ss->sum.lock_avail[kd->idx]) {
+			snprintf(why, len, "%s", ss->lk_unav[kd->idx]);
 			return -1;
 		}
 		if (!(ss->faults > 0)) {
@@ -527,6 +534,8 @@ static int mean_summary(const struct fl_cmp *c, int side, unsigned int threads,
 		}
 		out->locks = out->locks && m->locks;
 		for (unsigned int k = 0; k < FL_LK_NR; k++)
+			out->lock_avail[k] = out->lock_avail[k] && m->lock_avail[k];
+		for (unsigned int k = 0; k < FL_LK_NR; k++)
 			out->lock_wait_ns[k] += m->lock_wait_ns[k];
 		out->lock_wait_total_ns += m->lock_wait_total_ns;
 	}
@@ -545,7 +554,7 @@ static int group_value(const struct fl_phases_summary *m, int section, int idx, 
 	if (!m->faults)
 		return -1;
 	if (section == FL_CMP_LOCK) {
-		if (!m->locks)
+		if (!m->locks || !m->lock_avail[idx])
 			return -1;
 		*v = (double)m->lock_wait_ns[idx] / (double)m->faults;
 		return 0;

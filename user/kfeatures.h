@@ -26,6 +26,7 @@ struct fl_kfeatures {
 	bool task_storage;	/* BPF_MAP_TYPE_TASK_STORAGE and bpf_get_current_task_btf (5.11+) */
 	bool preempt_kfunc;	/* bpf_preempt_disable/enable kfuncs (6.10+) */
 	bool vma_lock_seq;	/* vm_area_struct.vm_lock_seq, mm_struct.mm_lock_seq */
+	bool vma_refcnt;	/* vm_area_struct.vm_refcnt: VMA locks are a refcount (6.15+) */
 	int mmap_memcg;		/* 1: (mm, memcg_path, write..), 0: (mm, write..), -1: unknown */
 	/* enum values, -1 when the kernel has no such enumerator */
 	long long flag_vma_lock;	/* FAULT_FLAG_VMA_LOCK */

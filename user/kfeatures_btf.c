@@ -142,6 +142,7 @@ void fl_kfeatures_from_btf(struct fl_kfeatures *f, const struct btf *btf)
 	f->vm_fault_completed = fl_btf_enum_value(btf, "VM_FAULT_COMPLETED");
 	f->vma_lock_seq = fl_btf_has_member(btf, "vm_area_struct", "vm_lock_seq") &&
 			  fl_btf_has_member(btf, "mm_struct", "mm_lock_seq");
+	f->vma_refcnt = fl_btf_has_member(btf, "vm_area_struct", "vm_refcnt");
 	f->pc_layout = fl_btf_pc_layout(btf);
 	f->task_storage = fl_btf_enum_value(btf, "BPF_MAP_TYPE_TASK_STORAGE") >= 0 &&
 			  fl_btf_enum_value(btf, "BPF_FUNC_get_current_task_btf") >= 0;

@@ -42,6 +42,7 @@ struct fl_phases {
 	char locks_why[160];
 	char phase_unavail[FL_PH_NR][96]; /* per phase: why unavailable, "" = available */
 	char naming[160];
+	const char *vma_unavail;	/* the vma class cannot be seen here, why */
 	char desc[512];
 };
 
@@ -719,6 +720,16 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	}
 	if (p->skel && o->locks && p->contention_ok) {
 		p->locks_on = true;
+		/*
+		 * 6.15+: a VMA is locked by vm_refcnt, not a lock; a reader that
+		 * misses aborts to mmap_lock (the lockless figures count it), a
+		 * writer waits on mm->vma_writer_wait, an rcuwait: neither is a
+		 * lock:contention_begin event, so the class cannot be seen.
+		 */
+		if (kf.vma_refcnt)
+			p->vma_unavail = "a vm_refcnt kernel (6.15+): VMA locks are a reference "
+					 "count, and a writer waits on mm->vma_writer_wait, which "
+					 "lock:contention_begin does not report";
 		snprintf(p->naming, sizeof(p->naming), "address%s%s%s",
 			 have_k && k->vma_lock_cachep && k->page_offset_base && k->vmemmap_base ?
 			 "+vma_slab" : "", have_k ? "+stack" : "",
@@ -915,6 +926,10 @@ static int set_tags(struct fl_phases *p, struct fl_snapshot *s)
 		if (p->locks_on) {
 			rc |= fl_snapshot_set_tag(s, "locks", "tracepoint");
 			rc |= fl_snapshot_set_tag(s, "locks.naming", p->naming);
+			if (p->vma_unavail) {
+				snprintf(buf, sizeof(buf), "vma (%s)", p->vma_unavail);
+				rc |= fl_snapshot_set_tag(s, "locks.unavailable", buf);
+			}
 			if (p->all_callers)
 				rc |= fl_snapshot_set_tag(s, "locks.callers", "all");
 		} else {

@@ -89,6 +89,12 @@ const struct fl_lock_caller *fl_snapshot_lock_callers(const struct fl_snapshot *
 						      unsigned int *nr);
 
 /* "unavailable (why)" of phase p from the snapshot's phases.unavailable tag. */
+/*
+ * Can this recording show lock class CLS?  Not where locks.unavailable
+ * lists it (the vma class on a vm_refcnt kernel); its "unavailable (why)"
+ * into WHY then.
+ */
+bool fl_lock_class_avail(const struct fl_snapshot *s, unsigned int cls, char *why, size_t len);
 void fl_phase_unavail_why(const struct fl_snapshot *s, unsigned int p, char *buf, size_t len);
 
 /* Sum of the CPUs in [0, nr) whose group[cpu] == g (group NULL: all CPUs). */
@@ -149,6 +155,7 @@ struct fl_phases_summary {
 	double phase_mean[FL_PH_NR];
 	double unattributed_mean;
 	bool locks;			/* FL_SEC_LOCKS present */
+	bool lock_avail[FL_LK_NR];	/* a class the kernel can show (locks.unavailable) */
 	unsigned long long lock_count[FL_LK_NR];
 	unsigned long long lock_wait_ns[FL_LK_NR];
 	unsigned long long lock_wait_total_ns;

@@ -79,29 +79,42 @@ unsigned int fl_lock_dominant(const struct fl_lock_stats *t)
 	return best;
 }
 
+/*
+ * Does tag value U ("NAME (why)[; NAME (why)]...": phases.unavailable,
+ * locks.unavailable) list NAME?  Its "unavailable (why)" into WHY if asked.
+ */
+static bool tag_lists(const char *u, const char *name, char *why, size_t len)
+{
+	size_t n = strlen(name);
+	const char *q, *e;
+
+	for (q = u; q && (q = strstr(q, name)); q += n) {
+		if ((q != u && !(q - u >= 2 && q[-2] == ';')) || q[n] != ' ')
+			continue;
+		if (why) {
+			q += n + 1;
+			e = strchr(q, ';');
+			snprintf(why, len, "unavailable %.*s", (int)(e ? e - q : (long)strlen(q)), q);
+		}
+		return true;
+	}
+	return false;
+}
+
 /* The phase names the snapshot's tags list as unavailable. */
 static void unavailable_phases(const struct fl_snapshot *s, int out[FL_PH_NR])
 {
 	const char *u = fl_snapshot_tag(s, "phases.unavailable");
-	char buf[1024];
-	unsigned int p;
 
-	memset(out, 0, FL_PH_NR * sizeof(out[0]));
-	if (!u)
-		return;
-	snprintf(buf, sizeof(buf), "%s", u);
-	for (p = 0; p < FL_PH_NR; p++) {
-		size_t n = strlen(fl_phase_name(p));
-		const char *q = buf;
+	for (unsigned int p = 0; p < FL_PH_NR; p++)
+		out[p] = tag_lists(u, fl_phase_name(p), NULL, 0);
+}
 
-		while ((q = strstr(q, fl_phase_name(p)))) {
-			if ((q == buf || (q - buf >= 2 && q[-2] == ';')) && q[n] == ' ') {
-				out[p] = 1;
-				break;
-			}
-			q += n;
-		}
-	}
+bool fl_lock_class_avail(const struct fl_snapshot *s, unsigned int cls, char *why, size_t len)
+{
+	if (why && len)
+		why[0] = '\0';
+	return !tag_lists(fl_snapshot_tag(s, "locks.unavailable"), fl_lock_class_name(cls), why, len);
 }
 
 static double pct(fl_u64 part, fl_u64 whole)
@@ -266,6 +279,10 @@ int fl_report_locks(const struct fl_snapshot *s, FILE *out,
 	for (k = 0; k < FL_LK_NR; k++) {
 		const struct fl_hist *h = &t.wait[k];
 
+		if (!fl_lock_class_avail(s, k, buf, sizeof(buf))) {
+			fprintf(out, "%-8s %s\n", lock_names[k], buf);
+			continue;
+		}
 		fprintf(out, "%-8s %9llu %12llu %7.1f%% %9llu %9llu %9llu\n", lock_names[k],
 			t.count[k], h->sum, pct(h->sum, total), h->count ? h->sum / h->count : 0,
 			fl_hist_quantile_ppm(h, 990000), h->count ? h->max : 0);
@@ -326,6 +343,7 @@ void fl_phases_summarize(const struct fl_snapshot *s, const int *group, int g,
 		fl_lock_stats_sum(ls, nr, group, g, &lt);
 		out->locks = true;
 		for (k = 0; k < FL_LK_NR; k++) {
+			out->lock_avail[k] = fl_lock_class_avail(s, k, NULL, 0);
 			out->lock_count[k] = lt.count[k];
 			out->lock_wait_ns[k] = lt.wait[k].sum;
 			out->lock_wait_total_ns += lt.wait[k].sum;
@@ -389,19 +407,8 @@ int fl_phases_explain(const struct fl_phases_summary *a, const struct fl_phases_
 
 void fl_phase_unavail_why(const struct fl_snapshot *s, unsigned int p, char *buf, size_t len)
 {
-	const char *u = fl_snapshot_tag(s, "phases.unavailable");
-	const char *q, *e;
-	size_t n = strlen(fl_phase_name(p));
-
-	snprintf(buf, len, "unavailable");
-	for (q = u; q && (q = strstr(q, fl_phase_name(p))); q += n) {
-		if ((q != u && !(q - u >= 2 && q[-2] == ';')) || q[n] != ' ')
-			continue;
-		q += n + 1;
-		e = strchr(q, ';');
-		snprintf(buf, len, "unavailable %.*s", (int)(e ? e - q : (long)strlen(q)), q);
-		return;
-	}
+	if (!tag_lists(fl_snapshot_tag(s, "phases.unavailable"), fl_phase_name(p), buf, len))
+		snprintf(buf, len, "unavailable");
 }
 
 /* report --raw's phase lines. */
@@ -500,6 +507,10 @@ static void raw_locks(const struct fl_snapshot *s, FILE *out)
 	for (k = 0; k < FL_LK_NR; k++) {
 		const char *n = lock_names[k];
 
+		if (!fl_lock_class_avail(s, k, buf, sizeof(buf))) {
+			fprintf(out, "lock.%s.count=%s\nlock.%s.wait_ns=%s\n", n, buf, n, buf);
+			continue;
+		}
 		fprintf(out, "lock.%s.count=%llu\nlock.%s.wait_ns=%llu\n", n, lt.count[k], n,
 			lt.wait[k].sum);
 		if (total)

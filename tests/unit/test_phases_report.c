@@ -258,7 +258,34 @@ static void test_lock_table(void **state)
 	assert_non_null(strstr(out, "dominant: mmap_w"));
 	assert_non_null(strstr(out, "vma_modify"));
 	assert_non_null(strstr(out, "mmap_w          40        20000"));
+	assert_null(strstr(out, "vma      unavailable"));
 	free(out);
+	/* a vm_refcnt kernel: the vma class is unavailable, never 0 */
+	assert_true(fl_lock_class_avail(&s, FL_LK_VMA, NULL, 0));
+	assert_int_equal(fl_snapshot_set_tag(&s, "locks.unavailable",
+		"vma (a vm_refcnt kernel (6.15+): no lock to contend)"), 0);
+	out = report(&s, true, NULL);
+	assert_non_null(strstr(out, "\nvma      unavailable (a vm_refcnt kernel (6.15+): no lock to contend)\n"));
+	assert_non_null(strstr(out, "mmap_w          40        20000"));
+	free(out);
+	out = raw(&s);
+	assert_non_null(strstr(out, "\nlock.vma.count=unavailable (a vm_refcnt kernel"));
+	assert_non_null(strstr(out, "\nlock.mmap_w.count=40\n"));
+	free(out);
+	{
+		struct fl_phases_summary m;
+		char why[160];
+
+		fl_phases_summarize(&s, NULL, 0, &m);
+		assert_false(m.lock_avail[FL_LK_VMA]);
+		assert_true(m.lock_avail[FL_LK_MMAP_W]);
+		assert_false(fl_lock_class_avail(&s, FL_LK_VMA, why, sizeof(why)));
+		assert_string_equal(why, "unavailable (a vm_refcnt kernel (6.15+): no lock to contend)");
+		/* "vma" inside another class's reason does not list it */
+		assert_int_equal(fl_snapshot_replace_tag(&s, "locks.unavailable", "ptl (no vma here)"), 0);
+		assert_true(fl_lock_class_avail(&s, FL_LK_VMA, why, sizeof(why)));
+		assert_false(fl_lock_class_avail(&s, FL_LK_PTL, NULL, 0));
+	}
 	fl_snapshot_free(&s);
 }
 

@@ -8,11 +8,13 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <bpf/btf.h>
 
 #include "backend_bpf.h"
 #include "backend_kmod.h"
 #include "commands.h"
 #include "kfeatures.h"
+#include "phases.h"
 #include "snapshot.h"
 #include "vmstat.h"
 
@@ -61,6 +63,7 @@ int cmd_probe(int argc, char **argv)
 	struct fl_kfeatures kf;
 	struct fl_kvals kv;
 	struct fl_vmstat vm = { 0 };
+	struct btf *btf;
 	struct utsname u;
 	char err[512], why[512], lockdown[128];
 	const char *caveat;
@@ -127,6 +130,11 @@ int cmd_probe(int argc, char **argv)
 			printf("  %-11s %s%s\n", fl_tier_name(t), ok[t] ? "ok" : "refused: ",
 			       ok[t] ? "" : why);
 		}
+		/* each phase's hooks, with the alternatives kernels have had */
+		printf("phase hooks (record --phases):\n");
+		btf = fl_btf_load(NULL, 0);
+		fl_phases_probe(stdout, btf);
+		btf__free(btf);
 	}
 	kmod = kmod_loaded();
 	printf("kmod backend: %s\n", kmod ? "faultline.ko loaded" : "faultline.ko not loaded");

@@ -374,12 +374,18 @@ static const struct {
 	{ "clear_page_orig", "kernel_init_free_pages" },
 };
 
-static bool hook_superseded(const struct btf *btf, const char *hook)
+/* The newer hook this kernel has in HOOK's place, or NULL. */
+static const char *superseded_by(const struct btf *btf, const char *hook)
 {
 	for (size_t i = 0; i < sizeof(superseded) / sizeof(superseded[0]); i++)
 		if (!strcmp(superseded[i].hook, hook) && fl_btf_has_func(btf, superseded[i].newer))
-			return true;
-	return false;
+			return superseded[i].newer;
+	return NULL;
+}
+
+static bool hook_superseded(const struct btf *btf, const char *hook)
+{
+	return superseded_by(btf, hook) != NULL;
 }
 
 static bool pair_wanted(const struct fl_phases *p, const struct load_env *e,
@@ -1019,4 +1025,43 @@ int fl_phases_read(struct fl_phases *p, struct fl_snapshot *s, char *err, size_t
 				       sizeof(ph_lost_figs) / sizeof(ph_lost_figs[0]), s))
 		return fl_fail(err, errlen, "phases: cannot set snapshot tags");
 	return 0;
+}
+
+/*
+ * probe: each phase's function hooks as this kernel has them (BTF for
+ * fentry, kallsyms for kprobes): used, absent, or superseded by a newer
+ * one.  The hooks come from the same table record --phases attaches.
+ */
+void fl_phases_probe(FILE *out, const struct btf *btf)
+{
+	struct phases_bpf *s = phases_bpf__open();
+	const struct fl_ksyms *k = fl_ksyms_get(NULL, 0);
+	struct pair pr[48];
+	size_t n;
+
+	if (!s || !btf) {
+		fprintf(out, "  unavailable (%s)\n", !btf ? "no kernel BTF" : "cannot open the BPF object");
+		phases_bpf__destroy(s);
+		return;
+	}
+	n = get_pairs(s, pr, sizeof(pr) / sizeof(pr[0]));
+	for (int ph = 0; ph < FL_PH_NR; ph++) {
+		bool any = false;
+
+		for (size_t i = 0; i < n; i++) {
+			const struct pair *q = &pr[i];
+			const char *newer, *kind = q->kind == K_KPROBE ? "kprobe" : "fentry";
+			bool have;
+
+			if (q->phase != ph || (q->kind != K_FENTRY && q->kind != K_KPROBE))
+				continue;
+			have = q->kind == K_KPROBE ? ksyms_has(k, q->hook) : fl_btf_has_func(btf, q->hook);
+			newer = have ? superseded_by(btf, q->hook) : NULL;
+			fprintf(out, "  %-10s %-28s %s %s%s\n", any ? "" : fl_phase_name(ph), q->hook,
+				kind, !have ? "absent" : newer ? "superseded by " : "used",
+				newer ? newer : "");
+			any = true;
+		}
+	}
+	phases_bpf__destroy(s);
 }

@@ -69,6 +69,8 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 int fl_phases_add_tgid(struct fl_phases *p, unsigned int tgid, char *err, size_t errlen);
 /* One line: what is loaded, e.g. "phases: fentry (zero unavailable), locks: tracepoint". */
 const char *fl_phases_describe(const struct fl_phases *p);
+/* probe's list: each phase's function hooks, used, absent or superseded. */
+void fl_phases_probe(FILE *out, const struct btf *btf);
 int fl_phases_read(struct fl_phases *p, struct fl_snapshot *s, char *err, size_t errlen);
 void fl_phases_close(struct fl_phases *p);
 /* record --self-cost: tag s with these programs' runs and run time (selfcost.h). */

@@ -134,6 +134,15 @@ case $FL_SERIES in
 		fl_fail "report --phases: no 'lockless unavailable' row" ;;
 *)	fl_check_ge "faults with a lockless phase" "$(kv phase.lockless.count)" "$PAGES" ;;
 esac
+# probe names each phase's hooks as this kernel has them: alloc's used
+# hook is this kernel's name (6.10+ vma_alloc_folio_noprof, 6.1
+# vma_alloc_folio, 5.10 alloc_pages_vma), the others absent
+faultline probe >/out/probe.txt 2>&1
+sed -n '/^phase hooks/,/^kmod backend/p' /out/probe.txt
+case $FL_SERIES in 5.10) want=alloc_pages_vma ;; 6.1) want=vma_alloc_folio ;; *) want=vma_alloc_folio_noprof ;; esac
+fl_check_eq "probe: the alloc hook used" "$(sed -n '/^phase hooks/,/^kmod backend/p' /out/probe.txt |
+	awk '/^  alloc / { on = 1 } /^  [a-z]/ && !/^  alloc / { on = 0 } on && / used$/ { print $(NF - 2) }' |
+	tr '\n' ' ')" "$want "
 if [ "$FL_SERIES" = 5.10 ]; then
 	# mmap_lock tracepoints are 5.11, lock:contention 5.19
 	unavail mmap_wait 'mmap_lock'

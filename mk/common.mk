@@ -8,6 +8,11 @@ else
 Q = @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
+# make -s: no "  CC file" lines either (the short options are MAKEFLAGS'
+# first word; sub-makes inherit it)
+ifneq ($(findstring s,$(filter-out --%,$(firstword -$(MAKEFLAGS)))),)
+msg = @true;
+endif
 
 CC ?= cc
 CLANG ?= clang

@@ -92,7 +92,8 @@ int main(int argc, char **argv)
 	if (o.json) {
 		pft_print_json(stdout, &o, r, agree);
 	} else {
-		if (o.title && pft_format_header(line, sizeof(line)) > 0)
+		/* the header on a terminal, or with -T; scripts read the rows alone */
+		if ((o.title || isatty(STDOUT_FILENO)) && pft_format_header(line, sizeof(line)) > 0)
 			fputs(line, stdout);
 		if (pft_format_classic(line, sizeof(line), r) > 0)
 			fputs(line, stdout);

@@ -720,11 +720,9 @@ static int compare_snapshots(const struct fl_compare_args *o)
 	int rc = 1;
 
 	memset(rec, 0, sizeof(rec));
-	if ((o->fmt != FL_CMP_FMT_TEXT && o->fmt != FL_CMP_FMT_JSON) || o->seed) {
-		fprintf(stderr, "faultline compare: two snapshot files compare as text or json "
-			"(not --seed)\n");
-		return 2;
-	}
+	if ((o->fmt != FL_CMP_FMT_TEXT && o->fmt != FL_CMP_FMT_JSON) || o->seed)
+		return fl_usage_error("compare", "two snapshot files compare as text or json "
+				      "(not --seed)");
 	for (int s = 0; s < 2; s++) {
 		struct fl_snapshot snap;
 
@@ -813,8 +811,8 @@ int parse_compare_args(int argc, char **argv, struct fl_compare_args *a, char *e
 
 	*a = (struct fl_compare_args){ .alpha = FL_SIGNIFICANCE_ALPHA };
 	err[0] = '\0';
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, "f:o:h", lo, NULL)) != -1) {
+	fl_getopt_start();
+	while ((opt = getopt_long(argc, argv, ":f:o:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			if (!strcmp(optarg, "text"))
@@ -854,11 +852,13 @@ int parse_compare_args(int argc, char **argv, struct fl_compare_args *a, char *e
 		case 'h':
 			return FL_ARGS_HELP;
 		default:
-			return FL_ARGS_BAD;
+			return fl_args_getopt_bad(opt, argv, lo, err, errlen);
 		}
 	}
-	if (argc - optind != 2)
-		return FL_ARGS_BAD;
+	if (argc - optind < 2)
+		return fl_args_bad(err, errlen, optind < argc ? "missing B" : "missing A and B");
+	if (argc - optind > 2)
+		return fl_args_bad(err, errlen, "unexpected argument '%s'", argv[optind + 2]);
 	if (a->seed && a->fmt != FL_CMP_FMT_TEXT)
 		return fl_args_bad(err, errlen, "--seed applies to --format text only");
 	a->a = argv[optind];

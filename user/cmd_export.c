@@ -43,8 +43,8 @@ int parse_export_args(int argc, char **argv, struct fl_export_args *a, char *err
 
 	*a = (struct fl_export_args){ .fmt = FL_EXP_FMT_JSON, .by = FL_EXP_BY_CPU };
 	err[0] = '\0';
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, "f:b:o:h", lo, NULL)) != -1) {
+	fl_getopt_start();
+	while ((opt = getopt_long(argc, argv, ":f:b:o:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			if (!strcmp(optarg, "json"))
@@ -80,11 +80,13 @@ int parse_export_args(int argc, char **argv, struct fl_export_args *a, char *err
 		case 'h':
 			return FL_ARGS_HELP;
 		default:
-			return FL_ARGS_BAD;
+			return fl_args_getopt_bad(opt, argv, lo, err, errlen);
 		}
 	}
-	if (argc - optind != 1)
-		return FL_ARGS_BAD;
+	if (optind >= argc)
+		return fl_args_bad(err, errlen, "missing FILE|DIR");
+	if (optind < argc - 1)
+		return fl_args_bad(err, errlen, "unexpected argument '%s'", argv[optind + 1]);
 	a->in = argv[optind];
 	return FL_ARGS_RUN;
 }
@@ -103,7 +105,16 @@ int cmd_export(int argc, char **argv)
 		return rc;
 	e.by = a.by;
 	rc = fl_export_load(&e, a.in, a.run, a.topo_root, err, sizeof(err));
-	if (!rc && !(rc = fl_out_open(&o, a.out))) {
+	if (rc) {
+		fl_export_free(&e);
+		/* -2: an option that does not fit the input (--run with a DIR) */
+		if (rc == -2)
+			return fl_usage_error("export", "%s", err);
+		fprintf(stderr, "faultline export: %s\n", err);
+		return 1;
+	}
+	/* fl_out_open and fl_out_commit say what failed themselves */
+	if (!(rc = fl_out_open(&o, a.out))) {
 		switch (a.fmt) {
 		case FL_EXP_FMT_JSON:
 			fl_export_json(o.f, &e);
@@ -119,9 +130,7 @@ int cmd_export(int argc, char **argv)
 			break;
 		}
 		rc = fl_out_commit(&o);
-	} else if (rc) {
-		fprintf(stderr, "faultline export: %s\n", err);
 	}
 	fl_export_free(&e);
-	return rc == -2 ? 2 : rc ? 1 : 0;
+	return rc ? 1 : 0;
 }

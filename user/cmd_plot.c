@@ -684,8 +684,8 @@ int parse_plot_args(int argc, char **argv, struct fl_plot_args *a, char *err, si
 
 	*a = (struct fl_plot_args){ .outdir = "plots", .png = 1, .svg = 1 };
 	err[0] = '\0';
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, "o:f:h", lo, NULL)) != -1) {
+	fl_getopt_start();
+	while ((opt = getopt_long(argc, argv, ":o:f:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			a->outdir = optarg;
@@ -712,11 +712,13 @@ int parse_plot_args(int argc, char **argv, struct fl_plot_args *a, char *err, si
 		case 'h':
 			return FL_ARGS_HELP;
 		default:
-			return FL_ARGS_BAD;
+			return fl_args_getopt_bad(opt, argv, lo, err, errlen);
 		}
 	}
-	if (argc - optind < 1 || argc - optind > 2)
-		return FL_ARGS_BAD;
+	if (optind >= argc)
+		return fl_args_bad(err, errlen, "missing A");
+	if (argc - optind > 2)
+		return fl_args_bad(err, errlen, "unexpected argument '%s'", argv[optind + 2]);
 	a->a = argv[optind];
 	a->b = argc - optind == 2 ? argv[optind + 1] : NULL;
 	return FL_ARGS_RUN;

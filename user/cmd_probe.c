@@ -4,6 +4,7 @@
  * prototypes, enum values, each tier actually loaded and attached) and what
  * `record` would use.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -50,12 +51,23 @@ static void usage(FILE *f)
 
 int parse_probe_args(int argc, char **argv, char *err, size_t errlen)
 {
+	static const struct option lo[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int opt;
+
 	err[0] = '\0';
-	if (argc <= 1)
-		return FL_ARGS_RUN;
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
-		return FL_ARGS_HELP;
-	return fl_args_bad(err, errlen, "unexpected argument '%s'", argv[1]);
+	fl_getopt_start();
+	while ((opt = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+		if (opt == 'h')
+			return FL_ARGS_HELP;
+		return fl_args_getopt_bad(opt, argv, lo, err, errlen);
+	}
+	if (argc > 1)		/* an operand, or a bare "--" */
+		return fl_args_bad(err, errlen, "unexpected argument '%s'",
+				   argv[optind < argc ? optind : argc - 1]);
+	return FL_ARGS_RUN;
 }
 
 int cmd_probe(int argc, char **argv)

@@ -542,8 +542,8 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 
 	*a = (struct fl_record_args){ 0 };
 	err[0] = '\0';
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "+o:b:ap:i:d:qh", opts, NULL)) != -1) {
+	fl_getopt_start();
+	while ((c = getopt_long(argc, argv, "+:o:b:ap:i:d:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			a->out = optarg;
@@ -596,7 +596,7 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 		case 'h':
 			return FL_ARGS_HELP;
 		default:
-			return FL_ARGS_BAD;
+			return fl_args_getopt_bad(c, argv, opts, err, errlen);
 		}
 	}
 	if (optind < argc)

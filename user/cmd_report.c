@@ -346,8 +346,8 @@ int parse_report_args(int argc, char **argv, struct fl_report_args *a, char *err
 
 	*a = (struct fl_report_args){ .by = FL_BY_CPU };
 	err[0] = '\0';
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	fl_getopt_start();
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			a->per_cpu = true;
@@ -375,11 +375,13 @@ int parse_report_args(int argc, char **argv, struct fl_report_args *a, char *err
 		case 'h':
 			return FL_ARGS_HELP;
 		default:
-			return FL_ARGS_BAD;
+			return fl_args_getopt_bad(c, argv, opts, err, errlen);
 		}
 	}
-	if (optind != argc - 1)
-		return FL_ARGS_BAD;
+	if (optind >= argc)
+		return fl_args_bad(err, errlen, "missing FILE|DIR");
+	if (optind < argc - 1)
+		return fl_args_bad(err, errlen, "unexpected argument '%s'", argv[optind + 1]);
 	if (a->by != FL_BY_CPU && !a->phases && !a->locks)
 		return fl_args_bad(err, errlen, "--by applies to --phases/--locks");
 	a->path = argv[optind];
@@ -403,11 +405,9 @@ int cmd_report(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if ((a.phases || a.locks) && is_sweep_dir(a.path)) {
-		if (a.raw || a.per_cpu || a.hist || a.by != FL_BY_CPU) {
-			fprintf(stderr, "faultline report: a sweep directory takes --phases/--locks "
-				"only\n");
-			return 2;
-		}
+		if (a.raw || a.per_cpu || a.hist || a.by != FL_BY_CPU)
+			return fl_usage_error("report", "a sweep directory takes --phases/--locks "
+					      "only");
 		if (fl_report_phases_sweep(a.path, stdout, a.phases, a.locks, err, sizeof(err))) {
 			fprintf(stderr, "faultline report: %s\n", err);
 			return 1;

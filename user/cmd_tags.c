@@ -32,10 +32,9 @@ int parse_tags_args(int argc, char **argv, struct fl_tags_args *a, char *err, si
 	int opt;
 
 	*a = (struct fl_tags_args){ .root = "" };
-	(void)errlen;			/* no option has a value to complain about */
 	err[0] = '\0';
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	fl_getopt_start();
+	while ((opt = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
 			a->root = optarg;
@@ -46,10 +45,12 @@ int parse_tags_args(int argc, char **argv, struct fl_tags_args *a, char *err, si
 		case 'h':
 			return FL_ARGS_HELP;
 		default:
-			return FL_ARGS_BAD;
+			return fl_args_getopt_bad(opt, argv, lo, err, errlen);
 		}
 	}
-	return optind != argc ? FL_ARGS_BAD : FL_ARGS_RUN;
+	if (optind < argc)
+		return fl_args_bad(err, errlen, "unexpected argument '%s'", argv[optind]);
+	return FL_ARGS_RUN;
 }
 
 int cmd_tags(int argc, char **argv)

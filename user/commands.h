@@ -4,6 +4,7 @@
 #define FAULTLINE_COMMANDS_H
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -29,11 +30,19 @@ int cmd_serve(int argc, char **argv);	/* cmd_serve.c */
 /*
  * Each command's options are read by parse_X_args() into struct
  * fl_X_args and nothing else happens: no file is opened, nothing loaded,
- * no exit (getopt may print its own complaint on stderr), so that the
- * parsers can be fuzzed (tests/fuzz/fuzz_cli.c) and unit-tested.  They
- * return FL_ARGS_RUN, FL_ARGS_HELP (-h: usage on stdout, exit 0) or
- * FL_ARGS_BAD (exit 2 with the one-line reason in ERR, or the usage on
- * stderr when ERR is empty).  Strings point into ARGV.
+ * nothing printed, no exit, so that the parsers can be fuzzed
+ * (tests/fuzz/fuzz_cli.c) and unit-tested.  They return FL_ARGS_RUN,
+ * FL_ARGS_HELP (-h: usage on stdout, exit 0) or FL_ARGS_BAD with the
+ * one-line reason in ERR (which option or argument, and what is wrong).
+ * Strings point into ARGV.
+ *
+ * The convention every command follows (fl_args_exit, fl_usage_error;
+ * Documentation/faultline.8.rst, EXIT STATUS):
+ *   usage error (unknown option, missing or extra argument, bad value):
+ *     "faultline CMD: REASON (faultline help CMD)", one line on stderr, exit 2;
+ *   runtime failure (a file that cannot be read or written, a refused
+ *     attach): "faultline CMD: ...", one line on stderr, exit 1;
+ *   the usage text only for -h/--help and "faultline help CMD", on stdout.
  */
 enum fl_args_ret { FL_ARGS_RUN, FL_ARGS_HELP, FL_ARGS_BAD };
 
@@ -120,6 +129,59 @@ int fl_args_bad(char *err, size_t errlen, const char *fmt, ...)
 	return FL_ARGS_BAD;
 }
 
+/*
+ * Before a parser's first getopt_long(): a fresh scan (optind = 0 also
+ * forgets a cluster the previous parse stopped in) and no complaint of
+ * getopt's own on stderr: the parser says what is wrong (fl_args_getopt_bad).
+ * Each optstring starts with ':' (after a '+'), so that a missing value
+ * comes back as ':', an unknown option as '?'.
+ */
+static inline void fl_getopt_start(void)
+{
+	optind = 0;
+	opterr = 0;
+}
+
+/*
+ * FL_ARGS_BAD with the reason for what getopt_long() just refused (C is
+ * ':' or '?'; LO the long options it was given): "unknown option '--x'",
+ * "unknown option '-x'", "option '-o' needs a value", "option '--all'
+ * takes no value".  For the parsers' default case.
+ */
+static inline int fl_args_getopt_bad(int c, char **argv, const struct option *lo,
+				     char *err, size_t errlen)
+{
+	const char *w = optind > 1 ? argv[optind - 1] : "";
+	size_t n;
+
+	if (c == ':') {
+		/* a long option ends argv; a short one is named by optopt */
+		if (!strncmp(w, "--", 2))
+			return fl_args_bad(err, errlen, "option '%s' needs a value", w);
+		return fl_args_bad(err, errlen, "option '-%c' needs a value", optopt);
+	}
+	n = strcspn(w, "=");
+	if (!optopt && !strncmp(w, "--", 2)) {	/* unknown or ambiguous long option */
+		int match = 0;
+
+		for (const struct option *o = lo; o && o->name; o++)
+			match += n > 2 && !strncmp(o->name, w + 2, n - 2);
+		return fl_args_bad(err, errlen, "%s option '%.*s'",
+				   match > 1 ? "ambiguous" : "unknown", (int)n, w);
+	}
+	/* "--name=VALUE" for a long option that takes none: optopt is its val */
+	if (!strncmp(w, "--", 2) && w[n] == '=')
+		for (const struct option *o = lo; o && o->name; o++)
+			if (o->val == optopt && o->has_arg == no_argument &&
+			    !strncmp(o->name, w + 2, n - 2))
+				return fl_args_bad(err, errlen, "option '--%s' takes no value",
+						   o->name);
+	if (optopt > ' ' && optopt < 127)
+		return fl_args_bad(err, errlen, "unknown option '-%c'", optopt);
+	return fl_args_bad(err, errlen, "unknown option character 0x%02x",
+			   (unsigned int)optopt & 0xff);
+}
+
 /* TEXT's lines on stderr, each as "faultline CMD: line" (backend notes). */
 static inline void fl_say_lines(const char *cmd, const char *text)
 {
@@ -177,8 +239,29 @@ static inline int fl_parse_secs(const char *s, double min, double *out)
 }
 
 /*
+ * A usage error, the one way: "faultline CMD: WHY (faultline help CMD)"
+ * on stderr; returns 2, the exit status.  For what the parsers refuse
+ * (fl_args_exit) and the few combinations a command can only refuse once
+ * it has looked at its input.
+ */
+static inline __attribute__((format(printf, 2, 3)))
+int fl_usage_error(const char *cmd, const char *fmt, ...)
+{
+	char why[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "faultline %s: %s (faultline help %s)\n", cmd,
+		why[0] ? why : "bad arguments", cmd);
+	return 2;
+}
+
+/*
  * What a command does with a parser's verdict RET: -1 to go on and run,
- * else the exit status, after the usage or "faultline CMD: ERR" is printed.
+ * else the exit status, after the usage (-h, on stdout) or the usage
+ * error line is printed.
  */
 static inline int fl_args_exit(int ret, const char *cmd, const char *err,
 			       void (*usage)(FILE *f))
@@ -189,11 +272,7 @@ static inline int fl_args_exit(int ret, const char *cmd, const char *err,
 		usage(stdout);
 		return 0;
 	}
-	if (err[0])
-		fprintf(stderr, "faultline %s: %s\n", cmd, err);
-	else
-		usage(stderr);
-	return 2;
+	return fl_usage_error(cmd, "%s", err);
 }
 
 #endif

@@ -10,9 +10,22 @@
 #include "export_out.h"
 #include "stats.h"
 
+/*
+ * Messages name the command and the file the user gave, never the temp
+ * file: "faultline export: PATH: cannot write: REASON".  The command's name
+ * is program_invocation_short_name ("faultline CMD", set by main.c's
+ * dispatcher; a test's own name in the unit tests).
+ */
+static void out_fail(const char *path, int e)
+{
+	fprintf(stderr, "%s: %s: cannot write: %s\n", program_invocation_short_name,
+		path, strerror(e));
+}
+
 int fl_out_open(struct fl_out *o, const char *path)
 {
 	char err[600];
+	FILE *f;
 
 	memset(o, 0, sizeof(*o));
 	o->a.fd = -1;
@@ -20,16 +33,17 @@ int fl_out_open(struct fl_out *o, const char *path)
 		o->f = stdout;
 		return 0;
 	}
-	if (fl_atomic_open(&o->a, path, err, sizeof(err))) {
-		fprintf(stderr, "faultline: %s\n", err);
+	if (fl_atomic_open(&o->a, path, err, sizeof(err))) {	/* err names the temp file */
+		out_fail(path, errno);
 		return -1;
 	}
-	o->f = fdopen(o->a.fd, "w");
-	if (!o->f) {
-		fprintf(stderr, "faultline: %s: %s\n", path, strerror(errno));
+	f = fdopen(o->a.fd, "w");
+	if (!f) {
+		out_fail(path, errno);
 		fl_atomic_abort(&o->a, NULL);
 		return -1;
 	}
+	o->f = f;
 	return 0;
 }
 
@@ -43,18 +57,21 @@ void fl_out_abort(struct fl_out *o)
 
 int fl_out_commit(struct fl_out *o)
 {
-	char err[600];
+	char err[600], *path;
 	int bad;
 
 	if (!o->a.path) {
 		bad = fflush(stdout) || ferror(stdout);
 		if (bad)
-			fprintf(stderr, "faultline: writing stdout: %s\n", strerror(errno));
+			fprintf(stderr, "%s: writing stdout: %s\n", program_invocation_short_name,
+				strerror(errno ? errno : EIO));
 		return bad ? -1 : 0;
 	}
+	path = strdup(o->a.path);	/* the commit frees a's */
 	bad = fl_atomic_commit(&o->a, o->f, 0, err, sizeof(err));
 	if (bad)
-		fprintf(stderr, "faultline: %s\n", err);
+		out_fail(path ? path : "output", errno);
+	free(path);
 	o->f = NULL;
 	return bad ? -1 : 0;
 }

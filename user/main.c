@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* faultline: page-fault path collector.  One binary, subcommands. */
+#define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,11 +41,21 @@ static void usage(FILE *f)
 	fprintf(f, "\n'faultline COMMAND -h' for a command's options.\n");
 }
 
+/*
+ * Every message a command prints starts "faultline CMD: " (commands.h has
+ * the convention); code shared between commands (export_out.c) takes the
+ * prefix from program_invocation_short_name, set here.
+ */
 static int run_cmd(int argc, char **argv)
 {
+	static char name[32];
+
 	for (size_t c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++)
-		if (!strcmp(argv[0], cmds[c].name))
+		if (!strcmp(argv[0], cmds[c].name)) {
+			snprintf(name, sizeof(name), "faultline %s", cmds[c].name);
+			program_invocation_short_name = name;
 			return cmds[c].fn(argc, argv);
+		}
 	fprintf(stderr, "faultline: unknown command '%s' (see faultline -h)\n", argv[0]);
 	return 2;
 }

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,6 +45,7 @@ struct srv {
 	bool model_ok;
 	pthread_mutex_t mu;
 	struct fl_http *http;
+	char where[128];	/* the address the HTTP side really listens on */
 };
 
 static void usage(FILE *f)
@@ -55,7 +57,8 @@ static void usage(FILE *f)
 "                       [--textfile DIR] [--run NAME] [--self-cost] [--hmf] [--mmap-lock]\n"
 "                       [-o FILE] [-d SEC] [-q]\n"
 "  -l, --listen ADDR:PORT serve /metrics there (default " FL_SERVE_DEFAULT_LISTEN
-"; [V6]:PORT for IPv6)\n"
+"; [V6]:PORT for IPv6;\n"
+"                         ADDR may be a name, e.g. localhost; port 0: any free port)\n"
 "  -a, --all              trace every task (the default)\n"
 "  -p, --pid PID          trace this process (its thread group and children)\n"
 "      --cgroup PATH      trace the processes in cgroup PATH (v1 or v2 directory) and\n"
@@ -153,8 +156,8 @@ static int parse_valued(int c, const char *arg, struct fl_serve_args *a,
 	}
 }
 
-/* One option: FL_ARGS_RUN to go on, FL_ARGS_HELP or FL_ARGS_BAD. */
-static int parse_opt(int c, char *arg, char **argv, struct fl_serve_args *a,
+/* One option: FL_ARGS_RUN to go on, FL_ARGS_HELP or FL_ARGS_BAD; -1: not an option of ours. */
+static int parse_opt(int c, char *arg, struct fl_serve_args *a,
 		     struct serve_seen *seen, char *err, size_t errlen)
 {
 	switch (c) {
@@ -195,8 +198,7 @@ static int parse_opt(int c, char *arg, char **argv, struct fl_serve_args *a,
 	case 'h':
 		return FL_ARGS_HELP;
 	default:
-		return fl_args_bad(err, errlen, "unknown or incomplete option '%s'",
-				   argv[optind - 1 > 0 ? optind - 1 : 0]);
+		return -1;
 	}
 	return FL_ARGS_RUN;
 }
@@ -254,10 +256,11 @@ int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, 
 
 	serve_defaults(a);
 	err[0] = '\0';
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+l:ap:b:i:d:o:qh", lo, NULL)) != -1) {
-		ret = parse_opt(c, optarg, argv, a, &seen, err, errlen);
+	fl_getopt_start();
+	while ((c = getopt_long(argc, argv, "+:l:ap:b:i:d:o:qh", lo, NULL)) != -1) {
+		ret = parse_opt(c, optarg, a, &seen, err, errlen);
+		if (ret < 0)
+			return fl_args_getopt_bad(c, argv, lo, err, errlen);
 		if (ret != FL_ARGS_RUN)
 			return ret;
 	}
@@ -483,11 +486,21 @@ static int serve_precheck(struct srv *s)
 	return 0;
 }
 
-/* The backend attached, read once, served over HTTP: 0 or -1. */
+/*
+ * Listening first (a taken port fails before anything is attached; a scrape
+ * before the first read gets 503), then the backend attached and read
+ * once: 0 or -1.
+ */
 static int serve_start(struct srv *s)
 {
 	char err[512];
 
+	s->http = fl_http_start(s->a.listen, &s->m, &s->mu, err, sizeof(err));
+	if (!s->http) {
+		fprintf(stderr, "faultline serve: %s\n", err);
+		return -1;
+	}
+	snprintf(s->where, sizeof(s->where), "%.100s", err);	/* fl_http_start: the address bound */
 	fl_bpf_setup_libbpf();
 	if (s->a.self_cost) {
 		s->stats_fd = fl_bpf_stats_enable(err, sizeof(err));
@@ -508,14 +521,9 @@ static int serve_start(struct srv *s)
 	}
 	if (cgroup_scan(s) || collect(s))
 		return -1;
-	s->http = fl_http_start(s->a.listen, &s->m, &s->mu, err, sizeof(err));
-	if (!s->http) {
-		fprintf(stderr, "faultline serve: %s\n", err);
-		return -1;
-	}
 	if (!s->a.quiet)
 		fprintf(stderr, "faultline serve: http://%s/metrics, reading every %gs%s%s\n",
-			s->a.listen, s->a.interval, s->a.textfile ? ", textfile in " : "",
+			s->where, s->a.interval, s->a.textfile ? ", textfile in " : "",
 			s->a.textfile ? s->a.textfile : "");
 	if (s->a.textfile)
 		write_textfile(s);
@@ -610,6 +618,14 @@ int cmd_serve(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
+	/* --listen is a usage error before anything else is looked at */
+	{
+		struct sockaddr_storage sa;
+		unsigned int salen;
+
+		if (fl_http_parse_listen(s.a.listen, &sa, &salen, err, sizeof(err)))
+			return fl_usage_error("serve", "%s", err);
+	}
 	ret = serve_precheck(&s);
 	if (ret)
 		return ret;

@@ -9,12 +9,15 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
 #include <netinet/in.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <microhttpd.h>
 
@@ -33,58 +36,142 @@ struct fl_http {
 	atomic_ullong scrapes;
 };
 
-int fl_http_parse_listen(const char *s, void *sa, unsigned int *salen, char *err, size_t errlen)
+/*
+ * --listen: "HOST:PORT", "[V6ADDR]:PORT" or ":PORT" (127.0.0.1).  HOST is
+ * a numeric IPv4 address or a name (localhost, a host name: getaddrinfo's
+ * addresses, in its order); a numeric IPv6 address goes in brackets.
+ * PORT 0: the kernel picks one (fl_http_start says which).  *RES: the
+ * addresses, port set; 0, or -1 + err naming the value.
+ */
+static int listen_addrs(const char *s, struct addrinfo **res, char *err, size_t errlen)
 {
-	char host[128];
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
+	char host[256];
 	const char *colon;
 	char *end;
 	unsigned long port;
+	int e;
 
+	*res = NULL;
 	if (s[0] == '[') {
 		const char *rb = strchr(s, ']');
+		struct in6_addr a6;
 
 		if (!rb || rb[1] != ':' || (size_t)(rb - s - 1) >= sizeof(host))
 			goto bad;
 		memcpy(host, s + 1, rb - s - 1);
 		host[rb - s - 1] = '\0';
+		if (inet_pton(AF_INET6, host, &a6) != 1)
+			goto bad;
 		colon = rb + 1;
+		hints.ai_family = AF_INET6;
+		hints.ai_flags |= AI_NUMERICHOST;
 	} else {
-		colon = strrchr(s, ':');
-		if (!colon || (size_t)(colon - s) >= sizeof(host))
+		colon = strchr(s, ':');
+		/* one colon: an unbracketed IPv6 address is ambiguous */
+		if (!colon || strchr(colon + 1, ':') || (size_t)(colon - s) >= sizeof(host))
 			goto bad;
 		memcpy(host, s, colon - s);
 		host[colon - s] = '\0';
 		if (!host[0])
 			strcpy(host, "127.0.0.1");
+		hints.ai_family = AF_UNSPEC;
 	}
 	errno = 0;
 	port = strtoul(colon + 1, &end, 10);
-	if (errno || end == colon + 1 || *end || port > 65535)
+	if (errno || end == colon + 1 || *end || port > 65535 || colon[1] < '0' || colon[1] > '9')
 		goto bad;
-	if (s[0] == '[') {
-		struct sockaddr_in6 *a = sa;
-
-		memset(a, 0, sizeof(*a));
-		a->sin6_family = AF_INET6;
-		a->sin6_port = htons(port);
-		if (inet_pton(AF_INET6, host, &a->sin6_addr) != 1)
-			goto bad;
-		*salen = sizeof(*a);
-	} else {
-		struct sockaddr_in *a = sa;
-
-		memset(a, 0, sizeof(*a));
-		a->sin_family = AF_INET;
-		a->sin_port = htons(port);
-		if (inet_pton(AF_INET, host, &a->sin_addr) != 1)
-			goto bad;
-		*salen = sizeof(*a);
+	e = getaddrinfo(host, NULL, &hints, res);
+	if (e) {
+		snprintf(err, errlen, "--listen '%s': %s", s,
+			 e == EAI_SYSTEM ? strerror(errno) : gai_strerror(e));
+		*res = NULL;
+		return -1;
+	}
+	for (struct addrinfo *ai = *res; ai; ai = ai->ai_next) {
+		if (ai->ai_family == AF_INET6)
+			((struct sockaddr_in6 *)ai->ai_addr)->sin6_port = htons(port);
+		else if (ai->ai_family == AF_INET)
+			((struct sockaddr_in *)ai->ai_addr)->sin_port = htons(port);
 	}
 	return 0;
 bad:
-	snprintf(err, errlen, "--listen '%s': expected ADDR:PORT, [V6ADDR]:PORT or :PORT "
-		 "with a numeric address", s);
+	snprintf(err, errlen, "--listen '%s': expected ADDR:PORT, [V6ADDR]:PORT or :PORT", s);
 	return -1;
+}
+
+/* The first address of --listen S (serve checks it before attaching). */
+int fl_http_parse_listen(const char *s, void *sa, unsigned int *salen, char *err, size_t errlen)
+{
+	struct addrinfo *res;
+
+	if (listen_addrs(s, &res, err, errlen))
+		return -1;
+	if (!res || res->ai_addrlen > sizeof(struct sockaddr_storage)) {
+		snprintf(err, errlen, "--listen '%s': no address", s);
+		freeaddrinfo(res);
+		return -1;
+	}
+	memcpy(sa, res->ai_addr, res->ai_addrlen);
+	*salen = res->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+}
+
+/* "ADDR:PORT" or "[V6ADDR]:PORT" of a bound socket, as a scraper would write it. */
+static void sock_name(int fd, char *buf, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char host[INET6_ADDRSTRLEN + 8], serv[16];
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) ||
+	    getnameinfo((struct sockaddr *)&ss, sl, host, sizeof(host), serv, sizeof(serv),
+			NI_NUMERICHOST | NI_NUMERICSERV)) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	snprintf(buf, len, ss.ss_family == AF_INET6 ? "[%s]:%s" : "%s:%s", host, serv);
+}
+
+/*
+ * A listening socket on the first of AI's addresses that binds: the fd, or
+ * -1 with errno of the first refusal.  SO_REUSEADDR (a restart finds the
+ * port in TIME_WAIT) but not SO_REUSEPORT: a second serve on a port in use
+ * fails instead of sharing it.  An IPv6 socket is IPv6 only.
+ */
+static int listen_on(const struct addrinfo *ai)
+{
+	int first = 0;
+
+	for (; ai; ai = ai->ai_next) {
+		int one = 1, fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+		if (fd < 0) {
+			first = first ? first : errno;
+			continue;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (ai->ai_family == AF_INET6)
+			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+		if (!bind(fd, ai->ai_addr, ai->ai_addrlen) && !listen(fd, SOMAXCONN))
+			return fd;
+		first = first ? first : errno;
+		close(fd);
+	}
+	errno = first ? first : EADDRNOTAVAIL;
+	return -1;
+}
+
+/* libmicrohttpd's own complaints, as one of serve's lines */
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	char msg[512];
+
+	(void)cls;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	msg[strcspn(msg, "\n")] = '\0';
+	fprintf(stderr, "faultline serve: http: %s\n", msg);
 }
 
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned int code, const char *ct,
@@ -163,21 +250,33 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 	return reply(c, MHD_HTTP_OK, om ? OM_CT : PROM_CT, body, len, MHD_RESPMEM_MUST_FREE);
 }
 
+/*
+ * Listen on LISTEN (the socket bound here, so that a taken port is one line
+ * of ours) and serve M.  On success ERR holds the address really bound,
+ * "ADDR:PORT" (the port the kernel chose for port 0), for the caller to
+ * announce; on failure the reason, naming LISTEN.
+ */
 struct fl_http *fl_http_start(const char *listen, struct fl_serve_model *m,
 			      pthread_mutex_t *mu, char *err, size_t errlen)
 {
-	struct sockaddr_storage sa;
-	unsigned int salen;
+	struct addrinfo *res;
 	struct fl_http *h;
 	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL_LINUX_ONLY |
 			     MHD_USE_ERROR_LOG;
+	int fd, e;
 
-	if (fl_http_parse_listen(listen, &sa, &salen, err, errlen))
+	if (listen_addrs(listen, &res, err, errlen))
 		return NULL;
-	if (sa.ss_family == AF_INET6)
-		flags |= MHD_USE_IPv6;
+	fd = listen_on(res);
+	e = errno;
+	freeaddrinfo(res);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot listen on %s: %s", listen, strerror(e));
+		return NULL;
+	}
 	h = calloc(1, sizeof(*h));
 	if (!h) {
+		close(fd);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
@@ -185,17 +284,19 @@ struct fl_http *fl_http_start(const char *listen, struct fl_serve_model *m,
 	h->mu = mu;
 	errno = 0;
 	h->d = MHD_start_daemon(flags, 0, NULL, NULL, handler, h,
-				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+				MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+				MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
 				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)FL_HTTP_MAX_CONN,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)FL_HTTP_TIMEOUT_S,
-				MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
 				MHD_OPTION_END);
 	if (!h->d) {
-		snprintf(err, errlen, "cannot listen on %s: %s", listen,
+		snprintf(err, errlen, "cannot serve on %s: %s", listen,
 			 errno ? strerror(errno) : "libmicrohttpd refused");
+		close(fd);	/* no thread of ours yet to reuse the number if it did */
 		free(h);
 		return NULL;
 	}
+	sock_name(fd, err, errlen);
 	return h;
 }
 

@@ -73,9 +73,28 @@ static void test_record(void **state)
 	v = ARGV("record", "--self-cost", "-a");
 	assert_int_equal(parse_record_args(3, v, &a, err, sizeof(err)), FL_ARGS_RUN);
 	assert_true(a.self_cost);
+	/* getopt's refusals in the parser's own words (fl_args_getopt_bad), not getopt's */
 	v = ARGV("record", "--bogus");
 	assert_int_equal(parse_record_args(2, v, &a, err, sizeof(err)), FL_ARGS_BAD);
-	assert_string_equal(err, "");			/* getopt's complaint + usage */
+	assert_string_equal(err, "unknown option '--bogus'");
+	v = ARGV("record", "--bogus=1", "-a");
+	assert_int_equal(parse_record_args(3, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "unknown option '--bogus'");
+	v = ARGV("record", "-a", "-o");
+	assert_int_equal(parse_record_args(3, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "option '-o' needs a value");
+	v = ARGV("record", "-a", "--output");
+	assert_int_equal(parse_record_args(3, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "option '--output' needs a value");
+	v = ARGV("record", "--quiet=1", "-a");
+	assert_int_equal(parse_record_args(3, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "option '--quiet' takes no value");
+	v = ARGV("record", "--phases", "-aPq");	/* an earlier long option is not the culprit */
+	assert_int_equal(parse_record_args(3, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "unknown option '-P'");
+	v = ARGV("record", "--p", "1");
+	assert_int_equal(parse_record_args(3, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "ambiguous option '--p'");
 	v = ARGV("record", "-h", "-a");
 	assert_int_equal(parse_record_args(3, v, &a, err, sizeof(err)), FL_ARGS_HELP);
 }
@@ -115,7 +134,10 @@ static void test_report(void **state)
 	assert_string_equal(err, "--by wants cpu, llc or node, got 'socket'");
 	v = ARGV("report", "a.snap", "b.snap");
 	assert_int_equal(parse_report_args(3, v, &a, err, sizeof(err)), FL_ARGS_BAD);
-	assert_string_equal(err, "");
+	assert_string_equal(err, "unexpected argument 'b.snap'");
+	v = ARGV("report", "--raw");
+	assert_int_equal(parse_report_args(2, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "missing FILE|DIR");
 	v = ARGV("report", "--by", "llc", "a.snap");
 	assert_int_equal(parse_report_args(4, v, &a, err, sizeof(err)), FL_ARGS_BAD);
 	assert_string_equal(err, "--by applies to --phases/--locks");
@@ -174,7 +196,7 @@ static void test_tags_probe_check(void **state)
 	assert_true(t.topology);
 	v = ARGV("tags", "x");
 	assert_int_equal(parse_tags_args(2, v, &t, err, sizeof(err)), FL_ARGS_BAD);
-	assert_string_equal(err, "");
+	assert_string_equal(err, "unexpected argument 'x'");
 
 	v = ARGV("probe");
 	assert_int_equal(parse_probe_args(1, v, err, sizeof(err)), FL_ARGS_RUN);
@@ -182,7 +204,10 @@ static void test_tags_probe_check(void **state)
 	assert_int_equal(parse_probe_args(2, v, err, sizeof(err)), FL_ARGS_HELP);
 	v = ARGV("probe", "-x");
 	assert_int_equal(parse_probe_args(2, v, err, sizeof(err)), FL_ARGS_BAD);
-	assert_string_equal(err, "unexpected argument '-x'");
+	assert_string_equal(err, "unknown option '-x'");
+	v = ARGV("probe", "x");
+	assert_int_equal(parse_probe_args(2, v, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "unexpected argument 'x'");
 
 	v = ARGV("check", "-q", "a", "b");
 	assert_int_equal(parse_check_args(4, v, &c, err, sizeof(err)), FL_ARGS_RUN);
@@ -191,6 +216,9 @@ static void test_tags_probe_check(void **state)
 	v = ARGV("check", "-q");
 	assert_int_equal(parse_check_args(2, v, &c, err, sizeof(err)), FL_ARGS_BAD);
 	assert_string_equal(err, "no snapshot file given");
+	v = ARGV("check", "--bogus", "a");
+	assert_int_equal(parse_check_args(3, v, &c, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "unknown option '--bogus'");
 }
 
 /* take_snapshot() used to drop a refused tag and write the snapshot without it. */

@@ -90,7 +90,8 @@ static void test_refused(void **state)
 		  "--cgroup needs the bpf backend (the module filters one thread group)" },
 		{ 3, ARGV("serve", "--cgroup", ""), "--cgroup: empty path" },
 		{ 2, ARGV("serve", "extra"), "unexpected argument 'extra'" },
-		{ 2, ARGV("serve", "--bogus"), "unknown or incomplete option '--bogus'" },
+		{ 2, ARGV("serve", "--bogus"), "unknown option '--bogus'" },
+		{ 2, ARGV("serve", "--listen"), "option '--listen' needs a value" },
 	};
 	struct fl_serve_args a;
 
@@ -124,9 +125,17 @@ static void test_listen(void **state)
 	assert_int_equal(in6->sin6_family, AF_INET6);
 	assert_int_equal(ntohs(in6->sin6_port), 9477);
 	assert_int_equal(len, sizeof(*in6));
+	/* a name resolves (getaddrinfo): localhost is a loopback address */
+	assert_int_equal(fl_http_parse_listen("localhost:9477", &ss, &len, e, sizeof(e)), 0);
+	assert_true((ss.ss_family == AF_INET && ntohl(in4->sin_addr.s_addr) == 0x7f000001 &&
+		     ntohs(in4->sin_port) == 9477) ||
+		    (ss.ss_family == AF_INET6 && IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr) &&
+		     ntohs(in6->sin6_port) == 9477));
+	assert_int_equal(fl_http_parse_listen("127.0.0.1:0", &ss, &len, e, sizeof(e)), 0);
+	assert_int_equal(ntohs(in4->sin_port), 0);	/* any free port */
 	static const char *const badl[] = {
-		"localhost:9477", "127.0.0.1", "127.0.0.1:", "127.0.0.1:70000", "[::1]9477",
-		"::1:9477", "1.2.3.4:12x", "",
+		"localhost", "127.0.0.1", "127.0.0.1:", "127.0.0.1:70000", "[::1]9477",
+		"::1:9477", "1.2.3.4:12x", "", "[localhost]:80", "127.0.0.1:+80",
 	};
 	for (size_t i = 0; i < sizeof(badl) / sizeof(badl[0]); i++) {
 		assert_int_equal(fl_http_parse_listen(badl[i], &ss, &len, e, sizeof(e)), -1);

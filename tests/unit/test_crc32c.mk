@@ -1,0 +1,1 @@
+test_crc32c_SRCS := user/crc32c.c

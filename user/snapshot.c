@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The one snapshot reader/writer (layout: include/faultline/abi.h). */
+/*
+ * The one snapshot reader/writer (layout: include/faultline/abi.h, and the
+ * checksums of format 1.1: snapshot.h).
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,9 +18,51 @@
 #include "snapshot.h"
 #include "errbuf.h"
 
+/*
+ * user/crc32c.c is the one CRC32C.  The unit, fuzz and bench builds that link
+ * user/snapshot.c list their sources one by one and do not list crc32c.c
+ * (yet): until they do, snapshot.o carries its own file-local copy of it.
+ * Then: drop these two lines and include "crc32c.h".
+ */
+#define FL_CRC32C_STATIC
+#include "crc32c.c"
+
 #define SNAP_MAX_BYTES	(1ULL << 31)	/* refuse absurd files before reading */
 #define SNAP_MAX_CPUS	65536
 #define ALIGN8(x)	(((x) + 7) & ~(size_t)7)
+#define SNAP_MINOR(v)	((v) & 0xffff)
+
+/*
+ * Does this header carry checksums (snapshot.h)?  1.1 and later do; so does
+ * any header longer than struct fl_snap_header, which no 1.0 writer wrote.
+ */
+static int hdr_has_crc(const struct fl_snap_header *h)
+{
+	return SNAP_MINOR(h->version) >= SNAP_MINOR(FL_SNAP_VERSION_CRC) ||
+	       h->header_size != sizeof(*h);
+}
+
+/* "cpu stats", ... for the messages; unknown types by number. */
+static const char *sec_label(unsigned int type, char *buf, size_t len)
+{
+	static const char *const n[] = {
+		[FL_SEC_CPU] = "cpu stats", [FL_SEC_VMSTAT] = "vmstat", [FL_SEC_TAGS] = "tags",
+		[FL_SEC_CPU_ONLINE] = "cpu online", [FL_SEC_PHASES] = "phases",
+		[FL_SEC_LOCKS] = "locks", [FL_SEC_LOCK_CALLERS] = "lock callers",
+		[FL_SEC_BLAME] = "blame", [FL_SEC_BLAME_TOTAL] = "blame total",
+	};
+
+	if (type < sizeof(n) / sizeof(n[0]) && n[type])
+		return n[type];
+	snprintf(buf, len, "type %u", type);
+	return buf;
+}
+
+/* CRC32C of one section: its header, then its payload. */
+static uint32_t sec_crc(const struct fl_section *sec, const void *data)
+{
+	return fl_crc32c(fl_crc32c(0, sec, sizeof(*sec)), data, sec->size);
+}
 
 void fl_snapshot_free(struct fl_snapshot *s)
 {
@@ -146,6 +191,22 @@ static int src_get(struct source *r, void *dst, size_t n)
 	return 0;
 }
 
+/* n bytes skipped, added to *crc. */
+static int src_skip_crc(struct source *r, size_t n, uint32_t *crc)
+{
+	unsigned char scratch[512];
+
+	while (n) {
+		size_t k = n < sizeof(scratch) ? n : sizeof(scratch);
+
+		if (src_get(r, scratch, k))
+			return -1;
+		*crc = fl_crc32c(*crc, scratch, k);
+		n -= k;
+	}
+	return 0;
+}
+
 /* The CPU section is copied by the caller (straight from the source). */
 static int check_cpu_section(const struct fl_snapshot *s, const struct fl_section *sec,
 			     char *err, size_t errlen)
@@ -200,13 +261,29 @@ static int parse_section(struct fl_snapshot *s, const struct fl_section *sec,
 	}
 }
 
-/* One section's payload (after its header), padding included. */
+static int crc_mismatch(const struct fl_section *sec, unsigned int i, uint32_t stored,
+			uint32_t computed, char *err, size_t errlen)
+{
+	char nm[24];
+
+	return fl_fail(err, errlen, "corrupt snapshot: section %u (%s): checksum mismatch "
+		       "(stored 0x%08x, computed 0x%08x)", i, sec_label(sec->type, nm, sizeof(nm)),
+		       stored, computed);
+}
+
+/*
+ * One section's payload (after its header), padding included.  CRC: the
+ * checksum it must have, or NULL (format 1.0); checked before the payload is
+ * used, and then its padding must be zero.
+ */
 static int read_section(struct source *r, struct fl_snapshot *s, const struct fl_section *sec,
-			unsigned int i, char *err, size_t errlen)
+			unsigned int i, const uint32_t *crc, char *err, size_t errlen)
 {
 	size_t pad = ALIGN8(sec->size) - sec->size;
-	unsigned char *tmp = NULL;
+	unsigned char *tmp = NULL, padb[8];
 	const unsigned char *p;
+	uint32_t got;
+	char nm[24];
 	int ret;
 
 	if (sec->size > src_left(r) || sec->size > SNAP_MAX_BYTES) {
@@ -220,6 +297,8 @@ static int read_section(struct source *r, struct fl_snapshot *s, const struct fl
 		if (check_cpu_section(s, sec, err, errlen))
 			return -1;
 		ret = src_get(r, s->cpus, sec->size);
+		if (!ret && crc && (got = sec_crc(sec, s->cpus)) != *crc)
+			return crc_mismatch(sec, i, *crc, got, err, errlen);
 	} else {
 		if (r->buf) {
 			p = r->buf + r->off;
@@ -229,6 +308,10 @@ static int read_section(struct source *r, struct fl_snapshot *s, const struct fl
 			if (!tmp)
 				return fl_fail(err, errlen, "out of memory");
 			ret = src_get(r, tmp, sec->size);
+		}
+		if (!ret && crc && (got = sec_crc(sec, p)) != *crc) {
+			free(tmp);
+			return crc_mismatch(sec, i, *crc, got, err, errlen);
 		}
 		if (!ret && parse_section(s, sec, p, err, errlen)) {
 			free(tmp);
@@ -240,8 +323,63 @@ static int read_section(struct source *r, struct fl_snapshot *s, const struct fl
 		return fl_fail(err, errlen, "truncated snapshot: section %u (type %u) ends early",
 			       i, sec->type);
 	/* the last section's padding may be missing */
-	if (pad <= src_left(r))
-		src_get(r, NULL, pad);
+	if (pad <= src_left(r) && !src_get(r, padb, pad) && crc)
+		for (size_t k = 0; k < pad; k++)
+			if (padb[k])
+				return fl_fail(err, errlen, "corrupt snapshot: section %u (%s): "
+					       "padding after it is not zero", i,
+					       sec_label(sec->type, nm, sizeof(nm)));
+	return 0;
+}
+
+/*
+ * The checksums after a 1.1 header (struct fl_snap_crc, then anything a later
+ * minor adds, to header_size): the header's is checked here, the sections'
+ * are returned in *tab (malloc'ed, nr_sections entries) for read_section.
+ */
+static int read_crc_header(struct source *r, const struct fl_snap_header *h, uint32_t **tab,
+			   char *err, size_t errlen)
+{
+	size_t ext = h->header_size - sizeof(*h);
+	size_t keep = sizeof(struct fl_snap_crc) + 4 * (size_t)FL_SNAP_MAX_SECTIONS;
+	uint32_t stored, crc, nr;
+	unsigned char *e;
+
+	*tab = NULL;
+	if (ext < sizeof(struct fl_snap_crc))
+		return fl_fail(err, errlen, "bad header size %u: no room for its checksums",
+			       h->header_size);
+	keep = ext < keep ? ext : keep;
+	e = malloc(keep);
+	if (!e)
+		return fl_fail(err, errlen, "out of memory");
+	crc = fl_crc32c(0, h, sizeof(*h));
+	if (src_get(r, e, keep)) {
+		free(e);
+		return fl_fail(err, errlen, "truncated snapshot: header ends early");
+	}
+	memcpy(&stored, e + offsetof(struct fl_snap_crc, header_crc), sizeof(stored));
+	memset(e + offsetof(struct fl_snap_crc, header_crc), 0, sizeof(stored));
+	crc = fl_crc32c(crc, e, keep);
+	if (src_skip_crc(r, ext - keep, &crc)) {
+		free(e);
+		return fl_fail(err, errlen, "truncated snapshot: header ends early");
+	}
+	if (crc != stored) {
+		free(e);
+		return fl_fail(err, errlen, "corrupt snapshot: header: checksum mismatch "
+			       "(stored 0x%08x, computed 0x%08x)", stored, crc);
+	}
+	memcpy(&nr, e + offsetof(struct fl_snap_crc, nr_crc), sizeof(nr));
+	if (nr != h->nr_sections || nr > FL_SNAP_MAX_SECTIONS ||
+	    offsetof(struct fl_snap_crc, section_crc) + 4 * (size_t)nr > keep) {
+		free(e);
+		return fl_fail(err, errlen, "bad snapshot header: %u section checksums for %u "
+			       "sections (at most %u)", nr, h->nr_sections, FL_SNAP_MAX_SECTIONS);
+	}
+	/* the table, moved to the front: 4-byte aligned for the reader */
+	memmove(e, e + offsetof(struct fl_snap_crc, section_crc), 4 * (size_t)nr);
+	*tab = (uint32_t *)e;
 	return 0;
 }
 
@@ -318,6 +456,7 @@ static int widen_phases(struct fl_snapshot *s)
 
 static int parse_source(struct source *r, struct fl_snapshot *s, char *err, size_t errlen)
 {
+	uint32_t *crc = NULL;
 	unsigned int i;
 	int have_cpu = 0;
 
@@ -332,35 +471,50 @@ static int parse_source(struct source *r, struct fl_snapshot *s, char *err, size
 			    s->hdr.version >> 16, s->hdr.version & 0xffff,
 			    FL_SNAP_MAJOR(FL_SNAP_VERSION));
 	if (s->hdr.header_size < sizeof(s->hdr) || s->hdr.header_size % 8 ||
-	    s->hdr.header_size - sizeof(s->hdr) > src_left(r) ||
-	    src_get(r, NULL, s->hdr.header_size - sizeof(s->hdr)))
+	    s->hdr.header_size - sizeof(s->hdr) > src_left(r))
 		return fl_fail(err, errlen, "bad header size %u", s->hdr.header_size);
-	if (s->hdr.nr_cpus == 0 || s->hdr.nr_cpus > SNAP_MAX_CPUS)
+	if (hdr_has_crc(&s->hdr)) {
+		if (read_crc_header(r, &s->hdr, &crc, err, errlen))
+			return -1;
+	} else {
+		s->no_checksums = 1;	/* 1.0: header_size is the struct's, nothing to skip */
+	}
+	if (s->hdr.nr_cpus == 0 || s->hdr.nr_cpus > SNAP_MAX_CPUS) {
+		free(crc);
 		return fl_fail(err, errlen, "bad CPU count %u", s->hdr.nr_cpus);
-	if ((fl_u64)s->hdr.nr_cpus * sizeof(struct fl_cpu_stats) > src_left(r))
+	}
+	if ((fl_u64)s->hdr.nr_cpus * sizeof(struct fl_cpu_stats) > src_left(r)) {
+		free(crc);
 		return fl_fail(err, errlen, "truncated snapshot: %u CPUs need %zu bytes, %zu present",
 			    s->hdr.nr_cpus, s->hdr.nr_cpus * sizeof(struct fl_cpu_stats),
 			    src_left(r));
+	}
 	s->hdr.kernel_release[FL_KREL_LEN - 1] = '\0';
-	if (fl_snapshot_alloc_cpus(s, s->hdr.nr_cpus))
+	if (fl_snapshot_alloc_cpus(s, s->hdr.nr_cpus)) {
+		free(crc);
 		return fl_fail(err, errlen, "out of memory");
+	}
 
 	for (i = 0; i < s->hdr.nr_sections; i++) {
 		struct fl_section sec;
 
 		if (src_get(r, &sec, sizeof(sec))) {
 			fl_snapshot_free(s);
+			free(crc);
 			return fl_fail(err, errlen, "truncated snapshot: section %u header missing", i);
 		}
 		if (sec.type == FL_SEC_CPU && have_cpu++) {
 			fl_snapshot_free(s);
+			free(crc);
 			return fl_fail(err, errlen, "duplicate CPU section");
 		}
-		if (read_section(r, s, &sec, i, err, errlen)) {
+		if (read_section(r, s, &sec, i, crc ? &crc[i] : NULL, err, errlen)) {
 			fl_snapshot_free(s);
+			free(crc);
 			return -1;
 		}
 	}
+	free(crc);
 	if (!have_cpu) {
 		fl_snapshot_free(s);
 		return fl_fail(err, errlen, "snapshot has no CPU section");
@@ -414,11 +568,96 @@ int fl_snapshot_read_file(const char *path, struct fl_snapshot *s,
 }
 
 /*
- * The one writer: emit() lays a snapshot out either into memory (serialize:
- * a sizing pass with no buffer, then a filling one) or straight into a file
- * descriptor, so writing a file never holds a second copy of the per-CPU
- * data (4 MB at 256 CPUs).
+ * The one writer: plan() lists the sections and takes their checksums (the
+ * header, which comes first, holds them), then emit() lays the snapshot out
+ * either into memory (serialize) or straight into a file descriptor, so
+ * writing a file never holds a second copy of the per-CPU data (4 MB at 256
+ * CPUs).  Every snapshot written is format 1.1, checksummed.
  */
+struct out_sec {
+	struct fl_section sec;
+	const void *data;
+};
+
+struct plan {
+	struct fl_snap_header hdr;
+	unsigned char *ext;	/* struct fl_snap_crc and its table, to header_size */
+	size_t ext_len;
+	struct out_sec *sec;
+	unsigned int nr;
+};
+
+static void plan_free(struct plan *pl)
+{
+	free(pl->ext);
+	free(pl->sec);
+}
+
+static void plan_add(struct plan *pl, unsigned int type, unsigned int count, const void *data,
+		     size_t size)
+{
+	struct out_sec *o = &pl->sec[pl->nr++];
+
+	memset(o, 0, sizeof(*o));
+	o->sec.type = type;
+	o->sec.count = count;
+	o->sec.size = size;
+	o->data = data;
+}
+
+/* -1: out of memory, or more sections than a reader takes (errno says). */
+static int plan(const struct fl_snapshot *s, struct plan *pl)
+{
+	unsigned int nr = 1 + !!s->cpu_online + !!s->vmstat + !!s->tags + s->nr_extra;
+	uint32_t crc;
+
+	memset(pl, 0, sizeof(*pl));
+	if (s->nr_extra > FL_SNAP_MAX_SECTIONS || nr > FL_SNAP_MAX_SECTIONS) {
+		errno = E2BIG;
+		return -1;
+	}
+	pl->ext_len = ALIGN8(sizeof(struct fl_snap_crc) + 4 * (size_t)nr);
+	pl->sec = calloc(nr, sizeof(*pl->sec));
+	pl->ext = calloc(1, pl->ext_len);
+	if (!pl->sec || !pl->ext) {
+		plan_free(pl);
+		errno = ENOMEM;
+		return -1;
+	}
+	plan_add(pl, FL_SEC_CPU, s->hdr.nr_cpus, s->cpus,
+		 (size_t)s->hdr.nr_cpus * sizeof(*s->cpus));
+	if (s->cpu_online)
+		plan_add(pl, FL_SEC_CPU_ONLINE, s->hdr.nr_cpus, s->cpu_online, s->hdr.nr_cpus);
+	if (s->vmstat)
+		plan_add(pl, FL_SEC_VMSTAT, s->nr_vmstat, s->vmstat,
+			 s->nr_vmstat * sizeof(*s->vmstat));
+	if (s->tags) {
+		unsigned int lines = 0;
+
+		for (const char *c = s->tags; *c; c++)
+			lines += *c == '\n';
+		plan_add(pl, FL_SEC_TAGS, lines, s->tags, strlen(s->tags));
+	}
+	for (unsigned int i = 0; i < s->nr_extra; i++)
+		plan_add(pl, s->extra[i].sec.type, s->extra[i].sec.count, s->extra[i].data,
+			 s->extra[i].sec.size);
+
+	pl->hdr = s->hdr;
+	pl->hdr.magic = FL_SNAP_MAGIC;
+	pl->hdr.version = FL_SNAP_VERSION_WRITE;
+	pl->hdr.header_size = sizeof(pl->hdr) + pl->ext_len;
+	pl->hdr.nr_sections = nr;
+	for (unsigned int i = 0; i < nr; i++) {
+		crc = sec_crc(&pl->sec[i].sec, pl->sec[i].data);
+		memcpy(pl->ext + offsetof(struct fl_snap_crc, section_crc) + 4 * (size_t)i,
+		       &crc, sizeof(crc));
+	}
+	memcpy(pl->ext + offsetof(struct fl_snap_crc, nr_crc), &nr, sizeof(nr));
+	crc = fl_crc32c(fl_crc32c(0, &pl->hdr, sizeof(pl->hdr)), pl->ext, pl->ext_len);
+	memcpy(pl->ext + offsetof(struct fl_snap_crc, header_crc), &crc, sizeof(crc));
+	return 0;
+}
+
 struct emitter {
 	unsigned char *buf;	/* memory destination, or NULL */
 	int fd;			/* file destination, or -1 */
@@ -445,54 +684,36 @@ static void emit_bytes(struct emitter *e, const void *p, size_t n)
 	e->off += n;
 }
 
-static void emit_section(struct emitter *e, unsigned int type, unsigned int count,
-			 const void *data, size_t size)
+static void emit(const struct plan *pl, struct emitter *e)
 {
 	static const unsigned char pad[8];
-	struct fl_section sec = { .type = type, .count = count, .size = size };
 
-	emit_bytes(e, &sec, sizeof(sec));
-	emit_bytes(e, data, size);
-	emit_bytes(e, pad, ALIGN8(size) - size);
-}
+	emit_bytes(e, &pl->hdr, sizeof(pl->hdr));
+	emit_bytes(e, pl->ext, pl->ext_len);
+	for (unsigned int i = 0; i < pl->nr; i++) {
+		const struct out_sec *o = &pl->sec[i];
 
-static void emit(const struct fl_snapshot *s, struct emitter *e)
-{
-	struct fl_snap_header hdr = s->hdr;
-
-	hdr.magic = FL_SNAP_MAGIC;
-	hdr.version = FL_SNAP_VERSION;
-	hdr.header_size = sizeof(hdr);
-	hdr.nr_sections = 1 + !!s->cpu_online + !!s->vmstat + !!s->tags + s->nr_extra;
-	emit_bytes(e, &hdr, sizeof(hdr));
-	emit_section(e, FL_SEC_CPU, hdr.nr_cpus, s->cpus,
-		     (size_t)hdr.nr_cpus * sizeof(*s->cpus));
-	if (s->cpu_online)
-		emit_section(e, FL_SEC_CPU_ONLINE, hdr.nr_cpus, s->cpu_online, hdr.nr_cpus);
-	if (s->vmstat)
-		emit_section(e, FL_SEC_VMSTAT, s->nr_vmstat, s->vmstat,
-			     s->nr_vmstat * sizeof(*s->vmstat));
-	if (s->tags) {
-		unsigned int lines = 0;
-
-		for (const char *c = s->tags; *c; c++)
-			lines += *c == '\n';
-		emit_section(e, FL_SEC_TAGS, lines, s->tags, strlen(s->tags));
+		emit_bytes(e, &o->sec, sizeof(o->sec));
+		emit_bytes(e, o->data, o->sec.size);
+		emit_bytes(e, pad, ALIGN8(o->sec.size) - o->sec.size);
 	}
-	for (unsigned int i = 0; i < s->nr_extra; i++)
-		emit_section(e, s->extra[i].sec.type, s->extra[i].sec.count,
-			     s->extra[i].data, s->extra[i].sec.size);
 }
 
 int fl_snapshot_serialize(const struct fl_snapshot *s, void **bufp, size_t *lenp)
 {
 	struct emitter size = { .fd = -1 }, fill = { .fd = -1 };
+	struct plan pl;
 
-	emit(s, &size);
-	fill.buf = malloc(size.off);
-	if (!fill.buf)
+	if (plan(s, &pl))
 		return -1;
-	emit(s, &fill);
+	emit(&pl, &size);
+	fill.buf = malloc(size.off);
+	if (!fill.buf) {
+		plan_free(&pl);
+		return -1;
+	}
+	emit(&pl, &fill);
+	plan_free(&pl);
 	*bufp = fill.buf;
 	*lenp = fill.off;
 	return 0;
@@ -503,15 +724,65 @@ int fl_snapshot_write_file(const char *path, const struct fl_snapshot *s,
 {
 	struct emitter e = { .fd = -1 };
 	struct fl_atomic a;
+	struct plan pl;
 	char why[600];
 
-	if (fl_atomic_open(&a, path, err, errlen))
+	if (plan(s, &pl))
+		return fl_fail(err, errlen, "%s: %s", path, errno == E2BIG ?
+			       "too many sections to write" : strerror(errno));
+	if (fl_atomic_open(&a, path, err, errlen)) {
+		plan_free(&pl);
 		return -1;
+	}
 	e.fd = a.fd;
-	emit(s, &e);
+	emit(&pl, &e);
+	plan_free(&pl);
 	if (fl_atomic_commit(&a, NULL, e.err, why, sizeof(why)))
 		return fl_fail(err, errlen, "write failed: %s", why);
 	return 0;
+}
+
+int fl_snapshot_seal(void *buf, size_t len)
+{
+	const size_t tab = sizeof(struct fl_snap_header) + offsetof(struct fl_snap_crc, section_crc);
+	unsigned char *b = buf;
+	struct fl_snap_header h;
+	struct fl_section sec;
+	uint32_t crc, nr_crc;
+	size_t off, room;
+	int ret = 0;
+
+	if (len < sizeof(h))
+		return -1;
+	memcpy(&h, b, sizeof(h));
+	if (!hdr_has_crc(&h))
+		return 0;
+	if (h.header_size < tab || h.header_size > len)
+		return -1;
+	memcpy(&nr_crc, b + sizeof(h) + offsetof(struct fl_snap_crc, nr_crc), sizeof(nr_crc));
+	room = (h.header_size - tab) / 4;	/* table entries the header has room for */
+	off = h.header_size;
+	for (unsigned int i = 0; i < h.nr_sections; i++) {
+		if (len - off < sizeof(sec)) {
+			ret = -1;
+			break;
+		}
+		memcpy(&sec, b + off, sizeof(sec));
+		off += sizeof(sec);
+		if (sec.size > len - off) {
+			ret = -1;
+			break;
+		}
+		crc = sec_crc(&sec, b + off);
+		if (i < room && i < nr_crc)
+			memcpy(b + tab + 4 * (size_t)i, &crc, sizeof(crc));
+		off += sec.size;
+		off += ALIGN8(sec.size) - sec.size <= len - off ? ALIGN8(sec.size) - sec.size : 0;
+	}
+	memset(b + sizeof(h) + offsetof(struct fl_snap_crc, header_crc), 0, sizeof(crc));
+	crc = fl_crc32c(0, b, h.header_size);
+	memcpy(b + sizeof(h) + offsetof(struct fl_snap_crc, header_crc), &crc, sizeof(crc));
+	return ret;
 }
 
 void fl_snapshot_names_free(char **names, unsigned int n)

@@ -1,13 +1,53 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * In-memory snapshot and its one reader/writer (include/faultline/abi.h is
- * the on-disk layout).  Used by every subcommand and by both backends.
+ * the on-disk layout, with the checksums below; Documentation/formats.rst).
+ * Used by every subcommand and by both backends.
  */
 #ifndef FAULTLINE_SNAPSHOT_H
 #define FAULTLINE_SNAPSHOT_H
 
 #include <stddef.h>
 #include <faultline/abi.h>
+
+/*
+ * Format 1.1: checksums.  The header grows by struct fl_snap_crc (header_size
+ * says by how much, as abi.h lets it: a 1.0 reader skips it):
+ *
+ *   struct fl_snap_header     version 1.1, header_size = ALIGN8(152 + 8 + 4 * nr_sections)
+ *   struct fl_snap_crc        header_crc, nr_crc, section_crc[nr_sections], zeros to 8
+ *   section*                  as in 1.0: struct fl_section + payload + zeros to 8
+ *
+ * All CRC32C (crc32c.h).  header_crc covers the header_size bytes from
+ * offset 0 with header_crc itself read as 0 (so the checksum table too);
+ * section_crc[i] covers section i's struct fl_section and its payload (the
+ * padding after it must be zero).  The reader verifies each before it uses
+ * it: a damaged file is refused, naming the header or the section.
+ *
+ * Format 1.0 (every writer before 1.1, and the module's debugfs file) has
+ * header_size == 152 and no checksums: read as before, and counted in
+ * struct fl_snapshot.no_checksums.  A header longer than 152 bytes is read as
+ * checksummed whatever its minor version, so no single damaged field turns a
+ * 1.1 file into an unverified 1.0 one.
+ *
+ * (FL_SNAP_VERSION in abi.h is still 1.0, which the module writes; the
+ * collector writes FL_SNAP_VERSION_WRITE.)
+ */
+#define FL_SNAP_VERSION_CRC	0x00010001u	/* 1.1: the first with checksums */
+#define FL_SNAP_VERSION_WRITE	(FL_SNAP_VERSION > FL_SNAP_VERSION_CRC ? FL_SNAP_VERSION : \
+				 FL_SNAP_VERSION_CRC)
+#define FL_SNAP_MAX_SECTIONS	4096	/* in a checksummed file */
+
+struct fl_snap_crc {
+	fl_u32 header_crc;
+	fl_u32 nr_crc;			/* == fl_snap_header.nr_sections */
+	fl_u32 section_crc[];
+};
+
+/* What `report` prints, once, for a snapshot with no_checksums set. */
+#define FL_SNAP_NO_CRC_NOTE							\
+	"this snapshot has no checksums (snapshot format 1.0, written by faultline "	\
+	"before format 1.1): damage to it goes undetected"
 
 struct fl_raw_section {		/* a section this reader does not know: kept as is */
 	struct fl_section sec;
@@ -25,9 +65,19 @@ struct fl_snapshot {
 	unsigned int nr_extra;
 	char **tag_vals;		/* "key\0value" handed out by fl_snapshot_tag */
 	unsigned int nr_tag_vals;
+	/*
+	 * Inputs read without checksums (format 1.0 files, the module's
+	 * debugfs file): 0 when every byte read was verified.  Merging adds
+	 * them up; the writer always writes checksums.
+	 */
+	unsigned int no_checksums;
 };
 
-/* All return 0 or -1 with a one-line reason in err (no trailing newline). */
+/*
+ * All return 0 or -1 with a one-line reason in err (no trailing newline).
+ * A checksum that does not match is "corrupt snapshot: section N (NAME):
+ * checksum mismatch (stored 0x..., computed 0x...)", or "... header: ...".
+ */
 int fl_snapshot_parse(const void *buf, size_t len, struct fl_snapshot *s,
 		      char *err, size_t errlen);
 int fl_snapshot_read_file(const char *path, struct fl_snapshot *s,
@@ -38,7 +88,14 @@ int fl_snapshot_read_file(const char *path, struct fl_snapshot *s,
  */
 int fl_snapshot_read_fd(int fd, long long size, struct fl_snapshot *s,
 			char *err, size_t errlen);
-/* Serialise; *buf is malloc'ed. */
+/*
+ * Recompute, in place, every checksum of the serialised snapshot BUF (format
+ * 1.1): for tests and fuzzers that edit bytes and want the parser to look past
+ * the checksums.  A 1.0 buffer is left as it is.  -1 if BUF's layout cannot
+ * be walked (what it could reach is sealed).
+ */
+int fl_snapshot_seal(void *buf, size_t len);
+/* Serialise (format 1.1, with checksums); *buf is malloc'ed. */
 int fl_snapshot_serialize(const struct fl_snapshot *s, void **buf, size_t *len);
 /* Atomic (atomic.h): writes PATH.tmp.XXXXXX, fsyncs, renames over PATH. */
 int fl_snapshot_write_file(const char *path, const struct fl_snapshot *s,

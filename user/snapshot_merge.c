@@ -22,6 +22,7 @@ static int copy_snapshot(struct fl_snapshot *dst, const struct fl_snapshot *src)
 {
 	memset(dst, 0, sizeof(*dst));
 	dst->hdr = src->hdr;
+	dst->no_checksums = src->no_checksums;
 	if (fl_snapshot_alloc_cpus(dst, src->hdr.nr_cpus))
 		return -1;
 	memcpy(dst->cpus, src->cpus, src->hdr.nr_cpus * sizeof(*src->cpus));
@@ -147,6 +148,7 @@ int fl_snapshot_merge(struct fl_snapshot *dst, const struct fl_snapshot *src,
 	if (src->hdr.t_end_ns > dst->hdr.t_end_ns)
 		dst->hdr.t_end_ns = src->hdr.t_end_ns;
 	dst->hdr.duration_ns += src->hdr.duration_ns;
+	dst->no_checksums += src->no_checksums;
 	for (unsigned int i = 0; i < dst->nr_vmstat; i++)
 		for (unsigned int j = 0; j < src->nr_vmstat; j++)
 			if (!strcmp(dst->vmstat[i].name, src->vmstat[j].name))

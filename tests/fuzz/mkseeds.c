@@ -108,6 +108,35 @@ static int add_blame(struct fl_snapshot *s)
 	       add_section(s, FL_SEC_BLAME_TOTAL, 1, sizeof(*t), t);
 }
 
+/*
+ * The same snapshot as a format 1.0 file (no checksums, as written before
+ * 1.1): the header cut back to struct fl_snap_header.  Mutations of these
+ * pass the parser unchecked, so the targets that do not reseal their inputs
+ * (fuzz_report) still get past it.
+ */
+static int write_v10(const char *path, const struct fl_snapshot *s)
+{
+	struct fl_snap_header h;
+	size_t len, hs;
+	void *buf;
+	FILE *f;
+	int ret;
+
+	if (fl_snapshot_serialize(s, &buf, &len))
+		return -1;
+	memcpy(&h, buf, sizeof(h));
+	hs = h.header_size;	/* the sections start there */
+	h.version = 0x00010000;
+	h.header_size = sizeof(h);
+	f = fopen(path, "wb");
+	ret = !f || fwrite(&h, sizeof(h), 1, f) != 1 ||
+	      fwrite((char *)buf + hs, 1, len - hs, f) != len - hs;
+	if (f && fclose(f))
+		ret = 1;
+	free(buf);
+	return ret ? -1 : 0;
+}
+
 static int snapshot_seeds(const char *dir)
 {
 	struct fl_snapshot s = { 0 };
@@ -136,6 +165,11 @@ static int snapshot_seeds(const char *dir)
 		snprintf(path, sizeof(path), "%s/seed-%u.snap", dir, nr);
 		if (fl_snapshot_write_file(path, &s, err, sizeof(err))) {
 			fprintf(stderr, "mkseeds: %s\n", err);
+			ret = 1;
+		}
+		snprintf(path, sizeof(path), "%s/seed-%u-v1.0.snap", dir, nr);
+		if (write_v10(path, &s)) {
+			fprintf(stderr, "mkseeds: %s: cannot write\n", path);
 			ret = 1;
 		}
 	}

@@ -128,12 +128,20 @@ static void test_bad_magic_version(void **state)
 	assert_int_equal(fl_snapshot_parse(buf, len, &b, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "version"));
 	h->version = FL_SNAP_VERSION | 7;	/* newer minor: accepted */
+	assert_int_equal(fl_snapshot_parse(buf, len, &b, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "header: checksum mismatch"));	/* ... once resealed */
+	assert_int_equal(fl_snapshot_seal(buf, len), 0);
 	assert_int_equal(fl_snapshot_parse(buf, len, &b, err, sizeof(err)), 0);
 	fl_snapshot_free(&b);
+	/* edits resealed: the checks past the checksum still refuse them */
 	h->nr_cpus = 0;
+	assert_int_equal(fl_snapshot_seal(buf, len), 0);
 	assert_int_equal(fl_snapshot_parse(buf, len, &b, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "CPU count"));
 	h->nr_cpus = 4;	/* CPU section says 3 */
+	assert_int_equal(fl_snapshot_seal(buf, len), 0);
 	assert_int_equal(fl_snapshot_parse(buf, len, &b, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "4 CPUs"));
 	free(buf);
 	fl_snapshot_free(&a);
 }

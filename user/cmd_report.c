@@ -418,6 +418,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "faultline report: %s\n", err);
 		return 1;
 	}
+	if (s.no_checksums)
+		fprintf(stderr, "faultline report: note: %s: %s\n", a.path, FL_SNAP_NO_CRC_NOTE);
 	tot = calloc(1, sizeof(*tot));
 	if (!tot) {
 		fprintf(stderr, "faultline report: out of memory\n");

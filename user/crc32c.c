@@ -29,7 +29,7 @@ __attribute__((constructor)) static void crc32c_init(void)
 					   (crc32c_tab[t - 1][n] >> 8);
 }
 
-FL_CRC32C_API uint32_t fl_crc32c(uint32_t crc, const void *buf, size_t len)
+uint32_t fl_crc32c(uint32_t crc, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 

@@ -14,16 +14,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/*
- * FL_CRC32C_STATIC: a file that includes crc32c.c itself (snapshot.c, see
- * there) gets a file-local copy.
- */
-#ifdef FL_CRC32C_STATIC
-#define FL_CRC32C_API static
-#else
-#define FL_CRC32C_API
-#endif
-
-FL_CRC32C_API uint32_t fl_crc32c(uint32_t crc, const void *buf, size_t len);
+uint32_t fl_crc32c(uint32_t crc, const void *buf, size_t len);
 
 #endif

@@ -8,6 +8,7 @@
 #include <faultline/abi.h>
 
 #include "commands.h"
+#include "snapshot.h"
 
 /* user/Makefile passes git's name for the tree; a build outside git has none */
 #ifndef FL_VERSION
@@ -87,8 +88,9 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
+			/* the format record writes (the module's debugfs file is 1.0) */
 			printf("faultline %s (snapshot format %u.%u)\n", FL_VERSION,
-			       FL_SNAP_VERSION >> 16, FL_SNAP_VERSION & 0xffff);
+			       FL_SNAP_VERSION_WRITE >> 16, FL_SNAP_VERSION_WRITE & 0xffff);
 			return 0;
 		} else {
 			fprintf(stderr, "faultline: unknown option '%s'\n", argv[i]);

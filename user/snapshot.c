@@ -18,14 +18,7 @@
 #include "snapshot.h"
 #include "errbuf.h"
 
-/*
- * user/crc32c.c is the one CRC32C.  The unit, fuzz and bench builds that link
- * user/snapshot.c list their sources one by one and do not list crc32c.c
- * (yet): until they do, snapshot.o carries its own file-local copy of it.
- * Then: drop these two lines and include "crc32c.h".
- */
-#define FL_CRC32C_STATIC
-#include "crc32c.c"
+#include "crc32c.h"
 
 #define SNAP_MAX_BYTES	(1ULL << 31)	/* refuse absurd files before reading */
 #define SNAP_MAX_CPUS	65536

@@ -1,1 +1,1 @@
-fuzz_snapshot_SRCS := user/snapshot.c user/atomic.c
+fuzz_snapshot_SRCS := user/snapshot.c user/crc32c.c user/atomic.c

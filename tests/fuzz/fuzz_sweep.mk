@@ -1,1 +1,1 @@
-fuzz_sweep_SRCS := user/pftlog.c user/kv.c user/snapshot.c user/atomic.c
+fuzz_sweep_SRCS := user/pftlog.c user/kv.c user/snapshot.c user/crc32c.c user/atomic.c

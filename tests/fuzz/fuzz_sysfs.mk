@@ -1,1 +1,1 @@
-fuzz_sysfs_SRCS := user/tags.c user/topology.c user/snapshot.c user/atomic.c
+fuzz_sysfs_SRCS := user/tags.c user/topology.c user/snapshot.c user/crc32c.c user/atomic.c

@@ -1,1 +1,1 @@
-test_snapshot_stream_SRCS := user/snapshot.c user/atomic.c
+test_snapshot_stream_SRCS := user/snapshot.c user/crc32c.c user/atomic.c

@@ -240,45 +240,45 @@ int fl_ksyms_read(struct fl_ksyms *k, const char *path, bool text, char *err, si
 	return parse_finish(k, text, err, errlen);
 }
 
+/* One cached read of /proc/kallsyms: the whole table, or its data symbols. */
+struct ksyms_cache {
+	struct fl_ksyms k;
+	bool tried;
+	char err[160];
+};
+
 static pthread_mutex_t ksyms_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct fl_ksyms ksyms, kdata;
-static bool ksyms_tried, kdata_tried;
-static char ksyms_err[160], kdata_err[160];
+static struct ksyms_cache full, data;
+
+/* C's table, read at the first call (TEXT: with the text symbols); under ksyms_lock. */
+static const struct fl_ksyms *cached(struct ksyms_cache *c, bool text, char *err, size_t errlen)
+{
+	if (!c->tried) {
+		c->tried = true;
+		fl_ksyms_read(&c->k, "/proc/kallsyms", text, c->err, sizeof(c->err));
+	}
+	if (c->k.stext)
+		return &c->k;
+	fl_fail(err, errlen, "%s", c->err);
+	return NULL;
+}
 
 const struct fl_ksyms *fl_ksyms_get(char *err, size_t errlen)
 {
-	const struct fl_ksyms *k = NULL;
+	const struct fl_ksyms *k;
 
 	pthread_mutex_lock(&ksyms_lock);
-	if (!ksyms_tried) {
-		ksyms_tried = true;
-		fl_ksyms_read(&ksyms, "/proc/kallsyms", true, ksyms_err, sizeof(ksyms_err));
-	}
-	if (ksyms.n)
-		k = &ksyms;
-	else
-		fl_fail(err, errlen, "%s", ksyms_err);
+	k = cached(&full, true, err, errlen);
 	pthread_mutex_unlock(&ksyms_lock);
 	return k;
 }
 
 const struct fl_ksyms *fl_ksyms_data(char *err, size_t errlen)
 {
-	const struct fl_ksyms *k = NULL;
+	const struct fl_ksyms *k;
 
 	pthread_mutex_lock(&ksyms_lock);
-	if (ksyms.n) {
-		k = &ksyms;
-	} else {
-		if (!kdata_tried) {
-			kdata_tried = true;
-			fl_ksyms_read(&kdata, "/proc/kallsyms", false, kdata_err, sizeof(kdata_err));
-		}
-		if (kdata.stext)
-			k = &kdata;
-		else
-			fl_fail(err, errlen, "%s", kdata_err);
-	}
+	k = full.k.n ? &full.k : cached(&data, false, err, errlen);
 	pthread_mutex_unlock(&ksyms_lock);
 	return k;
 }

@@ -85,6 +85,11 @@ install: user tools
 		>$(DESTDIR)$(PREFIX)/lib/systemd/system/faultline-serve.service
 	@if [ -f module/faultline.ko ]; then \
 		install -m 0644 module/faultline.ko $(DESTDIR)$(PREFIX)/share/faultline/; fi
+	@# the man page, from its reStructuredText (rst2man: python3-docutils, make deps)
+	@command -v rst2man >/dev/null || { echo "make install: rst2man not found (python3-docutils; make deps)" >&2; exit 1; }
+	install -d $(DESTDIR)$(PREFIX)/share/man/man8
+	rst2man Documentation/faultline.8.rst >$(DESTDIR)$(PREFIX)/share/man/man8/faultline.8.tmp
+	mv $(DESTDIR)$(PREFIX)/share/man/man8/faultline.8.tmp $(DESTDIR)$(PREFIX)/share/man/man8/faultline.8
 
 clean:
 	-$(Q)$(MAKE) --no-print-directory -C ebpf TOP=$(TOP) clean

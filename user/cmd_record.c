@@ -725,18 +725,18 @@ static int record_setup(struct rec *r)
 			r->tgid = r->child;
 	}
 	/*
-	 * Kept only for the skeletons that take it (phases, blame): the bpf
-	 * backend alone reads its features from a BTF it frees before libbpf
-	 * parses its own, so a plain record never holds two (its peak RSS,
-	 * overhead.rst).  Not for -b kmod alone: parsing the kernel's BTF
-	 * faults ~2700 pages in.  NULL here: phases say why they are unavailable.
+	 * Only for the skeletons that take it (phases/locks; --blame implies
+	 * --locks): the bpf backend alone reads its features from a BTF it
+	 * frees before libbpf parses its own, so a plain record never holds
+	 * two (its peak RSS, overhead.rst), and -b kmod alone parses none
+	 * (~2700 pages faulted in).  NULL here: phases say why they are
+	 * unavailable.  Those skeletons name kernel text: kallsyms read once,
+	 * here (ksyms.h).
 	 */
-	if ((r->a.backend_req != FL_REC_B_KMOD || r->a.phases || r->a.locks) &&
-	    (r->a.phases || r->a.locks || r->a.blame))
+	if (r->a.phases || r->a.locks) {
 		r->btf = fl_btf_load(err, sizeof(err));
-	/* the skeletons that name kernel text read kallsyms once, here (ksyms.h) */
-	if (r->a.phases || r->a.locks || r->a.blame)
 		fl_ksyms_get(NULL, 0);
+	}
 	if (start_backend(r))
 		return 1;
 	if (r->a.self_cost && r->be.id != FL_BACKEND_BPF) {

@@ -7,6 +7,13 @@
 # write nothing; an existing result directory is refused; with a stub
 # collector (FAULTLINE_RECORD) every iteration runs under it with its
 # snapshot path; a failing run stops the sweep and leaves no partial log.
+# Nothing half-written (issue 28): a sweep that fails at its second client
+# count, or is stopped by SIGTERM, leaves only sweep.conf (unfinished), tags,
+# the complete pft-1.log (and its snapshots), sweep.err when pft said
+# something: no .out.PID, no *.tmp, no snapshot of the failed count, no
+# run left behind; re-running into that directory with the same settings
+# resumes it (pft-1.log kept byte for byte, what a SIGKILLed sweep left
+# removed, SWEEP_RESUMED), with other settings is refused, touching nothing.
 #   tests/host/pft_sweep.sh [OUTDIR]
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
@@ -96,4 +103,84 @@ R=$OUT/r3
 PFT_ITERATIONS=2 PFT_MAPPING_SIZE=4m PFT_MAX_CLIENTS=1 "$SWEEP" --pft "$OUT/badpft" -o "$R" >/dev/null 2>&1
 fl_check_eq "failing pft stops the sweep" "$?" 1
 fl_check_cmd "no partial pft-1.log" test ! -e "$R/pft-1.log"
+fl_check_eq "failing first run: what is left" "$(cd "$R" && ls -A | tr '\n' ' ')" "sweep.conf tags "
+
+# issue 28: a sweep that fails at 2 clients (under the stub collector, so
+# that there are snapshots) cleans up after itself ...
+cat >"$OUT/fail2pft" <<STUB
+#!/bin/sh
+case "\$*" in --series*|--check*) exec "$PFT" "\$@" ;; esac
+case " \$* " in *" -n 2 "*) echo "fail2pft: injected failure" >&2; exit 3 ;; esac
+exec "$PFT" "\$@"
+STUB
+chmod +x "$OUT/fail2pft"
+R=$OUT/r4
+r4() {	# r4 PFT [VAR=VALUE...]: the r4 sweep, its exit status
+	local pft=$1
+	shift
+	env FAULTLINE_RECORD="$OUT/stubrec -o" PFT_ITERATIONS=2 PFT_MAPPING_SIZE=4m \
+		PFT_MAX_CLIENTS=2 PFT_USE_PROCESSES=yes "$@" "$SWEEP" --pft "$pft" -o "$R" \
+		>"$OUT/r4.stdout" 2>"$OUT/r4.stderr"
+}
+r4 "$OUT/fail2pft"
+fl_check_eq "sweep failing at 2 clients exit status" "$?" 1
+fl_check_eq "failed sweep: what is left" "$(cd "$R" && ls -A | tr '\n' ' ')" \
+	"pft-1.log snap sweep.conf sweep.err tags "
+fl_check_eq "failed sweep: snapshots of the complete count only" \
+	"$(cd "$R/snap" && ls -A | tr '\n' ' ')" "pft-1-1.snap pft-1-2.snap "
+fl_check_cmd "failed sweep: pft's message in sweep.err" grep -q "injected failure" "$R/sweep.err"
+fl_check_cmd "failed sweep: the error says how to resume" grep -q "resume" "$OUT/r4.stderr"
+fl_check_cmd "failed sweep: sweep.conf unfinished" test -z "$(grep '^SWEEP_FINISHED=' "$R/sweep.conf")"
+cp "$R/pft-1.log" "$OUT/r4-pft-1.log"
+cp "$R/sweep.conf" "$OUT/r4-sweep.conf"
+# ... other settings: refused, the directory as it was
+r4 "$PFT" PFT_ITERATIONS=3
+fl_check_eq "resume with other settings refused" "$?" 1
+fl_check_cmd "refusal names the setting" grep -q "PFT_ITERATIONS=3" "$OUT/r4.stderr"
+fl_check_cmd "refusal: sweep.conf untouched" cmp -s "$R/sweep.conf" "$OUT/r4-sweep.conf"
+fl_check_eq "refusal: what is left" "$(cd "$R" && ls -A | tr '\n' ' ')" \
+	"pft-1.log snap sweep.conf sweep.err tags "
+# ... what a SIGKILLed sweep would leave, then a resume with the same settings
+: >"$R/.out.99999"
+echo "   0    2   1     0.00s     0.01s     0.01s   1.000 1.000" >"$R/pft-2.log.tmp"
+echo stale >"$R/snap/pft-2-1.snap"
+r4 "$PFT"
+fl_check_eq "resumed sweep exit status" "$?" 0
+fl_check_cmd "resume says so" grep -q "resuming $R: 1 of 2 client counts" "$OUT/r4.stderr"
+fl_check_eq "resumed sweep: files" "$(cd "$R" && ls -A | tr '\n' ' ')" \
+	"pft-1.log pft-2.log snap sweep.conf sweep.err tags "
+fl_check_cmd "resumed sweep: pft-1.log kept" cmp -s "$R/pft-1.log" "$OUT/r4-pft-1.log"
+fl_check_eq "resumed sweep: pft-2.log classic lines" "$(awk 'NF == 8 && $2 == 2' "$R/pft-2.log" | wc -l)" 2
+fl_check_eq "resumed sweep: snapshots" "$(cd "$R/snap" && ls -A | tr '\n' ' ')" \
+	"pft-1-1.snap pft-1-2.snap pft-2-1.snap pft-2-2.snap "
+fl_check_cmd "resumed sweep: stale snapshot replaced" grep -q "^stub " "$R/snap/pft-2-1.snap"
+fl_check_cmd "resumed sweep: SWEEP_STARTED kept" grep -qx \
+	"$(grep '^SWEEP_STARTED=' "$OUT/r4-sweep.conf")" "$R/sweep.conf"
+fl_check_cmd "resumed sweep: SWEEP_RESUMED" grep -q '^SWEEP_RESUMED=' "$R/sweep.conf"
+fl_check_cmd "resumed sweep: SWEEP_FINISHED" grep -q '^SWEEP_FINISHED=' "$R/sweep.conf"
+r4 "$PFT"
+fl_check_eq "finished sweep refused" "$?" 1
+
+# issue 28: SIGTERM in the middle of a run: the run is stopped, the
+# temporaries go, the exit status says so
+cat >"$OUT/slowpft" <<STUB
+#!/bin/sh
+case "\$*" in --series*|--check*) exec "$PFT" "\$@" ;; esac
+case " \$* " in *" -t 2 "*) echo \$\$ >"$OUT/slowpft.pid"; exec sleep 20 ;; esac
+exec "$PFT" "\$@"
+STUB
+chmod +x "$OUT/slowpft"
+R=$OUT/r5
+PFT_ITERATIONS=2 PFT_MAPPING_SIZE=4m PFT_MAX_CLIENTS=2 "$SWEEP" --pft "$OUT/slowpft" -o "$R" \
+	>/dev/null 2>&1 &
+SP=$!
+for _ in $(seq 100); do [ -s "$OUT/slowpft.pid" ] && break; sleep 0.1; done
+T0=$(date +%s)
+kill -TERM "$SP"
+wait "$SP"
+fl_check_eq "SIGTERMed sweep exit status" "$?" 143
+fl_check_le "SIGTERMed sweep stops at once (seconds)" "$(($(date +%s) - T0))" 5
+fl_check_eq "SIGTERMed sweep: what is left" "$(cd "$R" && ls -A | tr '\n' ' ')" \
+	"pft-1.log sweep.conf tags "
+fl_check_cmd "SIGTERMed sweep: the run stopped" sh -c "! kill -0 $(cat "$OUT/slowpft.pid" 2>/dev/null || echo 999999999) 2>/dev/null"
 fl_done

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * faultline export --format json|csv|prom|text [--by cpu|llc|node|total] FILE|DIR
+ * faultline export --format json|csv|prom|text [--by cpu|llc|node|total]
+ *                  [--prom-buckets coarse|full] FILE|DIR
  * Parses the arguments; the model (loading, grouping) is export.c, the
  * writers export_fmt.c (json, csv, text) and export_prom.c (Prometheus).
  * Formats: Documentation/formats.rst.
@@ -25,6 +26,8 @@ static void usage(FILE *f)
 "      --topology-root DIR sysfs root for llc/node when a snapshot has no topology\n"
 "                          tags (\"/\" = this machine)\n"
 "      --run NAME          run label of a single FILE (default: its name)\n"
+"      --prom-buckets coarse|full  prom le bounds: coarse (default), every half\n"
+"                          power of two 32 ns..17 s; full: the histogram's 272\n"
 "  -o, --output FILE       write atomically to FILE instead of stdout\n");
 }
 
@@ -36,12 +39,14 @@ int parse_export_args(int argc, char **argv, struct fl_export_args *a, char *err
 		{ "output", required_argument, NULL, 'o' },
 		{ "topology-root", required_argument, NULL, 1 },
 		{ "run", required_argument, NULL, 2 },
+		{ "prom-buckets", required_argument, NULL, 3 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int opt;
+	int opt, pb_set = 0;
 
-	*a = (struct fl_export_args){ .fmt = FL_EXP_FMT_JSON, .by = FL_EXP_BY_CPU };
+	*a = (struct fl_export_args){ .fmt = FL_EXP_FMT_JSON, .by = FL_EXP_BY_CPU,
+				      .prom_buckets = FL_PROM_BUCKETS_COARSE };
 	err[0] = '\0';
 	fl_getopt_start();
 	while ((opt = getopt_long(argc, argv, ":f:b:o:h", lo, NULL)) != -1) {
@@ -77,12 +82,24 @@ int parse_export_args(int argc, char **argv, struct fl_export_args *a, char *err
 		case 2:
 			a->run = optarg;
 			break;
+		case 3: {
+			enum fl_prom_buckets pb;
+
+			if (fl_prom_buckets_parse(optarg, &pb))
+				return fl_args_bad(err, errlen, "--prom-buckets wants coarse or "
+					"full, got '%s'", optarg);
+			a->prom_buckets = pb;
+			pb_set = 1;
+			break;
+		}
 		case 'h':
 			return FL_ARGS_HELP;
 		default:
 			return fl_args_getopt_bad(opt, argv, lo, err, errlen);
 		}
 	}
+	if (pb_set && a->fmt != FL_EXP_FMT_PROM)
+		return fl_args_bad(err, errlen, "--prom-buckets is for --format prom");
 	if (optind >= argc)
 		return fl_args_bad(err, errlen, "missing FILE|DIR");
 	if (optind < argc - 1)
@@ -104,6 +121,7 @@ int cmd_export(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	e.by = a.by;
+	e.prom_buckets = a.prom_buckets;
 	rc = fl_export_load(&e, a.in, a.run, a.topo_root, err, sizeof(err));
 	if (rc) {
 		fl_export_free(&e);

@@ -52,7 +52,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: faultline serve [--listen ADDR:PORT] [-a | -p PID | --cgroup PATH]\n"
-"                       [--per-cpu | --by llc|node]\n"
+"                       [--per-cpu | --by llc|node] [--prom-buckets coarse|full]\n"
 "                       [-b auto|bpf|kmod] [--tier fentry|kprobe|tracepoint] [-i SEC]\n"
 "                       [--textfile DIR] [--run NAME] [--self-cost] [--hmf] [--mmap-lock]\n"
 "                       [-o FILE] [-d SEC] [-q]\n"
@@ -65,6 +65,8 @@ static void usage(FILE *f)
 "                         their children; rescanned every interval (bpf backend)\n"
 "      --per-cpu          one series per CPU (a cpu label); default: machine totals\n"
 "      --by llc|node      one series per LLC domain or NUMA node\n"
+"      --prom-buckets coarse|full  le bounds: coarse (default), every half power\n"
+"                         of two 32 ns..17 s; full: the histogram's 272\n"
 "  -b, --backend B        as record: auto (default), bpf or kmod\n"
 "      --tier T           use only this bpf tier\n"
 "  -i, --interval SEC     read the backend every SEC seconds (default 1)\n"
@@ -89,7 +91,8 @@ static void serve_defaults(struct fl_serve_args *a)
 	a->run = "serve";
 }
 
-enum { O_PERCPU = 256, O_BY, O_TIER, O_TEXTFILE, O_RUN, O_SELF, O_HMF, O_MMAP, O_CGROUP };
+enum { O_PERCPU = 256, O_BY, O_TIER, O_TEXTFILE, O_RUN, O_SELF, O_HMF, O_MMAP, O_CGROUP,
+       O_PROM_BUCKETS };
 
 /* what the cross-option checks need beyond the arguments themselves */
 struct serve_seen {
@@ -145,6 +148,11 @@ static int parse_valued(int c, const char *arg, struct fl_serve_args *a,
 			return fl_args_bad(err, errlen, "--tier: expected fentry, kprobe or "
 					   "tracepoint, got '%s'", arg);
 		return FL_ARGS_RUN;
+	case O_PROM_BUCKETS:
+		if (fl_prom_buckets_parse(arg, &a->prom_buckets))
+			return fl_args_bad(err, errlen, "--prom-buckets: expected coarse or full, "
+					   "got '%s'", arg);
+		return FL_ARGS_RUN;
 	case 'i':
 		if (fl_parse_secs(arg, 0.01, &a->interval))
 			return fl_args_bad(err, errlen, "-i: expected seconds >= 0.01, got '%s'", arg);
@@ -162,6 +170,7 @@ static int parse_opt(int c, char *arg, struct fl_serve_args *a,
 {
 	switch (c) {
 	case 'p': case O_CGROUP: case O_BY: case 'b': case O_TIER: case 'i': case 'd':
+	case O_PROM_BUCKETS:
 		return parse_valued(c, arg, a, seen, err, errlen);
 	case 'l':
 		a->listen = arg;
@@ -237,6 +246,7 @@ int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, 
 		{ "cgroup", required_argument, NULL, O_CGROUP },
 		{ "per-cpu", no_argument, NULL, O_PERCPU },
 		{ "by", required_argument, NULL, O_BY },
+		{ "prom-buckets", required_argument, NULL, O_PROM_BUCKETS },
 		{ "backend", required_argument, NULL, 'b' },
 		{ "tier", required_argument, NULL, O_TIER },
 		{ "interval", required_argument, NULL, 'i' },
@@ -375,6 +385,7 @@ static int collect(struct srv *s)
 		} else {
 			s->model_ok = true;
 			s->m.by = s->a.by;
+			s->m.prom_buckets = s->a.prom_buckets;
 			s->m.run = s->a.run;
 			s->m.start_real_ns = now_ns(CLOCK_REALTIME);
 			s->m.start_mono_ns = now_ns(CLOCK_MONOTONIC);

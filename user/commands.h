@@ -73,6 +73,7 @@ enum fl_exp_fmt { FL_EXP_FMT_JSON, FL_EXP_FMT_CSV, FL_EXP_FMT_PROM, FL_EXP_FMT_T
 struct fl_export_args {
 	enum fl_exp_fmt fmt;
 	int by;				/* enum fl_export_by (export.h) */
+	int prom_buckets;		/* enum fl_prom_buckets (export.h), --prom-buckets */
 	const char *out, *topo_root, *run, *in;
 };
 

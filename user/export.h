@@ -20,6 +20,25 @@ enum fl_export_by { FL_EXP_BY_CPU, FL_EXP_BY_LLC, FL_EXP_BY_NODE, FL_EXP_BY_TOTA
  * value escaped; nanoseconds as exact decimal seconds. */
 void fl_prom_esc(FILE *f, const char *s);
 void fl_prom_seconds(FILE *f, unsigned long long ns);
+/*
+ * The HELP text of family NAME (faultline_..., as exposed) from the one table
+ * of them in export_prom.c, else a generic one (pointing to the docs); and
+ * "# HELP NAME ...\n# TYPE NAME TYPE\n" with it.
+ */
+const char *fl_prom_help(const char *name);
+void fl_prom_header(FILE *f, const char *name, const char *type);
+
+/*
+ * The histograms' `le` bounds in the exposition (--prom-buckets): COARSE
+ * (the default) every half power of two from 32 ns to 2^34 ns, each one of
+ * the histogram's own bounds, so counts stay exact; FULL every bound of the
+ * histogram (272).  Documentation/formats.rst, Prometheus.
+ */
+enum fl_prom_buckets { FL_PROM_BUCKETS_COARSE = 0, FL_PROM_BUCKETS_FULL };
+/* "coarse" or "full": 0, else -1 (export's and serve's --prom-buckets). */
+int fl_prom_buckets_parse(const char *s, enum fl_prom_buckets *out);
+/* Is the exclusive upper bound U (ns) of a histogram bucket a coarse `le` (+ 1 ns)? */
+int fl_prom_coarse_bound(unsigned long long u);
 
 struct fl_export_group {
 	int id;				/* CPU, LLC domain or node; -1 = unknown */
@@ -39,6 +58,7 @@ struct fl_export_snap {
 
 struct fl_export {
 	enum fl_export_by by;
+	enum fl_prom_buckets prom_buckets;	/* fl_export_prom()'s le bounds */
 	struct fl_export_snap *snaps;
 	unsigned int nsnaps;
 };

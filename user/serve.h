@@ -20,6 +20,7 @@
 
 struct fl_serve_model {
 	enum fl_export_by by;		/* FL_EXP_BY_TOTAL unless --per-cpu / --by */
+	enum fl_prom_buckets prom_buckets;	/* --prom-buckets (coarse by default) */
 	const char *run;		/* the run label */
 	const char *topo_root;		/* for --by llc|node: "/" = this machine */
 	unsigned int nr_cpus;
@@ -84,6 +85,7 @@ struct fl_serve_args {
 	const char *cgroup;		/* --cgroup PATH: the tasks in PATH/cgroup.procs */
 	bool per_cpu;
 	int by;				/* enum fl_export_by */
+	enum fl_prom_buckets prom_buckets;	/* --prom-buckets coarse|full */
 	double interval, duration;
 	const char *textfile;		/* directory, or NULL */
 	const char *output;		/* -o: the snapshot written at exit, or NULL */

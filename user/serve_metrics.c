@@ -2,7 +2,8 @@
 /*
  * faultline serve's model: counts of every backend read since serve started
  * (counters only grow; histograms stay cumulative), rendered by
- * fl_export_prom() -- the same writer as `export --format prom` -- into one
+ * fl_export_prom() -- the same writer as `export --format prom`, the same
+ * --prom-buckets, HELP from its one table (fl_prom_header) -- into one
  * buffer that grows to what the model needs and is reused, plus the
  * families a live exporter adds: its own reads, the BPF programs' own cost
  * (--self-cost) and, per scrape, the largest fault latency since the
@@ -163,8 +164,8 @@ static void serve_families(FILE *f, const struct fl_serve_model *m)
 			"machine_llc_domains", "machine_total_ram_gib", "thp_enabled",
 		};
 
-		fputs("# HELP faultline_machine_info This machine's tags (faultline tags), value 1.\n"
-		      "# TYPE faultline_machine_info gauge\nfaultline_machine_info{kernel=\"", f);
+		fl_prom_header(f, "faultline_machine_info", "gauge");
+		fputs("faultline_machine_info{kernel=\"", f);
 		fl_prom_esc(f, kernel);
 		fputs("\",run=\"", f);
 		fl_prom_esc(f, m->run);
@@ -181,17 +182,13 @@ static void serve_families(FILE *f, const struct fl_serve_model *m)
 		fputs("} 1\n", f);
 	}
 	if (m->ncost) {
-		fputs("# HELP faultline_self_cost_runs_total Runs of faultline's own BPF programs "
-		      "(kernel BPF run-time statistics, --self-cost).\n"
-		      "# TYPE faultline_self_cost_runs_total counter\n", f);
+		fl_prom_header(f, "faultline_self_cost_runs_total", "counter");
 		for (unsigned int i = 0; i < m->ncost; i++) {
 			fputs("faultline_self_cost_runs_total", f);
 			LBL("program", m->cost[i].name);
 			fprintf(f, " %llu\n", m->cost[i].runs);
 		}
-		fputs("# HELP faultline_self_cost_seconds_total Run time of faultline's own BPF "
-		      "programs (--self-cost).\n"
-		      "# TYPE faultline_self_cost_seconds_total counter\n", f);
+		fl_prom_header(f, "faultline_self_cost_seconds_total", "counter");
 		for (unsigned int i = 0; i < m->ncost; i++) {
 			fputs("faultline_self_cost_seconds_total", f);
 			LBL("program", m->cost[i].name);
@@ -200,17 +197,16 @@ static void serve_families(FILE *f, const struct fl_serve_model *m)
 			fputc('\n', f);
 		}
 	}
-	fputs("# HELP faultline_serve_reads_total Backend reads folded into this exporter's "
-	      "counts.\n# TYPE faultline_serve_reads_total counter\nfaultline_serve_reads_total", f);
+	fl_prom_header(f, "faultline_serve_reads_total", "counter");
+	fputs("faultline_serve_reads_total", f);
 	LBL(NULL, NULL);
 	fprintf(f, " %llu\n", m->reads);
-	fputs("# HELP faultline_serve_read_errors_total Backend reads that failed (their counts "
-	      "are in the next read).\n# TYPE faultline_serve_read_errors_total counter\n"
-	      "faultline_serve_read_errors_total", f);
+	fl_prom_header(f, "faultline_serve_read_errors_total", "counter");
+	fputs("faultline_serve_read_errors_total", f);
 	LBL(NULL, NULL);
 	fprintf(f, " %llu\n", m->read_errors);
-	fputs("# HELP faultline_serve_sessions_total Backend sessions (1 + reopens on SIGHUP).\n"
-	      "# TYPE faultline_serve_sessions_total counter\nfaultline_serve_sessions_total", f);
+	fl_prom_header(f, "faultline_serve_sessions_total", "counter");
+	fputs("faultline_serve_sessions_total", f);
 	LBL(NULL, NULL);
 	fprintf(f, " %llu\n", m->sessions + 1);
 #undef LBL
@@ -251,7 +247,8 @@ int fl_serve_model_save(struct fl_serve_model *m, const char *path, char *err, s
 int fl_serve_render(struct fl_serve_model *m, char *err, size_t errlen)
 {
 	struct fl_export_snap es = { 0 };
-	struct fl_export e = { .by = m->by, .snaps = &es, .nsnaps = 1 };
+	struct fl_export e = { .by = m->by, .prom_buckets = m->prom_buckets, .snaps = &es,
+			       .nsnaps = 1 };
 
 	if (!m->have_read) {
 		snprintf(err, errlen, "nothing read yet");
@@ -325,10 +322,8 @@ size_t fl_serve_scrape_tail(struct fl_serve_model *m, char *buf, size_t len)
 	f = fmemopen(buf, len, "w");
 	if (!f)
 		return 0;
-	fputs("# HELP faultline_fault_latency_max_seconds Largest fault latency since the "
-	      "previous scrape (exact when it is a new maximum, else its bucket's upper bound).\n"
-	      "# TYPE faultline_fault_latency_max_seconds gauge\n"
-	      "faultline_fault_latency_max_seconds{kernel=\"", f);
+	fl_prom_header(f, "faultline_fault_latency_max_seconds", "gauge");
+	fputs("faultline_fault_latency_max_seconds{kernel=\"", f);
 	fl_prom_esc(f, m->last.hdr.kernel_release);
 	fputs("\",run=\"", f);
 	fl_prom_esc(f, m->run);

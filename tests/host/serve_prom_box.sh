@@ -18,7 +18,8 @@
 #    within a power of two (8 buckets) of a parallel `record -p`
 #    of the same process on the fentry tier (a second BPF instance: each
 #    times the other's programs, 2 buckets apart measured at p99 on 6.1);
-#    the buckets are the histogram's own 272 (1/8 of a power of two each);
+#    the buckets are the histogram's own 272 (1/8 of a power of two each:
+#    the guest runs serve --prom-buckets full);
 #  - the module's count = serve's count exactly.
 # Verdicts compare figures only; every wait is bounded and generous (TCG on
 # a busy 2-core host).

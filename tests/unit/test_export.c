@@ -6,6 +6,9 @@
  * own validator, both tried), Prometheus text checked against the exposition
  * format rules below (and by promtool when it is on PATH), CSV read back
  * bucket for bucket, text; --by cpu|llc|node|total; malformed snapshots.
+ * Prometheus buckets: the default (coarse) and --prom-buckets full `le`
+ * sets worked out here, every cumulative count against the raw samples,
+ * the HELP table.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -20,6 +23,7 @@
 #include <cmocka.h>
 
 #include "commands.h"
+#include "export.h"
 #include "pftlog.h"
 #include "snapshot.h"
 
@@ -465,7 +469,7 @@ static void test_prom(void **state)
 	check_prom(t);
 	/* labels, exact cumulative buckets, le in seconds, the 3 s outlier above 2^31 ns */
 	assert_non_null(strstr(t, "faultline_fault_latency_seconds_bucket{cpu=\"0\","
-				  "kernel=\"6.12.95+deb12-amd64\",run=\"snap-0001\",le=\"0.000000015\"} 0\n"));
+				  "kernel=\"6.12.95+deb12-amd64\",run=\"snap-0001\",le=\"0.000000031\"} 0\n"));
 	assert_non_null(strstr(t, "faultline_fault_latency_seconds_bucket{cpu=\"0\","
 				  "kernel=\"6.12.95+deb12-amd64\",run=\"snap-0001\",le=\"2.147483647\"} 1000\n"));
 	assert_non_null(strstr(t, "faultline_fault_latency_seconds_bucket{cpu=\"0\","
@@ -494,6 +498,263 @@ static void test_prom(void **state)
 		assert_int_equal(sh("${PROMTOOL:-promtool} check metrics < %s", out), 0);
 	} else {
 		printf("promtool not found: exposition checked by this test's rules only\n");
+	}
+}
+
+/* ---- Prometheus buckets: coarse by default, --prom-buckets full ---- */
+
+/* "S.FFFFFFFFF" seconds (at most 9 decimals, as written) to ns, exactly */
+static unsigned long long sec_ns(const char *s, const char **end)
+{
+	unsigned long long ns = 0, scale = 1000000000ULL;
+
+	for (; *s >= '0' && *s <= '9'; s++)
+		ns = ns * 10 + (unsigned long long)(*s - '0') * 1000000000ULL;
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++) {
+			scale /= 10;
+			assert_true(scale >= 1);
+			ns += (unsigned long long)(*s - '0') * scale;
+		}
+	*end = s;
+	return ns;
+}
+
+/*
+ * The coarse `le` set as Documentation/formats.rst states it, worked out
+ * here: every 2^k and 3 * 2^(k-1) ns from 32 ns to 2^34 ns, less 1 ns
+ * (inclusive bounds of whole ns), ascending.  Returns how many (59).
+ */
+static unsigned int coarse_les(unsigned long long *le)
+{
+	unsigned int n = 0;
+
+	for (unsigned int k = 5; k <= 34; k++) {
+		le[n++] = (1ULL << k) - 1;			/* 2^k */
+		if (k < 34)
+			le[n++] = 3ULL * (1ULL << (k - 1)) - 1;	/* 1.5 * 2^k */
+	}
+	return n;
+}
+
+/* The full set: the histogram's 272 bounds from hist.h's comment (0..15, then 8 per 2^k) */
+static unsigned int full_les(unsigned long long *le)
+{
+	unsigned int n = 0;
+
+	for (unsigned long long v = 0; v < 16; v++)
+		le[n++] = v;
+	for (unsigned int k = 4; k <= 35; k++)
+		for (unsigned long long j = 1; j <= 8; j++)
+			le[n++] = (1ULL << k) + j * (1ULL << (k - 3)) - 1;
+	return n;
+}
+
+/*
+ * The cumulative buckets of one series (PREFIX: name{labels up to le=") in
+ * TEXT: le in ns and count, ascending as written; +Inf in *inf.  Returns how
+ * many finite ones.
+ */
+static unsigned int prom_series(const char *text, const char *prefix, unsigned long long *le,
+				unsigned long long *cum, unsigned int max, unsigned long long *inf)
+{
+	unsigned int n = 0;
+	size_t pl = strlen(prefix);
+
+	*inf = ~0ULL;
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *e;
+
+		if (strncmp(p, prefix, pl))
+			continue;
+		if (!strncmp(p + pl, "+Inf\"} ", 7)) {
+			*inf = strtoull(p + pl + 7, NULL, 10);
+			continue;
+		}
+		assert_true(n < max);
+		le[n] = sec_ns(p + pl, &e);
+		assert_true(e[0] == '"' && e[1] == '}' && e[2] == ' ');
+		cum[n++] = strtoull(e + 3, NULL, 10);
+	}
+	return n;
+}
+
+static unsigned int count_lines(const char *t, const char *prefix)
+{
+	unsigned int n = 0;
+	size_t pl = strlen(prefix);
+
+	for (const char *p = t; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		n += !strncmp(p, prefix, pl);
+	return n;
+}
+
+#define C_LBL "{kernel=\"6.12.95+deb12-amd64\",run=\"c\""
+
+static void test_prom_buckets(void **state)
+{
+	static unsigned long long vals[8000], le[FL_HIST_NBUCKETS + 8], cum[FL_HIST_NBUCKETS + 8],
+		want_le[FL_HIST_NBUCKETS + 8];
+	static const unsigned long long big[] = {
+		(1ULL << 34) - 1, 1ULL << 34, (1ULL << 34) + 1,		/* the top coarse le */
+		(1ULL << 36) - 1, 1ULL << 36, 100000000000ULL,		/* clamped into the last bucket */
+	};
+	struct fl_snapshot c;
+	char path[320], out[320], err[256], *t;
+	unsigned long long seed = 7, sum = 0, inf, hmf_sum = 0;
+	unsigned int nv = 0, nh = 0, nc, lines[2];
+	const char *generic = fl_prom_help("faultline_no_such_metric_total");
+
+	(void)state;
+	nc = coarse_les(want_le);
+	assert_int_equal(nc, 59);
+	/* samples on and around every coarse bound, every small value, the top, spread ones */
+	for (unsigned int i = 0; i < nc; i++)
+		for (int d = -1; d <= 2; d++)
+			vals[nv++] = want_le[i] + d;
+	for (unsigned long long v = 0; v <= 40; v++)
+		vals[nv++] = v;
+	for (unsigned int i = 0; i < sizeof(big) / sizeof(big[0]); i++)
+		vals[nv++] = big[i];
+	while (nv < 4000) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		vals[nv++] = (seed >> 16) >> (seed % 48);
+	}
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(fl_snapshot_alloc_cpus(&c, 1), 0);
+	c.hdr = A.hdr;
+	c.hdr.nr_cpus = 1;
+	c.cpu_online[0] = 1;
+	for (unsigned int i = 0; i < nv; i++) {
+		fl_hist_add(&c.cpus[0].hist[FL_H_FAULT_LAT], vals[i]);
+		sum += vals[i];
+	}
+	/* a second histogram with other samples: families stay apart */
+	for (unsigned int i = 0; i < 50; i++, nh++) {
+		fl_hist_add(&c.cpus[0].hist[FL_H_HMF], 1000 * i);
+		hmf_sum += 1000 * i;
+	}
+	c.cpus[0].cnt[FL_C_FAULTS_USER] = nv;
+	snprintf(path, sizeof(path), "%s/c.snap", tmpdir);
+	assert_int_equal(fl_snapshot_write_file(path, &c, err, sizeof(err)), 0);
+	fl_snapshot_free(&c);
+
+	for (int full = 0; full <= 1; full++) {
+		const char *key = "faultline_fault_latency_seconds_bucket" C_LBL ",le=\"";
+		unsigned int n, nw = full ? full_les(want_le) : coarse_les(want_le);
+		char want[128];
+
+		snprintf(out, sizeof(out), "%s/c-%d.prom", tmpdir, full);
+		if (full)
+			assert_int_equal(run(out, "-f", "prom", "--by", "total", "--prom-buckets",
+					     "full", path, NULL), 0);
+		else
+			assert_int_equal(run(out, "-f", "prom", "--by", "total", path, NULL), 0);
+		t = slurp(out);
+		check_prom(t);
+		/* the le set, exactly; every cumulative count from the raw samples */
+		n = prom_series(t, key, le, cum, FL_HIST_NBUCKETS + 8, &inf);
+		assert_int_equal(n, nw);
+		for (unsigned int i = 0; i < n; i++) {
+			unsigned long long w = 0;
+
+			if (le[i] != want_le[i])
+				fail_msg("%s: le #%u is %llu ns, want %llu", full ? "full" : "coarse",
+					 i, le[i], want_le[i]);
+			for (unsigned int j = 0; j < nv; j++)
+				w += (vals[j] > FL_HIST_VMAX ? FL_HIST_VMAX : vals[j]) <= le[i];
+			if (cum[i] != w)
+				fail_msg("%s: le %llu ns: count %llu, %llu samples <= le",
+					 full ? "full" : "coarse", le[i], cum[i], w);
+		}
+		assert_int_equal(inf, nv);
+		/* _sum and _count as they always were: every sample, unclamped */
+		{
+			const char *p = strstr(t, "faultline_fault_latency_seconds_sum" C_LBL "} "), *e;
+
+			assert_non_null(p);
+			p = strchr(p, '}') + 2;
+			assert_true(sec_ns(p, &e) == sum);
+		}
+		snprintf(want, sizeof(want), "faultline_fault_latency_seconds_count" C_LBL "} %u\n", nv);
+		assert_non_null(strstr(t, want));
+		/* the other histogram: its own counts */
+		n = prom_series(t, "faultline_handle_mm_fault_seconds_bucket" C_LBL ",le=\"", le, cum,
+				FL_HIST_NBUCKETS + 8, &inf);
+		assert_int_equal(n, nw);
+		for (unsigned int i = 0; i < n; i++) {
+			unsigned long long w = 0;
+
+			for (unsigned int j = 0; j < nh; j++)
+				w += 1000ULL * j <= le[i];
+			assert_true(cum[i] == w);
+		}
+		assert_int_equal(inf, nh);
+		/* line count: 59 + 1 bucket lines a histogram by default, 272 + 1 in full */
+		assert_int_equal(count_lines(t, "faultline_fault_latency_seconds_bucket{"),
+				 full ? 273 : 60);
+		assert_int_equal(count_lines(t, "faultline_fault_latency_seconds_"),
+				 full ? 275 : 62);
+		lines[full] = count_lines(t, "");
+		printf("c.snap, --by total, %s: %u lines\n", full ? "full" : "default", lines[full]);
+		/* HELP in words from the table, not the generic text, for every family */
+		assert_non_null(strstr(t, "# HELP faultline_fault_latency_seconds Page-fault latency "
+					  "in seconds"));
+		assert_non_null(strstr(t, "# HELP faultline_faults_timed_total Faults that reached"));
+		assert_null(strstr(t, generic));
+		free(t);
+	}
+	/* the default is a fraction of the full export, in lines and bytes */
+	assert_true(lines[0] * 3 < lines[1]);
+	{
+		struct stat a, b;
+		char o0[320], o1[320];
+
+		snprintf(o0, sizeof(o0), "%s/c-0.prom", tmpdir);
+		snprintf(o1, sizeof(o1), "%s/c-1.prom", tmpdir);
+		assert_int_equal(stat(o0, &a), 0);
+		assert_int_equal(stat(o1, &b), 0);
+		printf("c.snap, --by total: default %lld bytes, full %lld bytes\n",
+		       (long long)a.st_size, (long long)b.st_size);
+		assert_true(a.st_size * 3 < b.st_size);
+	}
+	/* every histogram, counter and outcome the writer can name has words of its own */
+	for (unsigned int id = 0; id < FL_H_NR; id++) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "faultline_%s_seconds", fl_hist_name(id));
+		if (!strcmp(fl_prom_help(name), generic))
+			fail_msg("no HELP for %s", name);
+	}
+	for (unsigned int id = 0; id < FL_C_NR; id++) {
+		char name[96];
+
+		if (!fl_counter_known(id) || id == FL_C_FAULTS_USER || id == FL_C_FAULTS_KERNEL)
+			continue;
+		snprintf(name, sizeof(name), "faultline_%s_total", fl_counter_name(id));
+		if (!strcmp(fl_prom_help(name), generic))
+			fail_msg("no HELP for %s", name);
+	}
+	for (unsigned int id = 0; id < FL_LL_NR; id++) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "faultline_%s_total", fl_ll_name(id));
+		if (!strcmp(fl_prom_help(name), generic))
+			fail_msg("no HELP for %s", name);
+	}
+	/* the generic one is a sentence too */
+	assert_true(strlen(generic) > 20);
+	/* usage errors: a bad value, the option without --format prom */
+	assert_int_equal(run(out, "-f", "prom", "--prom-buckets", "fine", path, NULL), 2);
+	assert_int_equal(run(out, "-f", "prom", "--prom-buckets", "", path, NULL), 2);
+	assert_int_equal(run(out, "-f", "json", "--prom-buckets", "full", path, NULL), 2);
+	assert_int_equal(run(out, "-f", "prom", "--prom-buckets", "coarse", path, NULL), 0);
+	{
+		struct fl_export_args a;
+		char *argv[] = { "export", "-f", "prom", "--prom-buckets", "x", "f", NULL };
+
+		assert_int_equal(parse_export_args(6, argv, &a, err, sizeof(err)), FL_ARGS_BAD);
+		assert_string_equal(err, "--prom-buckets wants coarse or full, got 'x'");
 	}
 }
 
@@ -596,6 +857,7 @@ int main(void)
 		cmocka_unit_test(test_json_content),
 		cmocka_unit_test(test_csv_roundtrip),
 		cmocka_unit_test(test_prom),
+		cmocka_unit_test(test_prom_buckets),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_malformed),
 	};

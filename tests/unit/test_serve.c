@@ -2,8 +2,9 @@
 /*
  * faultline serve's model and exposition (user/serve_metrics.c over
  * export_prom.c), no backend and no HTTP: windows (bpf) and cumulative reads
- * (kmod) folded in; counters monotonic across reads and sessions; every
- * histogram's own bucket bound is an `le`, and holds exactly the samples <= le
+ * (kmod) folded in; counters monotonic across reads and sessions; with
+ * --prom-buckets full every histogram's own bucket bound is an `le`, by
+ * default the coarse ones only; each holds exactly the samples <= le
  * (a sample on a bucket's lower bound is NOT in the previous le: the
  * off-by-one other exporters have); +Inf = _count; faults as one family
  * faultline_faults_total{mode="user"|"kernel"}; per-CPU series only with --per-cpu;
@@ -21,6 +22,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "commands.h"
 #include "serve.h"
 
 bool fl_verbose;
@@ -154,6 +156,7 @@ static void test_le_exact(void **state)
 		fl_hist_add(&s.cpus[0].hist[FL_H_FAULT_LAT], vals[i]);
 	s.cpus[0].cnt[FL_C_FAULTS_USER] = nv;
 	assert_int_equal(fl_serve_model_init(&m, 1), 0);
+	m.prom_buckets = FL_PROM_BUCKETS_FULL;	/* serve --prom-buckets full */
 	assert_int_equal(fl_serve_model_add(&m, &s, true, err, sizeof(err)), 0);
 	t = render(&m);
 	/* the off-by-one case, spelt out: 15 ns is in le=15ns, 16 ns is not; 16..17 is one bucket */
@@ -185,6 +188,84 @@ static void test_le_exact(void **state)
 	assert_int_equal(val(t, "faultline_fault_latency_seconds_count{" LBL "}"), nv);
 	free(t);
 	fl_serve_model_free(&m);
+}
+
+/*
+ * serve's default: the coarse bounds only (every half power of two, 32 ns ..
+ * 2^34 ns: 59, each exact); --prom-buckets full|coarse parsed, anything else
+ * a usage error; serve's own families have HELP in words.
+ */
+static void test_coarse_default(void **state)
+{
+	static const unsigned long long vals[] = { 31, 32, 47, 48, 1000, 1023, 1024, 1535, 1536,
+						   5000000, (1ULL << 34) - 1, 1ULL << 34 };
+	struct fl_serve_model m;
+	struct fl_serve_args a;
+	struct fl_snapshot s;
+	char *t, err[160];
+	const char *key = "faultline_fault_latency_seconds_bucket{" LBL ",le=\"";
+	const char *generic = fl_prom_help("faultline_not_a_family");
+	unsigned int nle = 0;
+	const unsigned int nv = sizeof(vals) / sizeof(vals[0]);
+
+	(void)state;
+	window(&s, 1, 0);
+	for (unsigned int i = 0; i < nv; i++)
+		fl_hist_add(&s.cpus[0].hist[FL_H_FAULT_LAT], vals[i]);
+	assert_int_equal(fl_serve_model_init(&m, 1), 0);
+	assert_int_equal(m.prom_buckets, FL_PROM_BUCKETS_COARSE);
+	assert_int_equal(fl_serve_model_add(&m, &s, true, err, sizeof(err)), 0);
+	m.ncost = 1;		/* --self-cost's families too */
+	strcpy(m.cost[0].name, "fe_hmf");
+	t = render(&m);
+	for (const char *p = strstr(t, key); p; p = strstr(p + 1, key)) {
+		unsigned long long le, want = 0, k;
+		const char *e;
+
+		if (!strncmp(p + strlen(key), "+Inf", 4))
+			continue;
+		le = le_ns(p + strlen(key), &e);
+		/* 2^k - 1 or 3 * 2^(k-1) - 1 ns, 31 ns .. 2^34 - 1 ns */
+		k = (le + 1) % 3 ? le + 1 : (le + 1) / 3;
+		if (le < 31 || le > (1ULL << 34) - 1 || (k & (k - 1)))
+			fail_msg("le %llu ns is not a coarse bound", le);
+		for (unsigned int i = 0; i < nv; i++)
+			want += vals[i] <= le;
+		if (strtoull(e + 3, NULL, 10) != want)
+			fail_msg("le %llu ns: %llu, want %llu", le, strtoull(e + 3, NULL, 10), want);
+		nle++;
+	}
+	assert_int_equal(nle, 59);
+	assert_int_equal(val(t, "faultline_fault_latency_seconds_bucket{" LBL ",le=\"0.000000031\"}"), 1);
+	assert_int_equal(val(t, "faultline_fault_latency_seconds_bucket{" LBL ",le=\"0.000000047\"}"), 3);
+	assert_int_equal(val(t, "faultline_fault_latency_seconds_bucket{" LBL ",le=\"0.000001023\"}"), 6);
+	assert_int_equal(val(t, "faultline_fault_latency_seconds_bucket{" LBL ",le=\"0.000001535\"}"), 8);
+	assert_int_equal(val(t, "faultline_fault_latency_seconds_bucket{" LBL ",le=\"17.179869183\"}"),
+			 nv - 1);
+	assert_int_equal(val(t, "faultline_fault_latency_seconds_bucket{" LBL ",le=\"+Inf\"}"), nv);
+	/* HELP in words for serve's own families as for the writer's */
+	assert_non_null(strstr(t, "# HELP faultline_serve_reads_total Backend reads"));
+	assert_non_null(strstr(t, "# HELP faultline_self_cost_runs_total Runs of faultline's"));
+	assert_null(strstr(t, generic));
+	assert_string_not_equal(fl_prom_help("faultline_fault_latency_max_seconds"), generic);
+	free(t);
+	fl_serve_model_free(&m);
+	/* the option */
+	{
+		char *v1[] = { "serve", "--prom-buckets", "full", NULL };
+		char *v2[] = { "serve", "--prom-buckets=coarse", NULL };
+		char *v3[] = { "serve", "--prom-buckets", "all", NULL };
+		char *v4[] = { "serve", NULL };
+
+		assert_int_equal(parse_serve_args(3, v1, &a, err, sizeof(err)), FL_ARGS_RUN);
+		assert_int_equal(a.prom_buckets, FL_PROM_BUCKETS_FULL);
+		assert_int_equal(parse_serve_args(2, v2, &a, err, sizeof(err)), FL_ARGS_RUN);
+		assert_int_equal(a.prom_buckets, FL_PROM_BUCKETS_COARSE);
+		assert_int_equal(parse_serve_args(3, v3, &a, err, sizeof(err)), FL_ARGS_BAD);
+		assert_string_equal(err, "--prom-buckets: expected coarse or full, got 'all'");
+		assert_int_equal(parse_serve_args(1, v4, &a, err, sizeof(err)), FL_ARGS_RUN);
+		assert_int_equal(a.prom_buckets, FL_PROM_BUCKETS_COARSE);
+	}
 }
 
 /* windows add up; cumulative (kmod) reads replace; a new session keeps its base */
@@ -481,6 +562,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_le_exact),
+		cmocka_unit_test(test_coarse_default),
 		cmocka_unit_test(test_monotonic),
 		cmocka_unit_test(test_save),
 		cmocka_unit_test(test_per_cpu_and_peak),

@@ -81,9 +81,11 @@ one() {  # RUN SERVE-OPTS...
 		"$(sed -n 's/^faults_user=//p' /out/$run-serve-report.txt)" "$got"
 }
 
-one fentry --tier fentry
+# --prom-buckets full: the host side compares quantiles bucket for bucket
+# with report's (the histogram's own 272, not serve's coarse default)
+one fentry --tier fentry --prom-buckets full
 if [ -f /fl/faultline.ko ] && insmod /fl/faultline.ko; then
-	one kmod -b kmod
+	one kmod -b kmod --prom-buckets full
 	rmmod faultline
 else
 	fl_fail "kmod: no /fl/faultline.ko or insmod failed"

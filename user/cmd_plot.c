@@ -6,12 +6,19 @@
  * threads, mmap_lock wait vs threads, a stacked fault-phase breakdown vs
  * threads (record --phases), and a per-CPU fault-latency heatmap.  Writes the data files and
  * the gnuplot script beside the images so they can be re-plotted by hand.
+ *
+ * Nothing half-written: everything is written into a scratch directory
+ * DIR/.plot-XXXXXX, gnuplot runs there, and only when it succeeded and made
+ * every image are the files renamed into DIR; on any failure (or a signal
+ * while gnuplot runs) the scratch directory goes, and DIR too when this run
+ * created it.  gnuplot's stderr (its warnings) is shown only when it fails.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +39,8 @@ struct plot {
 
 struct ctx {
 	const char *outdir;
+	char work[3800];	/* the scratch directory in outdir: every file goes here first */
+	int made_outdir;	/* outdir did not exist: removed again on failure */
 	int png, svg;
 	char label[2][256];
 	int nsides;
@@ -76,7 +85,7 @@ static FILE *data_open(const struct ctx *c, const char *name, char *path, size_t
 {
 	FILE *f;
 
-	snprintf(path, len, "%s/%s", c->outdir, name);
+	snprintf(path, len, "%s/%s", c->work, name);
 	f = fopen(path, "w");
 	if (!f)
 		fprintf(stderr, "faultline plot: %s: %s\n", path, strerror(errno));
@@ -91,7 +100,7 @@ static void num(FILE *f, double v)
 		fputs(" ?", f);
 }
 
-/* One section per format: terminal, output to NAME.EXT.tmp, common settings. */
+/* One section per format: terminal, output to NAME.EXT, common settings. */
 static void begin(struct ctx *c, const char *name, int svg, const char *title,
 		  const char *xlabel, const char *ylabel)
 {
@@ -101,7 +110,7 @@ static void begin(struct ctx *c, const char *name, int svg, const char *title,
 		fprintf(g, "set terminal svg size 1000,650 dynamic font 'sans,12' background '#ffffff'\n");
 	else
 		fprintf(g, "set terminal pngcairo size 1000,650 font 'sans,10'\n");
-	fprintf(g, "set output '%s.%s.tmp'\nreset\nset title ", name, svg ? "svg" : "png");
+	fprintf(g, "set output '%s.%s'\nreset\nset title ", name, svg ? "svg" : "png");
 	gpstr(g, title);
 	fprintf(g, " noenhanced\nset xlabel ");
 	gpstr(g, xlabel);
@@ -122,17 +131,140 @@ static int each_format(struct ctx *c, int i)
 	return i == 0 ? c->png : c->svg;
 }
 
-/* threads on a log2 axis with the sweep's own thread counts as tics */
+/*
+ * Where the thread labels go on a 1000-pixel-wide picture: about 860 pixels
+ * of plot (the y labels take the rest), 8 pixels a digit (pngcairo 10pt and
+ * svg 12pt digits are 6-8), at least 6 pixels between two labels.
+ */
+#define AXIS_PX 860.0
+#define DIGIT_PX 8.0
+#define LABEL_GAP_PX 6.0
+
+/*
+ * The row of each thread label (0, 1 = one line lower, -1 = none) on the
+ * log2 axis of T[0..N-1] (ascending, with set offsets' 3% each side): a
+ * label that would touch its left neighbour on the first row (110 and 128,
+ * 203 and 234 and 256) goes on the second, and when it would touch there
+ * too it is left out (its tic stays).  Returns 1 when a second row is used.
+ */
+static int thread_label_rows(const unsigned int *t, unsigned int n, int *row)
+{
+	double span = n ? log2(t[n - 1]) - log2(t[0]) : 0, last[2] = { -1e9, -1e9 };
+	double lastw[2] = { 0, 0 };
+	int two = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		double x = span > 0 ? (log2(t[i]) - log2(t[0])) / span * AXIS_PX / 1.06 : 0;
+		double w = DIGIT_PX * snprintf(NULL, 0, "%u", t[i]);
+
+		row[i] = -1;
+		for (int r = 0; r < 2 && row[i] < 0; r++)
+			if (x - last[r] >= (w + lastw[r]) / 2 + LABEL_GAP_PX) {
+				row[i] = r;
+				last[r] = x;
+				lastw[r] = w;
+				two |= r;
+			}
+	}
+	return two;
+}
+
+/* threads on a log2 axis with the sweep's own thread counts as tics, labels
+ * that do not overlap (thread_label_rows) */
 static void thread_axis(struct ctx *c, const struct fl_cmp *cmp, const char *kind)
 {
-	int n = 0;
+	unsigned int t[1024], n = 0;
+	int row[1024];
 
-	fprintf(c->gp, "set logscale x 2\nset xtics (");
-	for (unsigned int i = 0; i < cmp->nm; i++)
+	for (unsigned int i = 0; i < cmp->nm && n < 1024; i++)
 		if (!strcmp(cmp->m[i].kind, kind))
-			fprintf(c->gp, "%s\"%u\" %u", n++ ? ", " : "", cmp->m[i].threads,
-				cmp->m[i].threads);
+			t[n++] = cmp->m[i].threads;
+	if (thread_label_rows(t, n, row))	/* the axis label below the second row */
+		fprintf(c->gp, "set xlabel \"\\nthreads\" noenhanced\n");
+	fprintf(c->gp, "set logscale x 2\nset xtics (");
+	for (unsigned int i = 0; i < n; i++) {
+		char l[16] = "";
+
+		if (row[i] >= 0)
+			snprintf(l, sizeof(l), "%s%u", row[i] ? "\\n" : "", t[i]);
+		fprintf(c->gp, "%s\"%s\" %u", i ? ", " : "", l, t[i]);
+	}
 	fprintf(c->gp, ")\nset offsets graph 0.03, graph 0.03, 0, 0\n");
+}
+
+/* ---- units: no "1x10^6" on an axis ---- */
+
+struct unit {
+	double div;
+	const char *sfx;	/* after the number on every tic */
+};
+
+/* the unit for values up to MAX: ns, µs, ms, s */
+static struct unit ns_unit(double max)
+{
+	return max < 1e3 ? (struct unit){ 1, " ns" } : max < 1e6 ? (struct unit){ 1e3, " µs" } :
+	       max < 1e9 ? (struct unit){ 1e6, " ms" } : (struct unit){ 1e9, " s" };
+}
+
+/* the same steps for counts: 500k, 12M */
+static struct unit count_unit(double max)
+{
+	return max < 1e3 ? (struct unit){ 1, "" } : max < 1e6 ? (struct unit){ 1e3, "k" } :
+	       max < 1e9 ? (struct unit){ 1e6, "M" } : (struct unit){ 1e9, "G" };
+}
+
+static void fmt_ns(char *buf, size_t len, double ns)
+{
+	struct unit u = ns_unit(ns * 1.0000001);
+
+	snprintf(buf, len, "%g%s", ns / u.div, u.sfx);
+}
+
+/*
+ * A log y axis of nanoseconds [LO, HI]: tics at 1-2-5 steps (1, 2, 5 per
+ * decade over up to 3 decades, else one per decade), each with its unit
+ * ("200 ns", "1 µs", "5 ms"), the range from the tic below LO to the one
+ * above HI.
+ */
+static void ns_log_axis(FILE *g, double lo, double hi)
+{
+	static const double steps[] = { 1, 2, 5 };
+	int dlo, dhi, fine, n = 0;
+	double tlo, thi;
+
+	if (!(hi > 0))
+		hi = 1;
+	if (!(lo > 0) || lo > hi)
+		lo = hi / 10;
+	dlo = (int)floor(log10(lo));
+	dhi = (int)ceil(log10(hi));
+	if (dhi <= dlo)
+		dhi = dlo + 1;
+	fine = dhi - dlo <= 3;
+	tlo = pow(10, dlo);
+	thi = pow(10, dhi);
+	if (fine)
+		for (int d = dlo; d <= dhi; d++)
+			for (int k = 0; k < 3; k++) {
+				double v = steps[k] * pow(10, d);
+
+				if (v <= lo * 1.0000001)
+					tlo = v;
+				if (v >= hi / 1.0000001 && v < thi)
+					thi = v;
+			}
+	fprintf(g, "set yrange [%.17g:%.17g]\nset ytics (", tlo, thi);
+	for (int d = dlo; d <= dhi; d++)
+		for (int k = 0; k < (fine ? 3 : 1); k++) {
+			double v = steps[k] * pow(10, d);
+			char l[32];
+
+			if (v < tlo / 1.0000001 || v > thi * 1.0000001)
+				continue;
+			fmt_ns(l, sizeof(l), v);
+			fprintf(g, "%s\"%s\" %.17g", n++ ? ", " : "", l, v);
+		}
+	fprintf(g, ")\n");
 }
 
 static int kind_has_data(const struct fl_cmp *cmp, const char *kind, int nsides)
@@ -189,15 +321,48 @@ static int write_series(struct ctx *c, const struct fl_cmp *cmp, const char *nam
 	return fclose(f) ? -1 : 0;
 }
 
+/* the smallest and largest mean (less, plus its stddev) of KINDS */
+static void series_range(const struct ctx *c, const struct fl_cmp *cmp,
+			 const char *const *kinds, int nk, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = 0;
+	for (unsigned int i = 0; i < cmp->nm; i++)
+		for (int k = 0; k < nk; k++)
+			for (int s = 0; s < c->nsides && !strcmp(cmp->m[i].kind, kinds[k]); s++) {
+				double m = cmp->m[i].st[s].mean, sd = cmp->m[i].st[s].stddev;
+
+				if (!cmp->m[i].have[s] || !isfinite(m))
+					continue;
+				if (!isfinite(sd))
+					sd = 0;
+				*hi = m + sd > *hi ? m + sd : *hi;
+				*lo = m - sd > 0 && m - sd < *lo ? m - sd : m > 0 && m < *lo ? m : *lo;
+			}
+}
+
+enum yunits {
+	Y_PLAIN,	/* as they are (percentages) */
+	Y_COUNT,	/* k, M, G */
+	Y_NS,		/* ns, µs, ms, s */
+};
+
 static void line_plot(struct ctx *c, const struct fl_cmp *cmp, const char *name,
 		      const char *const *kinds, const char *const *knames, int nk,
-		      const char *title, const char *ylabel, int logy)
+		      const char *title, const char *ylabel, int logy, enum yunits units)
 {
+	struct unit u = { 1, "" };
+	double lo, hi;
 	char dat[80];
 
 	snprintf(dat, sizeof(dat), "%s.dat", name);
 	if (write_series(c, cmp, dat, kinds, nk))
 		return;
+	series_range(c, cmp, kinds, nk, &lo, &hi);
+	if (!logy && units == Y_NS)
+		u = ns_unit(hi);
+	else if (!logy && units == Y_COUNT)
+		u = count_unit(hi);
 	for (int fmt = 0; fmt < 2; fmt++) {
 		int col = 2, n = 0;
 
@@ -209,6 +374,10 @@ static void line_plot(struct ctx *c, const struct fl_cmp *cmp, const char *name,
 			fprintf(c->gp, "set logscale y 10\n");
 		else
 			fprintf(c->gp, "set yrange [0:*]\n");
+		if (logy && units == Y_NS)
+			ns_log_axis(c->gp, lo, hi);
+		else if (u.div != 1)
+			fprintf(c->gp, "set format y \"%%g%s\"\n", u.sfx);
 		fprintf(c->gp, "plot ");
 		for (int k = 0; k < nk; k++)
 			for (int s = 0; s < c->nsides; s++, col += 2) {
@@ -216,8 +385,13 @@ static void line_plot(struct ctx *c, const struct fl_cmp *cmp, const char *name,
 
 				snprintf(t, sizeof(t), "%s%s%c: %s", knames ? knames[k] : "",
 					 knames ? " " : "", 'A' + s, c->label[s]);
-				fprintf(c->gp, "%s'%s' using 1:%d:%d with yerrorlines lw 2 pt 7 ps 0.8 title ",
-					n++ ? ", \\\n     " : "", dat, col, col + 1);
+				if (u.div != 1)
+					fprintf(c->gp, "%s'%s' using 1:($%d/%g):($%d/%g) with yerrorlines "
+						"lw 2 pt 7 ps 0.8 title ", n++ ? ", \\\n     " : "", dat,
+						col, u.div, col + 1, u.div);
+				else
+					fprintf(c->gp, "%s'%s' using 1:%d:%d with yerrorlines lw 2 pt 7 "
+						"ps 0.8 title ", n++ ? ", \\\n     " : "", dat, col, col + 1);
 				gpstr(c->gp, t);
 			}
 		fprintf(c->gp, "\nset output\n");
@@ -243,7 +417,7 @@ static const char *const phase_colors[FL_PH_NR + 1] = {
 };
 
 /* Side S's stack of phases.{png,svg}: the phases it has, the rest named. */
-static void phase_plot_side(struct ctx *c, int s, const int *avail)
+static void phase_plot_side(struct ctx *c, int s, const int *avail, double div)
 {
 	char st[400], un[200] = "";
 	int n = 0;
@@ -267,9 +441,9 @@ static void phase_plot_side(struct ctx *c, int s, const int *avail)
 	for (int p = 0; p <= FL_PH_NR; p++) {
 		if (!avail[p])
 			continue;
-		fprintf(c->gp, "%s'phases.dat' using %d%s title '%s' lc rgb '%s'",
+		fprintf(c->gp, "%s'phases.dat' using ($%d/%g)%s title '%s' lc rgb '%s'",
 			n ? ", \\\n     " : "",
-			2 + s * (FL_PH_NR + 1) + p, n ? "" : ":xtic(1)",
+			2 + s * (FL_PH_NR + 1) + p, div, n ? "" : ":xtic(1)",
 			p < FL_PH_NR ? fl_phase_name(p) : "unattributed", phase_colors[p]);
 		n++;
 	}
@@ -288,6 +462,7 @@ static void phase_plot(struct ctx *c, const struct fl_cmp *cmp, const char *vs)
 	int avail[2][FL_PH_NR + 1] = { { 0 } };
 	unsigned int thr[256], nt = 0;
 	double ymax = 0;
+	struct unit u;
 	char path[4096], title[1200];
 	FILE *f;
 
@@ -335,18 +510,20 @@ static void phase_plot(struct ctx *c, const struct fl_cmp *cmp, const char *vs)
 	if (fclose(f))
 		return;
 	snprintf(title, sizeof(title), "where the fault time goes: phases vs threads (%s)", vs);
+	u = ns_unit(ymax);
 	for (int fmt = 0; fmt < 2; fmt++) {
 		if (!each_format(c, fmt))
 			continue;
-		begin(c, "phases", fmt, title, "threads", "ns per fault (mean over runs)");
+		begin(c, "phases", fmt, title, "threads", "time per fault (mean over runs)");
 		fprintf(c->gp, "set style data histograms\nset style histogram rowstacked\n"
 			"set style fill solid 0.85 border -1\nset boxwidth 0.7\n"
-			"set yrange [0:%.17g]\nset key outside bottom center horizontal noenhanced\n"
-			"set multiplot layout 1,%d title ", ymax * 1.1, c->nsides);
+			"set yrange [0:%.17g]\nset format y \"%%g%s\"\n"
+			"set key outside bottom center horizontal noenhanced\n"
+			"set multiplot layout 1,%d title ", ymax * 1.1 / u.div, u.sfx, c->nsides);
 		gpstr(c->gp, title);
 		fprintf(c->gp, " noenhanced\n");
 		for (int s = 0; s < c->nsides; s++)
-			phase_plot_side(c, s, avail[s]);
+			phase_plot_side(c, s, avail[s], u.div);
 		fprintf(c->gp, "unset multiplot\nset output\n");
 	}
 	add_plot(c, "phases");
@@ -407,13 +584,23 @@ static void fmt_pow2(char *buf, size_t len, unsigned int k)
 	unsigned long long ns = 1ULL << k;
 
 	if (ns < 1000)
-		snprintf(buf, len, "%lluns", ns);
+		snprintf(buf, len, "%llu ns", ns);
 	else if (ns < 1000000)
-		snprintf(buf, len, "%.3gus", ns / 1e3);
+		snprintf(buf, len, "%.3g µs", ns / 1e3);
 	else if (ns < 1000000000)
-		snprintf(buf, len, "%.3gms", ns / 1e6);
+		snprintf(buf, len, "%.3g ms", ns / 1e6);
 	else
-		snprintf(buf, len, "%.3gs", ns / 1e9);
+		snprintf(buf, len, "%.3g s", ns / 1e9);
+}
+
+/* CPU tics every STEP CPUs: every CPU up to 24, else at most 24 labels */
+static unsigned int cpu_tic_step(unsigned int ncpu)
+{
+	unsigned int step = 1;
+
+	while ((ncpu + step - 1) / step > 24)
+		step *= 2;
+	return step;
 }
 
 static void heat_plot(struct ctx *c, struct heat *h, const char *name)
@@ -453,9 +640,11 @@ static void heat_plot(struct ctx *c, struct heat *h, const char *name)
 		if (!each_format(c, fmt))
 			continue;
 		begin(c, name, fmt, h->title, "CPU", ylabel);
+		/* whole CPUs only: never a tic at CPU 0.5 */
 		fprintf(c->gp, "set cblabel '%% of the CPU''s faults'\nset palette rgb 33,13,10\n"
-			"set xrange [-0.5:%u.5]\nset yrange [%u.5:%u.5]\nset ytics (", ncpu - 1,
-			kmin - 1, kmax);
+			"set xrange [-0.5:%u.5]\nset xtics 0,%u,%u format '%%.0f'\nset mxtics 1\n"
+			"set yrange [%g:%u.5]\nset ytics (", ncpu - 1, cpu_tic_step(ncpu), ncpu - 1,
+			kmin - 0.5, kmax);
 		for (unsigned int k = kmin; k <= kmax; k++) {
 			char l[32];
 
@@ -486,45 +675,208 @@ static int heat_from_file(struct heat *h, const char *path)
 
 /* ---- running gnuplot ---- */
 
+static volatile sig_atomic_t gp_signal;
+static volatile pid_t gp_pid;
+
+/* a signal while gnuplot runs: passed on to it, then the scratch files go */
+static void on_signal(int sig)
+{
+	gp_signal = sig;
+	if (gp_pid > 0)
+		kill(gp_pid, sig);
+}
+
+/* what gnuplot said (ERR, rewound) on stderr, under a heading */
+static void show_stderr(FILE *err)
+{
+	char buf[4096];
+	size_t n;
+
+	if (!err || fseek(err, 0, SEEK_SET))
+		return;
+	while ((n = fread(buf, 1, sizeof(buf), err)) > 0)
+		fwrite(buf, 1, n, stderr);
+}
+
+/*
+ * gnuplot plot.gp in the scratch directory, its stdout and stderr captured
+ * (warnings such as "Skipping data file with no valid points" are noise when
+ * the pictures came out; shown when they did not).  0 when it exited 0 and
+ * every image is there and not empty.
+ */
 static int run_gnuplot(struct ctx *c)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	const char *prog = getenv("GNUPLOT") ? getenv("GNUPLOT") : "gnuplot";
+	struct sigaction sa = { .sa_handler = on_signal }, old[3];
+	FILE *err = tmpfile();
 	int status, ok = 1;
-	pid_t pid;
+	pid_t pid, w;
 
+	fflush(stdout);
+	fflush(stderr);
+	gp_signal = 0;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
 	pid = fork();
-	if (pid < 0)
-		return -1;
 	if (!pid) {
-		if (chdir(c->outdir))
+		if (err) {
+			dup2(fileno(err), 1);
+			dup2(fileno(err), 2);
+		}
+		if (chdir(c->work))
 			_exit(127);
 		execlp(prog, prog, "plot.gp", (char *)NULL);
 		fprintf(stderr, "faultline plot: cannot run %s: %s (Debian: apt-get install "
 			"gnuplot-nox)\n", prog, strerror(errno));
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		fprintf(stderr, "faultline plot: gnuplot failed (script: %s/plot.gp)\n", c->outdir);
+	gp_pid = pid;
+	if (gp_signal && pid > 0)	/* it came before gp_pid was set */
+		kill(pid, gp_signal);
+	do
+		w = pid > 0 ? waitpid(pid, &status, 0) : -1;
+	while (w < 0 && errno == EINTR);
+	gp_pid = 0;
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (pid < 0 || w < 0 || !WIFEXITED(status) || WEXITSTATUS(status) || gp_signal) {
+		fprintf(stderr, "faultline plot: gnuplot failed%s; nothing written to %s\n",
+			gp_signal ? " (interrupted)" : err ? ", it said:" : "", c->outdir);
+		if (!gp_signal)
+			show_stderr(err);
 		ok = 0;
 	}
-	for (int i = 0; i < c->nplots; i++)
-		for (int fmt = 0; fmt < 2; fmt++) {
-			char tmp[4200], fin[4096];
+	if (err)
+		fclose(err);
+	for (int i = 0; ok && i < c->nplots; i++)
+		for (int fmt = 0; ok && fmt < 2; fmt++) {
+			char path[4400];
 			struct stat st;
 
 			if (!each_format(c, fmt))
 				continue;
-			snprintf(fin, sizeof(fin), "%s/%s.%s", c->outdir, c->plots[i].name,
+			snprintf(path, sizeof(path), "%s/%s.%s", c->work, c->plots[i].name,
 				 fmt ? "svg" : "png");
-			snprintf(tmp, sizeof(tmp), "%s.tmp", fin);
-			if (ok && !stat(tmp, &st) && st.st_size > 0 && !rename(tmp, fin)) {
-				printf("wrote %s\n", fin);
-			} else {
-				unlink(tmp);
+			if (stat(path, &st) || st.st_size == 0) {
+				fprintf(stderr, "faultline plot: gnuplot made no %s.%s; nothing "
+					"written to %s\n", c->plots[i].name, fmt ? "svg" : "png",
+					c->outdir);
 				ok = 0;
 			}
 		}
 	return ok ? 0 : -1;
+}
+
+/* the picture files in the scratch directory, images last (said "wrote") */
+static int is_image(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 4 && (!strcmp(name + n - 4, ".png") || !strcmp(name + n - 4, ".svg"));
+}
+
+/* every file of the scratch directory renamed into outdir: data and script
+ * first, then the images */
+static int publish(struct ctx *c)
+{
+	struct dirent **ents;
+	int n = scandir(c->work, &ents, NULL, alphasort), rc = 0;
+
+	if (n < 0) {
+		fprintf(stderr, "faultline plot: %s: %s\n", c->work, strerror(errno));
+		return -1;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < n; i++) {
+			char from[4600], to[4600];
+
+			if (ents[i]->d_name[0] == '.' || is_image(ents[i]->d_name) != pass)
+				continue;
+			snprintf(from, sizeof(from), "%s/%s", c->work, ents[i]->d_name);
+			snprintf(to, sizeof(to), "%s/%s", c->outdir, ents[i]->d_name);
+			if (rename(from, to)) {
+				fprintf(stderr, "faultline plot: %s: %s\n", to, strerror(errno));
+				rc = -1;
+			}
+		}
+	for (int i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+	for (int i = 0; !rc && i < c->nplots; i++)
+		for (int fmt = 0; fmt < 2; fmt++)
+			if (each_format(c, fmt))
+				printf("wrote %s/%s.%s\n", c->outdir, c->plots[i].name,
+				       fmt ? "svg" : "png");
+	return rc;
+}
+
+/* the scratch directory and what is left in it; outdir too when this run
+ * made it and failed */
+static void discard(struct ctx *c, int failed)
+{
+	struct dirent **ents;
+	int n;
+
+	if (!c->work[0])
+		return;
+	n = scandir(c->work, &ents, NULL, NULL);
+	for (int i = 0; i < n; i++) {
+		char path[4600];
+
+		if (strcmp(ents[i]->d_name, ".") && strcmp(ents[i]->d_name, "..")) {
+			snprintf(path, sizeof(path), "%s/%s", c->work, ents[i]->d_name);
+			unlink(path);
+		}
+		free(ents[i]);
+	}
+	if (n >= 0)
+		free(ents);
+	rmdir(c->work);
+	c->work[0] = '\0';
+	if (failed && c->made_outdir)
+		rmdir(c->outdir);	/* only when empty */
+}
+
+/* the last component of PATH (trailing slashes ignored) into BUF */
+static const char *base_name(const char *path, char *buf, size_t len)
+{
+	size_t n = strlen(path);
+	const char *p;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	p = memrchr(path, '/', n - 1 > 0 ? n - 1 : 0);
+	p = p ? p + 1 : path;
+	snprintf(buf, len, "%.*s", (int)(n - (size_t)(p - path)), p);
+	return buf;
+}
+
+/*
+ * Two sweeps of the same kernel (one build, two configurations) would get
+ * the same label: then each gets its directory's name after it,
+ * "6.12.0 (sweepA)", or the path as given when the names match too, or
+ * "(A)" / "(B)" when even those do.
+ */
+static void distinct_labels(char lb[2][256], const char *a, const char *b)
+{
+	char na[256], nb[256], t[2][256];
+	const char *sa = base_name(a, na, sizeof(na)), *sb = base_name(b, nb, sizeof(nb));
+
+	if (strcmp(lb[0], lb[1]))
+		return;
+	if (!strcmp(sa, sb)) {
+		sa = a;
+		sb = b;
+	}
+	if (!strcmp(sa, sb)) {
+		sa = "A";
+		sb = "B";
+	}
+	snprintf(t[0], sizeof(t[0]), "%.150s (%.100s)", lb[0], sa);
+	snprintf(t[1], sizeof(t[1]), "%.150s (%.100s)", lb[1], sb);
+	memcpy(lb, t, sizeof(t));
 }
 
 static int sweep_plots(struct ctx *c, const char *a, const char *b)
@@ -550,14 +902,21 @@ static int sweep_plots(struct ctx *c, const char *a, const char *b)
 		fprintf(stderr, "faultline plot: warning: A is pft shape %s, B is %s (--any-shape): "
 			"the legends name each side's\n", cmp.shape[0], cmp.shape[1]);
 	c->nsides = b ? 2 : 1;
-	for (int s = 0; s < c->nsides; s++) {
-		char kv[256], lb[256];
-		const char *v = c->label[s][0] ? c->label[s] : cmp.sw[s].tags ?
-			fl_kv_get(cmp.sw[s].tags, "kernel_version", kv, sizeof(kv)) : NULL;
+	{
+		char lb[2][256];
 
+		for (int s = 0; s < c->nsides; s++) {
+			char kv[256];
+			const char *v = c->label[s][0] ? c->label[s] : cmp.sw[s].tags ?
+				fl_kv_get(cmp.sw[s].tags, "kernel_version", kv, sizeof(kv)) : NULL;
+
+			snprintf(lb[s], sizeof(lb[s]), "%s", v ? v : cmp.sw[s].dir);
+		}
+		if (b)
+			distinct_labels(lb, a, b);
 		/* with the shape in it when A and B differ in it */
-		snprintf(lb, sizeof(lb), "%s", v ? v : cmp.sw[s].dir);
-		fl_cmp_side_label(&cmp, s, lb, c->label[s], sizeof(c->label[s]));
+		for (int s = 0; s < c->nsides; s++)
+			fl_cmp_side_label(&cmp, s, lb[s], c->label[s], sizeof(c->label[s]));
 	}
 	/* the shape once in every title when it is A's and B's */
 	if (b && cmp.shape_differs)
@@ -570,28 +929,28 @@ static int sweep_plots(struct ctx *c, const char *a, const char *b)
 
 	snprintf(title, sizeof(title), "pft faults per second vs threads (%s)", vs);
 	line_plot(c, &cmp, "faults_sec", fs, NULL, 1, title,
-		  "faults/s (mean, error bars: stddev over runs)", 0);
+		  "faults/s (mean, error bars: stddev over runs)", 0, Y_COUNT);
 	snprintf(title, sizeof(title), "pft faults per second per CPU vs threads (%s)", vs);
 	line_plot(c, &cmp, "faults_cpu", fc, NULL, 1, title,
-		  "faults/s per CPU (mean, error bars: stddev)", 0);
+		  "faults/s per CPU (mean, error bars: stddev)", 0, Y_COUNT);
 	if (kind_has_data(&cmp, "fault_latency_p50", c->nsides)) {
 		snprintf(title, sizeof(title), "fault latency percentiles vs threads (%s)", vs);
 		line_plot(c, &cmp, "latency", lat, latn, 2, title,
-			  "fault latency, ns (mean of per-run percentiles, log scale)", 1);
+			  "fault latency (mean of per-run percentiles, log scale)", 1, Y_NS);
 	} else {
 		printf("skipped latency: %s\n", kind_gap(&cmp, "fault_latency_p50"));
 	}
 	if (kind_has_data(&cmp, "lockless_abort_pct", c->nsides)) {
 		snprintf(title, sizeof(title), "lockless fault path aborts vs threads (%s)", vs);
 		line_plot(c, &cmp, "aborts", ab, NULL, 1, title,
-			  "aborted / attempted lockless faults, % (mean, stddev)", 0);
+			  "aborted / attempted lockless faults, % (mean, stddev)", 0, Y_PLAIN);
 	} else {
 		printf("skipped aborts: %s\n", kind_gap(&cmp, "lockless_abort_pct"));
 	}
 	if (kind_has_data(&cmp, "mmap_lock_wait_mean", c->nsides)) {
 		snprintf(title, sizeof(title), "mmap_lock wait vs threads (%s)", vs);
 		line_plot(c, &cmp, "mmap_wait", mw, NULL, 1, title,
-			  "mean mmap_lock wait per acquisition, ns (mean, stddev over runs)", 0);
+			  "mean mmap_lock wait per acquisition (mean, stddev over runs)", 0, Y_NS);
 	} else {
 		printf("skipped mmap_wait: %s\n", kind_gap(&cmp, "mmap_lock_wait_mean"));
 	}
@@ -760,17 +1119,32 @@ int cmd_plot(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (mkdir(c.outdir, 0755) && errno != EEXIST) {
+	if (!mkdir(c.outdir, 0755)) {
+		c.made_outdir = 1;
+	} else if (errno != EEXIST) {
 		fprintf(stderr, "faultline plot: %s: %s\n", c.outdir, strerror(errno));
 		return 1;
 	}
-	snprintf(path, sizeof(path), "%s/plot.gp", c.outdir);
+	if (snprintf(c.work, sizeof(c.work), "%s/.plot-XXXXXX", c.outdir) >= (int)sizeof(c.work))
+		errno = ENAMETOOLONG;
+	else if (mkdtemp(c.work))
+		errno = 0;
+	if (errno) {
+		fprintf(stderr, "faultline plot: %s: %s\n", c.outdir, strerror(errno));
+		c.work[0] = '\0';
+		if (c.made_outdir)
+			rmdir(c.outdir);
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/plot.gp", c.work);
 	c.gp = fopen(path, "w");
 	if (!c.gp) {
 		fprintf(stderr, "faultline plot: %s: %s\n", path, strerror(errno));
+		discard(&c, 1);
 		return 1;
 	}
-	fprintf(c.gp, "# faultline plot: run 'gnuplot plot.gp' in this directory\n");
+	fprintf(c.gp, "# faultline plot: run 'gnuplot plot.gp' in this directory\n"
+		"set encoding utf8\n");
 	if (sweep)
 		rc = sweep_plots(&c, a.a, a.b);
 	else
@@ -783,5 +1157,12 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (!rc)
 		rc = run_gnuplot(&c);
+	if (!rc)
+		rc = publish(&c);
+	discard(&c, rc != 0);
+	if (gp_signal) {	/* as if the signal had ended faultline, files gone */
+		signal(gp_signal, SIG_DFL);
+		raise(gp_signal);
+	}
 	return rc ? 1 : 0;
 }

@@ -4,6 +4,10 @@
  * fixture sweeps and on sweeps with snapshots made here: every picture comes
  * out as a valid PNG (signature, IHDR 1000x650) and SVG of a sensible size,
  * with the kernel labels in it; unmeasurable pictures are skipped, not faked.
+ * Issue 28: A and B told apart when their kernels match, thread labels that
+ * do not overlap, whole CPUs, latencies in ns/µs/ms and rates in k/M (never
+ * "1x10^6"), gnuplot's warnings kept out, and nothing half-written when
+ * gnuplot fails (no plot.gp, no data, no image, an earlier plot untouched).
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -13,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -85,6 +91,20 @@ static void check_svg(const char *dir, const char *name, const char *must)
 		fail_msg("%s: only %zu bytes", path, strlen(t));
 	if (must && !strstr(t, must))
 		fail_msg("%s lacks '%s'", path, must);
+	free(t);
+}
+
+/* DIR/NAME.svg lacks NEEDLE */
+static void check_svg_lacks(const char *dir, const char *name, const char *needle)
+{
+	char path[512], *t;
+
+	snprintf(path, sizeof(path), "%s/%s.svg", dir, name);
+	t = fl_read_text(path, 16 << 20);
+	if (!t)
+		fail_msg("%s missing", path);
+	if (strstr(t, needle))
+		fail_msg("%s has '%s'", path, needle);
 	free(t);
 }
 
@@ -410,6 +430,199 @@ static void test_errors(void **state)
 	unsetenv("GNUPLOT");
 	assert_false(exists(out, "faults_sec.png"));
 	assert_false(exists(out, "faults_sec.png.tmp"));
+	assert_false(exists(out, "plot.gp"));
+	assert_false(exists(out, "faults_sec.dat"));
+}
+
+/* cmd_plot with its stderr in the file ERR (what a user would have seen) */
+static int run_err(const char *err, const char *first, ...)
+{
+	char *argv[32];
+	int argc = 0, fd, saved, rc;
+	va_list ap;
+
+	argv[argc++] = "plot";
+	argv[argc++] = (char *)first;
+	va_start(ap, first);
+	for (char *a; (a = va_arg(ap, char *)); )
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, 2);
+	close(fd);
+	rc = cmd_plot(argc, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	return rc;
+}
+
+static int file_has(const char *path, const char *needle)
+{
+	char *t = fl_read_text(path, 1 << 20);
+	int r;
+
+	assert_non_null(t);
+	r = strstr(t, needle) != NULL;
+	free(t);
+	return r;
+}
+
+/* DIR's entries, but . and .., joined by spaces ("" when none; NULL: no DIR) */
+static char *entries(const char *dir)
+{
+	static char buf[2048];
+	struct dirent **e;
+	int n = scandir(dir, &e, NULL, alphasort);
+
+	if (n < 0)
+		return NULL;
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (strcmp(e[i]->d_name, ".") && strcmp(e[i]->d_name, ".."))
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+				 buf[0] ? " " : "", e[i]->d_name);
+		free(e[i]);
+	}
+	free(e);
+	return buf;
+}
+
+/* an executable shell script DIR/NAME */
+static char *script(const char *name, const char *text)
+{
+	char *path;
+
+	assert_true(asprintf(&path, "%s/%s", tmpdir, name) > 0);
+	wfile(tmpdir, name, text);
+	assert_int_equal(chmod(path, 0755), 0);
+	return path;
+}
+
+/*
+ * Nothing half-written (issue 28): a gnuplot that fails after writing part
+ * of an image leaves no plot.gp, data, image or scratch directory, and an
+ * earlier plot in the same directory as it was; a directory this run made
+ * goes again; what gnuplot said is shown when it failed, and its warnings
+ * are not when it succeeded.
+ */
+static void test_no_half_written(void **state)
+{
+	char out[256], err[300], *bad, *noisy, *gp, *before, *real, body[600];
+
+	(void)state;
+	if (!have_gnuplot())
+		skip();
+	snprintf(err, sizeof(err), "%s/stderr.txt", tmpdir);
+	bad = script("bad-gnuplot", "#!/bin/sh\nprintf 'not a png' >faults_sec.png\n"
+		     "echo 'bad-gnuplot: boom' >&2\nexit 1\n");
+	/* a new directory: gone again */
+	snprintf(out, sizeof(out), "%s/half-new", tmpdir);
+	setenv("GNUPLOT", bad, 1);
+	assert_int_equal(run_err(err, "-o", out, FIX "/seed-sweeps/rome-A", NULL), 1);
+	unsetenv("GNUPLOT");
+	assert_null(entries(out));
+	assert_true(file_has(err, "bad-gnuplot: boom"));	/* shown on failure */
+	/* an earlier good plot: kept as it was */
+	snprintf(out, sizeof(out), "%s/half-old", tmpdir);
+	assert_int_equal(run("-o", out, "-f", "png", FIX "/seed-sweeps/rome-A", NULL), 0);
+	assert_string_equal(entries(out), "faults_cpu.dat faults_cpu.png faults_sec.dat "
+			    "faults_sec.png plot.gp");
+	snprintf(body, sizeof(body), "%s/plot.gp", out);
+	before = fl_read_text(body, 1 << 20);
+	assert_non_null(before);
+	setenv("GNUPLOT", bad, 1);
+	assert_int_equal(run_err(err, "-o", out, FIX "/seed-sweeps/rome-B", NULL), 1);
+	unsetenv("GNUPLOT");
+	assert_string_equal(entries(out), "faults_cpu.dat faults_cpu.png faults_sec.dat "
+			    "faults_sec.png plot.gp");
+	check_png(out, "faults_sec");
+	gp = fl_read_text(body, 1 << 20);
+	assert_non_null(gp);
+	assert_string_equal(gp, before);
+	free(gp);
+	free(before);
+	/* gnuplot missing, and an output directory that cannot be made */
+	setenv("GNUPLOT", "/nonexistent-gnuplot", 1);
+	snprintf(out, sizeof(out), "%s/half-nognuplot", tmpdir);
+	assert_int_equal(run_err(err, "-o", out, FIX "/seed-sweeps/rome-A", NULL), 1);
+	unsetenv("GNUPLOT");
+	assert_null(entries(out));
+	assert_true(file_has(err, "cannot run /nonexistent-gnuplot"));
+	snprintf(out, sizeof(out), "%s/stderr.txt/sub", tmpdir);
+	assert_int_equal(run("-o", out, FIX "/seed-sweeps/rome-A", NULL), 1);
+	/* a warning from a gnuplot that succeeds: not shown */
+	real = strdup(getenv("GNUPLOT") ? getenv("GNUPLOT") : "gnuplot");
+	snprintf(body, sizeof(body), "#!/bin/sh\necho 'gnuplot: warning: noise' >&2\n"
+		 "exec %s \"$@\"\n", real);
+	noisy = script("noisy-gnuplot", body);
+	setenv("GNUPLOT", noisy, 1);
+	snprintf(out, sizeof(out), "%s/noisy", tmpdir);
+	assert_int_equal(run_err(err, "-o", out, "-f", "png", FIX "/seed-sweeps/rome-A", NULL), 0);
+	unsetenv("GNUPLOT");
+	assert_false(file_has(err, "noise"));
+	check_png(out, "faults_sec");
+	assert_string_equal(entries(out), "faults_cpu.dat faults_cpu.png faults_sec.dat "
+			    "faults_sec.png plot.gp");
+	free(real);
+	free(bad);
+	free(noisy);
+}
+
+/*
+ * Output people read (issue 28): two sweeps of one kernel told apart by
+ * their directories; the thread labels of 110 and 128 on two rows; rates in
+ * k/M, latencies in ns/µs/ms, never "1x10^6"; the heatmap's CPU axis at
+ * whole CPUs.
+ */
+static void test_readable(void **state)
+{
+	char out[256], *a;
+
+	(void)state;
+	if (!have_gnuplot())
+		skip();
+	snprintf(out, sizeof(out), "%s/readable", tmpdir);
+	assert_int_equal(run("-o", out, "-f", "svg", FIX "/seed-sweeps/rome-A",
+			     FIX "/seed-sweeps/rome-B/", NULL), 0);
+	assert_true(gp_has(out, "title \"A: 5.12.0-smp-DEV (rome-A)\""));
+	assert_true(gp_has(out, "title \"B: 5.12.0-smp-DEV (rome-B)\""));
+	check_svg(out, "faults_sec", "5.12.0-smp-DEV (rome-B)");
+	/* 110 and 128: the second a line lower, the axis label below it */
+	assert_true(gp_has(out, "\"79\" 79, \"110\" 110, \"\\n128\" 128)"));
+	assert_true(gp_has(out, "set xlabel \"\\nthreads\""));
+	/* millions of faults a second: 2M, 4M ... */
+	assert_true(gp_has(out, "set format y \"%gM\""));
+	check_svg(out, "faults_sec", ">10M<");
+	check_svg_lacks(out, "faults_sec", "x10</tspan>");
+	check_svg_lacks(out, "faults_sec", "\u00d710</tspan>");
+	check_svg_lacks(out, "faults_cpu", "x10</tspan>");
+	/* labels given, or kernels that differ: as they are */
+	assert_int_equal(run("-o", out, "-f", "svg", "--label-a", "base", "--label-b", "spf",
+			     FIX "/seed-sweeps/rome-A", FIX "/seed-sweeps/rome-B", NULL), 0);
+	assert_true(gp_has(out, "title \"A: base\""));
+	assert_false(gp_has(out, "(rome-A)"));
+	/* latencies (about 1..30 µs here) */
+	a = sweep("RA", "6.12.0-base", 1.0, FL_TIER_FENTRY);
+	snprintf(out, sizeof(out), "%s/readable-lat", tmpdir);
+	assert_int_equal(run("-o", out, "-f", "svg", a, NULL), 0);
+	assert_true(gp_has(out, "(\"2 \u00b5s\" 2000, \"5 \u00b5s\" 5000, \"10 \u00b5s\" 10000"));
+	assert_false(gp_has(out, "latency, ns"));
+	check_svg(out, "latency", "10 \u00b5s");
+	check_svg_lacks(out, "latency", "x10</tspan>");
+	check_svg_lacks(out, "latency", "\u00d710</tspan>");
+	check_svg(out, "heatmap-A", " \u00b5s<");
+	/* 16 CPUs: a tic on each; one CPU: one tic, not 0.2 steps */
+	assert_true(gp_has(out, "set xtics 0,1,15 format '%.0f'"));
+	assert_int_equal(run("-o", out, "-f", "svg", "--threads", "1", a, NULL), 0);
+	assert_true(gp_has(out, "set xtics 0,1,0 format '%.0f'"));
+	check_svg_lacks(out, "heatmap-A", ">0.2<");
+	check_svg_lacks(out, "heatmap-A", ">-0.4<");
+	free(a);
 }
 
 static int setup(void **state)
@@ -437,6 +650,8 @@ int main(void)
 		cmocka_unit_test(test_phase_sweeps),
 		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_no_half_written),
+		cmocka_unit_test(test_readable),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -15,6 +15,8 @@
 #include "backend_kmod.h"
 #include "commands.h"
 #include "kfeatures.h"
+#include "kfields.h"
+#include "ksyms.h"
 #include "phases.h"
 #include "snapshot.h"
 #include "vmstat.h"
@@ -146,6 +148,8 @@ int cmd_probe(int argc, char **argv)
 		printf("phase hooks (record --phases):\n");
 		btf = fl_btf_load(NULL, 0);
 		fl_phases_probe(stdout, btf);
+		/* the fields and symbols read, with the names they have had */
+		fl_kfields_print(stdout, btf, fl_ksyms_data(NULL, 0));
 		btf__free(btf);
 	}
 	kmod = kmod_loaded();

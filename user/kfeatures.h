@@ -51,6 +51,8 @@ struct btf;
 struct btf *fl_btf_load(char *err, size_t errlen);
 /* Questions to a loaded BTF; a NULL btf has nothing (false / -1). */
 bool fl_btf_has_func(const struct btf *btf, const char *name);
+/* MEMBER's type id in struct TYPE (anonymous members searched): 0 if absent, -1 for type void */
+int fl_btf_member_type(const struct btf *btf, const char *type, const char *member);
 /* struct TYPE has a member MEMBER */
 bool fl_btf_has_member(const struct btf *btf, const char *type, const char *member);
 /*

@@ -24,8 +24,8 @@ bool fl_btf_has_func(const struct btf *btf, const char *name)
 	return btf && btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
 }
 
-/* MEMBER in struct/union T, or in an anonymous struct/union inside it */
-static bool has_member(const struct btf *btf, const struct btf_type *t, const char *member,
+/* MEMBER in struct/union T, or in an anonymous struct/union inside it: its type id, or 0 */
+static int find_member(const struct btf *btf, const struct btf_type *t, const char *member,
 		       int depth)
 {
 	const struct btf_member *m = btf_members(t);
@@ -33,26 +33,35 @@ static bool has_member(const struct btf *btf, const struct btf_type *t, const ch
 	for (unsigned int i = 0; i < btf_vlen(t); i++) {
 		const char *n = btf__name_by_offset(btf, m[i].name_off);
 		const struct btf_type *mt;
+		int id;
 
 		if (n && *n) {
 			if (!strcmp(n, member))
-				return true;
+				return m[i].type ? (int)m[i].type : -1;
 			continue;
 		}
 		mt = btf__type_by_id(btf, m[i].type);
 		while (mt && (btf_is_mod(mt) || btf_is_typedef(mt)))
 			mt = btf__type_by_id(btf, mt->type);
-		if (mt && btf_is_composite(mt) && depth < 4 && has_member(btf, mt, member, depth + 1))
-			return true;
+		if (mt && btf_is_composite(mt) && depth < 4 &&
+		    (id = find_member(btf, mt, member, depth + 1)))
+			return id;
 	}
-	return false;
+	return 0;
+}
+
+int fl_btf_member_type(const struct btf *btf, const char *type, const char *member)
+{
+	int id = btf ? btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT) : -1;
+
+	if (id <= 0)
+		return 0;
+	return find_member(btf, btf__type_by_id(btf, id), member, 0);
 }
 
 bool fl_btf_has_member(const struct btf *btf, const char *type, const char *member)
 {
-	int id = btf ? btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT) : -1;
-
-	return id > 0 && has_member(btf, btf__type_by_id(btf, id), member, 0);
+	return fl_btf_member_type(btf, type, member) != 0;
 }
 
 int fl_btf_tp_nargs(const struct btf *btf, const char *tp)

@@ -48,27 +48,36 @@ static int hexval(char c)
 	return -1;
 }
 
+/* The data symbols kept, and where in struct fl_ksyms */
+static const struct {
+	const char *name;
+	size_t off;
+} data_syms[] = {
+	{ "_stext", offsetof(struct fl_ksyms, stext) },
+	{ "_etext", offsetof(struct fl_ksyms, etext) },
+	{ "page_offset_base", offsetof(struct fl_ksyms, page_offset_base) },
+	{ "vmemmap_base", offsetof(struct fl_ksyms, vmemmap_base) },
+	{ "vma_lock_cachep", offsetof(struct fl_ksyms, vma_lock_cachep) },
+	{ "__preempt_count", offsetof(struct fl_ksyms, preempt_count) },
+	{ "pcpu_hot", offsetof(struct fl_ksyms, pcpu_hot) },
+	{ "__per_cpu_offset", offsetof(struct fl_ksyms, per_cpu_offset) },
+};
+
 static void note_data(struct fl_ksyms *k, const char *name, size_t len, unsigned long long addr)
 {
-	static const struct {
-		const char *name;
-		size_t off;
-	} want[] = {
-		{ "_stext", offsetof(struct fl_ksyms, stext) },
-		{ "_etext", offsetof(struct fl_ksyms, etext) },
-		{ "page_offset_base", offsetof(struct fl_ksyms, page_offset_base) },
-		{ "vmemmap_base", offsetof(struct fl_ksyms, vmemmap_base) },
-		{ "vma_lock_cachep", offsetof(struct fl_ksyms, vma_lock_cachep) },
-		{ "__preempt_count", offsetof(struct fl_ksyms, preempt_count) },
-		{ "pcpu_hot", offsetof(struct fl_ksyms, pcpu_hot) },
-		{ "__per_cpu_offset", offsetof(struct fl_ksyms, per_cpu_offset) },
-	};
-
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		if (strlen(want[i].name) == len && !memcmp(want[i].name, name, len)) {
-			*(unsigned long long *)((char *)k + want[i].off) = addr;
+	for (size_t i = 0; i < sizeof(data_syms) / sizeof(data_syms[0]); i++)
+		if (strlen(data_syms[i].name) == len && !memcmp(data_syms[i].name, name, len)) {
+			*(unsigned long long *)((char *)k + data_syms[i].off) = addr;
 			return;
 		}
+}
+
+unsigned long long fl_ksyms_data_addr(const struct fl_ksyms *k, const char *name)
+{
+	for (size_t i = 0; k && i < sizeof(data_syms) / sizeof(data_syms[0]); i++)
+		if (!strcmp(data_syms[i].name, name))
+			return *(const unsigned long long *)((const char *)k + data_syms[i].off);
+	return 0;
 }
 
 /* Append a text symbol; name is len bytes, not terminated. */

@@ -42,6 +42,9 @@ const struct fl_ksyms *fl_ksyms_get(char *err, size_t errlen);
  */
 const struct fl_ksyms *fl_ksyms_data(char *err, size_t errlen);
 
+/* The address of a kept data symbol (struct fl_ksyms) by name; 0: absent or not kept. */
+unsigned long long fl_ksyms_data_addr(const struct fl_ksyms *k, const char *name);
+
 /* Parse a kallsyms text of len bytes into k: 0, or -1 with err. */
 int fl_ksyms_parse(struct fl_ksyms *k, const char *text, size_t len, char *err, size_t errlen);
 /*

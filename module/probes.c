@@ -80,9 +80,10 @@ enum fl_hook_state {
 	FL_HS_UNUSED,		/* superseded (handle_mm_fault on SPF kernels) */
 	FL_HS_INFERRED,		/* lock_vma_under_rcu: read from handle_mm_fault's flags */
 	FL_HS_HELD,		/* mmap_lock, memcg_path cost: armed only after `mmap_lock on` */
+	FL_HS_NR
 };
 
-static const char *const fl_hs_name[] = {
+static const char *const fl_hs_name[FL_HS_NR] = {
 	[FL_HS_OFF] = "off", [FL_HS_LIVE] = "live", [FL_HS_ABSENT] = "absent",
 	[FL_HS_FAILED] = "failed", [FL_HS_UNUSED] = "unused",
 	[FL_HS_INFERRED] = "inferred", [FL_HS_HELD] = "off",
@@ -99,9 +100,10 @@ enum fl_feat {
 	FL_FEAT_CORE = 0,	/* the counts, a bit of the `hooks` mask */
 	FL_FEAT_BLAME,		/* `blame on`: the holder's split (blame.c) */
 	FL_FEAT_BLAME_RWSEM,	/* `blame on` with the mmap_lock hooks held off */
+	FL_FEAT_NR
 };
 
-static const char *const fl_feat_label[] = {
+static const char *const fl_feat_label[FL_FEAT_NR] = {
 	[FL_FEAT_CORE] = "-", [FL_FEAT_BLAME] = "blame", [FL_FEAT_BLAME_RWSEM] = "blame",
 };
 
@@ -293,11 +295,11 @@ NOKPROBE_SYMBOL(fl_fp_hmf_exit);
 
 struct fl_krp {
 	int hook;		/* enum fl_hook; -1 for a feature's row */
-	int feat;		/* enum fl_feat */
+	enum fl_feat feat;
 	const char *sym;
 	struct kretprobe rp;
 	kprobe_pre_handler_t pre;	/* a kprobe: rp.kp alone, with this handler */
-	int state;
+	enum fl_hook_state state;
 	int err;
 	bool registered;
 	bool armed;		/* the kretprobe is enabled */
@@ -309,6 +311,28 @@ struct fl_krp {
 #endif
 };
 
+/* The rows of fl_krps[]: fl_probes_register() decides between the first three. */
+enum fl_krp_row {
+	FL_KRP_DO_HMF,
+	FL_KRP_HMF,
+	FL_KRP_LOCK_VMA,
+	FL_KRP_BL_DOWN_WRITE,
+	FL_KRP_BL_DOWN_WRITE_KILLABLE,
+	FL_KRP_BL_DOWN_WRITE_TRYLOCK,
+	FL_KRP_BL_UP_WRITE,
+	FL_KRP_BL_DOWNGRADE_WRITE,
+	FL_KRP_NR
+};
+
+#ifdef FL_USE_FPROBE
+#define FL_KRP_FP_OK	.fp_ok = true,
+#else
+#define FL_KRP_FP_OK
+#endif
+#define FL_HMF_KRP(h, fn) {						\
+	.hook = h, .sym = fn, FL_KRP_FP_OK				\
+	.rp = { .entry_handler = fl_hmf_entry, .handler = fl_hmf_ret,	\
+		.data_size = sizeof(struct fl_hmf_data) } }
 #define FL_BL_KRP(fn, ret) {						\
 	.hook = -1, .feat = FL_FEAT_BLAME_RWSEM, .sym = fn,		\
 	.rp = { .entry_handler = fl_bl_dw_entry, .handler = ret,	\
@@ -316,30 +340,18 @@ struct fl_krp {
 #define FL_BL_KP(fn, handler) {						\
 	.hook = -1, .feat = FL_FEAT_BLAME_RWSEM, .sym = fn, .pre = handler }
 
-static struct fl_krp fl_krps[] = {
-	{ .hook = FL_HOOK_DO_HMF, .sym = "do_handle_mm_fault",
-	  .rp = { .entry_handler = fl_hmf_entry, .handler = fl_hmf_ret,
-		  .data_size = sizeof(struct fl_hmf_data) },
-#ifdef FL_USE_FPROBE
-	  .fp_ok = true,
-#endif
-	},
-	{ .hook = FL_HOOK_HMF, .sym = "handle_mm_fault",
-	  .rp = { .entry_handler = fl_hmf_entry, .handler = fl_hmf_ret,
-		  .data_size = sizeof(struct fl_hmf_data) },
-#ifdef FL_USE_FPROBE
-	  .fp_ok = true,
-#endif
-	},
-	{ .hook = FL_HOOK_LOCK_VMA, .sym = "lock_vma_under_rcu",
-	  .rp = { .entry_handler = fl_lvma_entry, .handler = fl_lvma_ret,
-		  .data_size = sizeof(u32) } },
+static struct fl_krp fl_krps[FL_KRP_NR] = {
+	[FL_KRP_DO_HMF] = FL_HMF_KRP(FL_HOOK_DO_HMF, "do_handle_mm_fault"),
+	[FL_KRP_HMF] = FL_HMF_KRP(FL_HOOK_HMF, "handle_mm_fault"),
+	[FL_KRP_LOCK_VMA] = { .hook = FL_HOOK_LOCK_VMA, .sym = "lock_vma_under_rcu",
+			      .rp = { .entry_handler = fl_lvma_entry, .handler = fl_lvma_ret,
+				      .data_size = sizeof(u32) } },
 	/* blame's write holds where the mmap_lock hooks are held off (blame.c) */
-	FL_BL_KRP("down_write", fl_bl_dw_ret_void),
-	FL_BL_KRP("down_write_killable", fl_bl_dw_ret_killable),
-	FL_BL_KRP("down_write_trylock", fl_bl_dw_ret_trylock),
-	FL_BL_KP("up_write", fl_bl_up_write),
-	FL_BL_KP("downgrade_write", fl_bl_downgrade),
+	[FL_KRP_BL_DOWN_WRITE] = FL_BL_KRP("down_write", fl_bl_dw_ret_void),
+	[FL_KRP_BL_DOWN_WRITE_KILLABLE] = FL_BL_KRP("down_write_killable", fl_bl_dw_ret_killable),
+	[FL_KRP_BL_DOWN_WRITE_TRYLOCK] = FL_BL_KRP("down_write_trylock", fl_bl_dw_ret_trylock),
+	[FL_KRP_BL_UP_WRITE] = FL_BL_KP("up_write", fl_bl_up_write),
+	[FL_KRP_BL_DOWNGRADE_WRITE] = FL_BL_KP("downgrade_write", fl_bl_downgrade),
 };
 
 /* ---- tracepoint probes --------------------------------------------------- */
@@ -556,9 +568,9 @@ struct fl_tp {
 	const char *name;
 	void *probe;
 	void *probe_memcg;	/* mmap_lock prototype with memcg_path */
-	int feat;		/* enum fl_feat */
+	enum fl_feat feat;
 	struct tracepoint *tp;
-	int state;
+	enum fl_hook_state state;
 	int err;
 	bool armed;
 	bool ran;		/* a feature's row: armed since the last reset */
@@ -628,13 +640,24 @@ static void *fl_tp_probe(const struct fl_tp *t)
 	return t->probe_memcg && fl_mmap_memcg_proto ? t->probe_memcg : t->probe;
 }
 
-/* The kretprobe is registered disabled; arming enables it. */
-static void fl_krp_register(struct fl_krp *k, unsigned int maxactive)
+/*
+ * Register row K, a kretprobe or (K->pre) a kprobe, afresh: what an earlier
+ * registration left in it is cleared.  FLAGS: KPROBE_FLAG_DISABLED for the
+ * counts' rows, registered at load and armed by enabling them; a feature's
+ * rows are registered at its arming, enabled, and unregistered at the
+ * disarming (fl_krps_unregister).  0, or the error K's state now says.
+ */
+static int fl_krp_register(struct fl_krp *k, u32 flags)
 {
+	memset(&k->rp.kp, 0, sizeof(k->rp.kp));
 	k->rp.kp.symbol_name = k->sym;
-	k->rp.kp.flags = KPROBE_FLAG_DISABLED;
-	k->rp.maxactive = maxactive;
-	k->err = register_kretprobe(&k->rp);
+	k->rp.kp.flags = flags;
+	if (k->pre) {
+		k->rp.kp.pre_handler = k->pre;
+		k->err = register_kprobe(&k->rp.kp);
+	} else {
+		k->err = register_kretprobe(&k->rp);
+	}
 	if (!k->err) {
 		k->state = FL_HS_LIVE;
 		k->registered = true;
@@ -643,9 +666,37 @@ static void fl_krp_register(struct fl_krp *k, unsigned int maxactive)
 		pr_info("%s: no such symbol in this kernel, hook absent\n", k->sym);
 	} else {
 		k->state = FL_HS_FAILED;
-		pr_warn("%s: register_kretprobe failed (%d), hook not live\n",
-			k->sym, k->err);
+		pr_warn("%s: register_%s failed (%d), hook not live\n",
+			k->sym, k->pre ? "kprobe" : "kretprobe", k->err);
 	}
+	return k->err;
+}
+
+/*
+ * Unregister FEAT's registered rows: the kprobes, then the kretprobes.
+ * Both wait for running handlers; a return after it skips the handler.
+ */
+static void fl_krps_unregister(enum fl_feat feat)
+{
+	struct kretprobe *rps[FL_KRP_NR];
+	struct kprobe *kps[FL_KRP_NR];
+	unsigned int i, nrp = 0, nkp = 0;
+
+	for (i = 0; i < ARRAY_SIZE(fl_krps); i++) {
+		struct fl_krp *k = &fl_krps[i];
+
+		if (k->feat != feat || !k->registered)
+			continue;
+		if (k->pre)
+			kps[nkp++] = &k->rp.kp;
+		else
+			rps[nrp++] = &k->rp;
+		k->registered = false;
+	}
+	if (nkp)
+		unregister_kprobes(kps, nkp);
+	if (nrp)
+		unregister_kretprobes(rps, nrp);
 }
 
 /* Tracepoint probes are registered only while armed: found is enough here. */
@@ -677,16 +728,20 @@ static void fl_tp_arm(struct fl_tp *t)
 
 int fl_probes_register(unsigned int mask, unsigned int maxactive, bool infer)
 {
-	struct fl_krp *do_hmf = &fl_krps[0], *hmf = &fl_krps[1], *lvma = &fl_krps[2];
+	struct fl_krp *do_hmf = &fl_krps[FL_KRP_DO_HMF], *hmf = &fl_krps[FL_KRP_HMF];
+	struct fl_krp *lvma = &fl_krps[FL_KRP_LOCK_VMA];
 	unsigned int i;
 
 	fl_mmap_memcg_proto = FL_MMAP_MEMCG_PROTO;
 	fl_kv.ll_why = 0;
 	for_each_kernel_tracepoint(fl_tp_lookup, NULL);
+	for (i = 0; i < ARRAY_SIZE(fl_krps); i++)
+		if (fl_krps[i].feat == FL_FEAT_CORE)
+			fl_krps[i].rp.maxactive = maxactive;
 
 	/* handle_mm_fault's real body is do_handle_mm_fault on SPF kernels. */
 	if (mask & BIT(FL_HOOK_DO_HMF))
-		fl_krp_register(do_hmf, maxactive);
+		fl_krp_register(do_hmf, KPROBE_FLAG_DISABLED);
 	if (do_hmf->state == FL_HS_LIVE) {
 		hmf->state = FL_HS_UNUSED;
 		fl_kv.ll_kind = FL_LL_KIND_SPF;
@@ -701,7 +756,7 @@ int fl_probes_register(unsigned int mask, unsigned int maxactive, bool infer)
 		fl_kv.ll_flag = 0;
 #endif
 		if (mask & BIT(FL_HOOK_HMF))
-			fl_krp_register(hmf, maxactive);
+			fl_krp_register(hmf, KPROBE_FLAG_DISABLED);
 		/* its exit reads the VMA for the abort / retry reasons */
 		fl_kv.ll_why = fl_kv.ll_kind == FL_LL_KIND_VMA_LOCK && hmf->state == FL_HS_LIVE;
 	}
@@ -718,7 +773,7 @@ int fl_probes_register(unsigned int mask, unsigned int maxactive, bool infer)
 			lvma->state = FL_HS_INFERRED;
 			fl_kv.ll_infer = 1;
 		} else {
-			fl_krp_register(lvma, maxactive);
+			fl_krp_register(lvma, KPROBE_FLAG_DISABLED);
 		}
 	}
 
@@ -868,54 +923,8 @@ static void fl_feat_state(void)
 	}
 }
 
-/* Register a feature's kretprobe or kprobe afresh: clear what the last left. */
-static int fl_feat_krp_register(struct fl_krp *k)
-{
-	memset(&k->rp.kp, 0, sizeof(k->rp.kp));
-	k->rp.kp.symbol_name = k->sym;
-	if (k->pre) {
-		k->rp.kp.pre_handler = k->pre;
-		k->err = register_kprobe(&k->rp.kp);
-	} else {
-		k->err = register_kretprobe(&k->rp);
-	}
-	if (!k->err) {
-		k->registered = true;
-		return 0;
-	}
-	k->state = k->err == -ENOENT ? FL_HS_ABSENT : FL_HS_FAILED;
-	pr_warn("blame: %s: register_%s failed (%d), rwsem write side not hooked\n",
-		k->sym, k->pre ? "kprobe" : "kretprobe", k->err);
-	return k->err;
-}
-
-/* Unregister the feature's registered kprobes, then its kretprobes. */
-static void fl_feat_krps_unregister(int feat)
-{
-	struct kretprobe *rps[ARRAY_SIZE(fl_krps)];
-	struct kprobe *kps[ARRAY_SIZE(fl_krps)];
-	unsigned int i, nrp = 0, nkp = 0;
-
-	for (i = 0; i < ARRAY_SIZE(fl_krps); i++) {
-		struct fl_krp *k = &fl_krps[i];
-
-		if (k->feat != feat || !k->registered)
-			continue;
-		if (k->pre)
-			kps[nkp++] = &k->rp.kp;
-		else
-			rps[nrp++] = &k->rp;
-		k->registered = false;
-	}
-	/* both wait for running handlers */
-	if (nkp)
-		unregister_kprobes(kps, nkp);
-	if (nrp)
-		unregister_kretprobes(rps, nrp);
-}
-
 /* All or none: a missing release would leave every hold open. */
-static int fl_feat_krps_register(int feat)
+static int fl_feat_krps_register(enum fl_feat feat)
 {
 	unsigned int i;
 	int err;
@@ -923,9 +932,9 @@ static int fl_feat_krps_register(int feat)
 	for (i = 0; i < ARRAY_SIZE(fl_krps); i++) {
 		if (fl_krps[i].feat != feat)
 			continue;
-		err = fl_feat_krp_register(&fl_krps[i]);
+		err = fl_krp_register(&fl_krps[i], 0);
 		if (err) {
-			fl_feat_krps_unregister(feat);
+			fl_krps_unregister(feat);
 			return err;
 		}
 	}
@@ -1039,15 +1048,18 @@ void fl_probes_arm(void)
 	fl_armed = true;
 }
 
-/* Unhook everything; fl_enabled already false, fl_mutex held. */
-/* Detach every armed tracepoint probe and wait until none still runs. */
+/*
+ * Unhook what arming registered: blame's handlers stop acting, its rwsem
+ * rows are unregistered and every armed tracepoint probe is detached; none
+ * still runs on return.
+ */
 static void fl_tps_unhook(void)
 {
 	unsigned int i;
 	bool tp = false;
 
 	fl_bl_disarm();
-	fl_feat_krps_unregister(FL_FEAT_BLAME_RWSEM);
+	fl_krps_unregister(FL_FEAT_BLAME_RWSEM);
 	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
 		struct fl_tp *t = &fl_tps[i];
 
@@ -1061,6 +1073,7 @@ static void fl_tps_unhook(void)
 		tracepoint_synchronize_unregister();
 }
 
+/* Unhook everything; fl_enabled already false, fl_mutex held. */
 void fl_probes_disarm(void)
 {
 	unsigned int i;
@@ -1128,19 +1141,18 @@ void fl_probes_unregister(void)
 	unsigned int i;
 
 	fl_tps_unhook();
+	for (i = 0; i < ARRAY_SIZE(fl_krps); i++)
+		fl_fp_disarm(&fl_krps[i]);
+	fl_krps_unregister(FL_FEAT_CORE);
 	for (i = 0; i < ARRAY_SIZE(fl_krps); i++) {
 		struct fl_krp *k = &fl_krps[i];
 
-		fl_fp_disarm(k);
-		if (k->feat != FL_FEAT_CORE || !k->registered)
+		if (k->feat != FL_FEAT_CORE)
 			continue;
-		/* Waits for running handlers; later returns skip the handler. */
-		unregister_kretprobe(&k->rp);
 		if (k->rp.nmissed || k->rp.kp.nmissed || fl_fp_nmissed(k))
 			pr_info("%s: %d returns missed (maxactive %d), %lu entries missed, %lu fprobe misses\n",
 				k->sym, k->rp.nmissed, k->rp.maxactive, k->rp.kp.nmissed,
 				fl_fp_nmissed(k));
-		k->registered = false;
 		k->armed = false;
 		k->state = FL_HS_OFF;
 	}
@@ -1192,12 +1204,12 @@ u64 fl_probes_nmissed(void)
 }
 
 /* A row's name in the listing: its enum fl_hook, or its feature's. */
-static const char *fl_hook_name(int hook, int feat)
+static const char *fl_hook_name(int hook, enum fl_feat feat)
 {
 	return hook >= 0 ? fl_hook_label[hook] : fl_feat_label[feat];
 }
 
-static void fl_show_note(struct seq_file *m, int state, int err)
+static void fl_show_note(struct seq_file *m, enum fl_hook_state state, int err)
 {
 	if (state == FL_HS_FAILED)
 		seq_printf(m, "- (error %d)\n", err);

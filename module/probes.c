@@ -86,7 +86,7 @@ enum fl_hook_state {
 static const char *const fl_hs_name[FL_HS_NR] = {
 	[FL_HS_OFF] = "off", [FL_HS_LIVE] = "live", [FL_HS_ABSENT] = "absent",
 	[FL_HS_FAILED] = "failed", [FL_HS_UNUSED] = "unused",
-	[FL_HS_INFERRED] = "inferred", [FL_HS_HELD] = "off",
+	[FL_HS_INFERRED] = "inferred", [FL_HS_HELD] = "held",
 };
 
 static const char *const fl_hook_label[FL_HOOK_NR] = FL_HOOK_NAMES;

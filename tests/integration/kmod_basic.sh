@@ -23,13 +23,13 @@ cat "$FL_D/hooks" | tee /out/hooks.txt
 
 # Hooks every supported kernel has.  lock_vma_under_rcu only with per-VMA
 # locks, and there its outcome is inferred from handle_mm_fault's flags (no
-# kretprobe).  The mmap_lock tracepoints are held off where they carry
-# memcg_path and there is no lockless path (6.1) until `mmap_lock on`.
+# kretprobe).  The mmap_lock tracepoints are held off ("held") where they
+# carry memcg_path and there is no lockless path (6.1) until `mmap_lock on`.
 # 5.10 has neither the mmap_lock tracepoints (5.11) nor lock:contention_*
 # (5.19): absent, found so at load.
 case $FL_SERIES in
 5.10) want_lvma=absent want_mmap=absent want_cont=absent ;;
-6.1) want_lvma=absent want_mmap=off want_cont=live ;;
+6.1) want_lvma=absent want_mmap=held want_cont=live ;;
 *) want_lvma=inferred want_mmap=live want_cont=live ;;
 esac
 for h in page_fault_user page_fault_kernel handle_mm_fault; do
@@ -44,13 +44,13 @@ done
 fl_check_eq "hook lock_vma_under_rcu on $FL_SERIES" "$(kmod_hook_state lock_vma_under_rcu)" "$want_lvma"
 fl_check_eq "hook do_handle_mm_fault (no SPF kernel)" "$(kmod_hook_state do_handle_mm_fault)" absent
 fl_check_cmd "hooks: nothing armed after insmod enable=0" grep -q '^armed: no' "$FL_D/hooks"
-if [ "$want_mmap" = off ]; then
+if [ "$want_mmap" = held ]; then
 	fl_check_cmd "hooks says why mmap_lock is off" \
 		grep -q 'off: memcg_path cost, mmap_lock on to arm' "$FL_D/hooks"
 	fl_check_cmd "mmap_lock on" kmod_ctl "mmap_lock on"
 	fl_check_eq "mmap_lock_released after 'mmap_lock on'" "$(kmod_hook_state mmap_lock_released)" live
 	fl_check_cmd "mmap_lock auto" kmod_ctl "mmap_lock auto"
-	fl_check_eq "mmap_lock_released after 'mmap_lock auto'" "$(kmod_hook_state mmap_lock_released)" off
+	fl_check_eq "mmap_lock_released after 'mmap_lock auto'" "$(kmod_hook_state mmap_lock_released)" held
 fi
 
 # Blame's hooks are rows of the one hook table, listed under "blame": off

@@ -2,7 +2,8 @@
 /*
  * The A/B comparison model behind `faultline compare` and `faultline plot`:
  * per metric and thread count, the seed report's statistics for A and B,
- * the % row, a direction and Welch's t-test.  Rendering is in cmd_compare.c.
+ * the % row, a direction and Welch's t-test; and two snapshots' holders of
+ * mmap_lock (fl_cmp_snaps).  Rendering is in compare_render.c.
  */
 #ifndef FAULTLINE_COMPARE_H
 #define FAULTLINE_COMPARE_H
@@ -154,5 +155,22 @@ int fl_cmp_sum_metric(const struct fl_cmp_snapsum *ss, const struct fl_cmp_kind 
 int fl_cmp_build_explain(struct fl_cmp *c);
 /* The BLAME comparisons of c (fl_cmp_build calls it when a snapshot has --blame data). */
 int fl_cmp_build_blame(struct fl_cmp *c);
+
+/*
+ * compare A.snap B.snap: two recordings, not sweeps -- one run a side, so
+ * no metric table (no test is possible); the holder rows and the clause of
+ * record --blame (blame_compare.h).
+ */
+struct fl_cmp_snaps {
+	const char *file[2];			/* as given */
+	char krel[2][FL_KREL_LEN + 1];		/* the kernel each was recorded on */
+	double secs[2];				/* its duration */
+	struct fl_bcmp_rec rec[2];
+	struct fl_bcmp c;
+};
+/* Read A and B and compare their holders.  0, or -1 with why in err. */
+int fl_cmp_snaps_build(struct fl_cmp_snaps *p, const char *a, const char *b, double alpha,
+		       char *err, size_t errlen);
+void fl_cmp_snaps_free(struct fl_cmp_snaps *p);
 
 #endif

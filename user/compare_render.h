@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The A/B comparison (compare.h) as faultline compare writes it: text in
+ * the seed report's layout, JSON, CSV, Markdown; two snapshots as text or
+ * JSON.  compare_render.c.
+ */
+#ifndef FAULTLINE_COMPARE_RENDER_H
+#define FAULTLINE_COMPARE_RENDER_H
+
+#include <stdio.h>
+
+#include "compare.h"
+
+/* What the options say about the rendering (not about the model). */
+struct fl_cmp_view {
+	const char *label[2];	/* the (A), (B) labels; NULL: kernel_version tag, else the directory */
+	const char *kernel[2];	/* 'Kernel File' of the KERNELS block; NULL: the kernel_file tag */
+	int seed;		/* text: the seed's columns only (no direction, p-value, notes) */
+};
+
+void fl_cmp_write_text(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view *o);
+void fl_cmp_write_json(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view *o);
+void fl_cmp_write_csv(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view *o);
+void fl_cmp_write_md(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view *o);
+
+/* Two snapshots: RECORDINGS and BLAME (text), or one JSON object. */
+void fl_cmp_snaps_write_text(FILE *f, const struct fl_cmp_snaps *p, const struct fl_cmp_view *o);
+void fl_cmp_snaps_write_json(FILE *f, const struct fl_cmp_snaps *p, const struct fl_cmp_view *o);
+
+#endif

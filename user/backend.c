@@ -11,8 +11,9 @@
 
 #include "backend.h"
 #include "backend_kmod.h"
-#include "commands.h"
 #include "errbuf.h"
+
+bool fl_verbose;
 
 /*
  * What a collector asks of a backend: start (at a tier, or only that tier),

@@ -11,16 +11,38 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "backend_bpf.h"
 #include "snapshot.h"
 
 struct fl_be_ops;
 
+/* faultline -v: the backends pass their libraries' own log on (libbpf's, on stderr). */
+extern bool fl_verbose;
+
+/* Which backend the collector asks for: -b auto|bpf|kmod (record, serve). */
+enum { FL_REC_B_AUTO, FL_REC_B_BPF, FL_REC_B_KMOD };
+
+/* TEXT's lines on stderr, each as "faultline CMD: line" (backend notes). */
+static inline void fl_say_lines(const char *cmd, const char *text)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+
+		fprintf(stderr, "faultline %s: %.*s\n", cmd, n, p);
+		p = nl ? nl + 1 : p + n;
+	}
+}
+
 /* What the collector asks for. */
 struct fl_be_req {
 	const char *cmd;		/* "record", "serve": the prefix of every line said */
-	int backend_req;		/* FL_REC_B_* (commands.h) */
+	int backend_req;		/* FL_REC_B_* */
 	unsigned int tier_req;		/* FL_TIER_*: only this bpf tier; 0: any */
 	bool quiet;			/* notes only on failure */
 	bool no_kmod;			/* auto never takes the module (it filters one tgid) */

@@ -13,9 +13,8 @@
 #include <string.h>
 
 #include <faultline/abi.h>
+#include "backend.h"
 #include "topology.h"
-
-extern bool fl_verbose;
 
 int cmd_record(int argc, char **argv);	/* cmd_record.c */
 int cmd_report(int argc, char **argv);	/* cmd_report.c */
@@ -48,7 +47,7 @@ enum fl_args_ret { FL_ARGS_RUN, FL_ARGS_HELP, FL_ARGS_BAD };
 
 struct fl_record_args {
 	const char *out;		/* NULL: the default name */
-	int backend_req;		/* FL_REC_B_* */
+	int backend_req;		/* FL_REC_B_* (backend.h) */
 	unsigned int tier_req;		/* FL_TIER_*, 0 = best */
 	bool system_wide;
 	unsigned int pid;
@@ -61,7 +60,6 @@ struct fl_record_args {
 	bool blame;			/* --blame: mmap_lock write holders (implies --locks) */
 	char **cmd;			/* NULL-terminated, or NULL */
 };
-enum { FL_REC_B_AUTO, FL_REC_B_BPF, FL_REC_B_KMOD };
 
 struct fl_report_args {
 	bool per_cpu, hist, raw, phases, locks, blame;
@@ -181,20 +179,6 @@ static inline int fl_args_getopt_bad(int c, char **argv, const struct option *lo
 		return fl_args_bad(err, errlen, "unknown option '-%c'", optopt);
 	return fl_args_bad(err, errlen, "unknown option character 0x%02x",
 			   (unsigned int)optopt & 0xff);
-}
-
-/* TEXT's lines on stderr, each as "faultline CMD: line" (backend notes). */
-static inline void fl_say_lines(const char *cmd, const char *text)
-{
-	const char *p = text;
-
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		int n = nl ? (int)(nl - p) : (int)strlen(p);
-
-		fprintf(stderr, "faultline %s: %.*s\n", cmd, n, p);
-		p = nl ? nl + 1 : p + n;
-	}
 }
 
 /* -b auto|bpf|kmod (record, serve): FL_REC_B_* in *out, 0; else -1. */

@@ -15,8 +15,6 @@
 #define FL_VERSION "unknown"
 #endif
 
-bool fl_verbose;
-
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);

@@ -18,8 +18,6 @@
 
 #define MAX_ARGS 64
 
-bool fl_verbose;	/* main.c's, not linked here */
-
 static const char *const names[] = {
 	"record", "report", "probe", "export", "compare", "plot", "tags", "check", "serve",
 };

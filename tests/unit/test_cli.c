@@ -19,8 +19,6 @@
 #include "export.h"
 #include "snapshot.h"
 
-bool fl_verbose;	/* main.c's, not linked here */
-
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 
 static char err[512];

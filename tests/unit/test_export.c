@@ -27,8 +27,6 @@
 #include "pftlog.h"
 #include "snapshot.h"
 
-bool fl_verbose;
-
 #define SCHEMA "../../Documentation/faultline-snapshot.schema.json"
 #define CHECKER "../fixtures/check-json-schema.py"
 

@@ -27,8 +27,6 @@
 #include "pftlog.h"
 #include "snapshot.h"
 
-bool fl_verbose;
-
 #define FIX "../fixtures"
 
 static char tmpdir[] = "/tmp/fl-test-plot-XXXXXX";

@@ -25,8 +25,6 @@
 #include "commands.h"
 #include "serve.h"
 
-bool fl_verbose;
-
 static void hdr_fentry(struct fl_snapshot *s)
 {
 	s->hdr.backend = FL_BACKEND_BPF;

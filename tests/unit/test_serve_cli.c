@@ -19,8 +19,6 @@
 #include "serve.h"
 #include "serve_http.h"
 
-bool fl_verbose;
-
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 
 static char err[512];

@@ -40,6 +40,34 @@ fl_check_cmd "faultline probe" sh -c 'faultline probe >/out/probe.txt 2>&1'
 cat /out/probe.txt
 fl_check_cmd "probe: record would use the fentry tier" \
 	grep -q "record would use: bpf backend, fentry" /out/probe.txt
+# The fields and symbols table (user/kfields.c): the name each kernel has,
+# as its source says (mm_types.h: vm_lock 6.4-6.14, vm_refcnt 6.15+;
+# x86 percpu: pcpu_hot.preempt_count 6.2-6.14, __preempt_count before and
+# after; Debian builds CONFIG_KALLSYMS_ALL).
+field() {	# NAME STATE: NAME's row in probe's fields table reads STATE
+	sed -n '/^fields and symbols read/,/^[a-z]/p' /out/probe.txt |
+		grep -qE "^    $1 +$2( |\$)"
+}
+case $FL_SERIES in
+6.12) want="vm_area_struct.vm_lock:used vm_area_struct.vm_refcnt:absent vma_lock_cachep:used
+	vm_area_struct.vm_lock_seq:used mm_struct.mm_lock_seq:used pcpu_hot:used __preempt_count:absent
+	__per_cpu_offset:used FAULT_FLAG_VMA_LOCK:used" ;;
+6.1) want="vm_area_struct.vm_lock:absent vm_area_struct.vm_refcnt:absent vm_area_struct.vm_lock_seq:absent
+	__preempt_count:used pcpu_hot:absent __per_cpu_offset:used VM_FAULT_COMPLETED:used
+	FAULT_FLAG_VMA_LOCK:absent" ;;
+7.3) want="vm_area_struct.vm_refcnt:present vm_area_struct.vm_lock:absent vma_lock_cachep:absent
+	vm_area_struct.vm_lock_seq:used mm_struct.mm_lock_seq:used __preempt_count:used pcpu_hot:absent
+	__per_cpu_offset:used FAULT_FLAG_VMA_LOCK:used" ;;
+esac
+for w in $want; do
+	fl_check_cmd "probe: ${w%%:*} ${w#*:} on $FL_SERIES" field "${w%%:*}" "${w#*:}"
+done
+case $FL_SERIES in
+7.3) fl_check_cmd "probe: 7.3's VMA lock is a refcount, the vma class unavailable" \
+	grep -q 'unavailable: a reference count, no rwsem' /out/probe.txt ;;
+6.1) fl_check_cmd "probe: 6.1 has no per-VMA locks, said so" \
+	grep -q 'unavailable: no per-VMA locks (before 6.4)' /out/probe.txt ;;
+esac
 
 for tier in fentry kprobe tracepoint; do
 	echo "=== tier $tier"

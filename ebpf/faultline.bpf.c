@@ -45,6 +45,8 @@ struct fl_fstate {
 	fl_u64 hmf_start_ns;		/* --hmf: entry of the current handle_mm_fault call */
 	fl_u32 hmf_flags;		/* kprobe tier: the call's flags (kretprobe has no args) */
 	fl_u32 hmf_in_fault;		/* kprobe tier: the call came from the fault handler */
+	fl_u64 hmf_vma;			/* kp_why: the call's VMA and address, for the reasons */
+	fl_u64 hmf_addr;
 	fl_u16 mm_acq;			/* kp_lock_infer: mmap_lock read-acquired since the last boundary */
 	fl_u16 mm_held;			/* kp_lock_infer: and held now */
 	fl_u32 pad;
@@ -129,6 +131,12 @@ const volatile bool hmf_entry = false;
  * mmap_lock one by the mmap_lock tracepoints (kret_flags()).
  */
 const volatile bool kp_lock_infer = false;
+/*
+ * kprobe tier with the abort / retry reasons (preemptible kernels, where it
+ * is the loss-free tier: user/backend_bpf.c): the entry kprobe keeps the
+ * call's VMA and address, the kretprobe reads the VMA on the abort path.
+ */
+const volatile bool kp_why = false;
 
 /* Which per-CPU slot is live; flipped by user space for -i snapshots. */
 volatile __u32 slot = 0;
@@ -492,7 +500,8 @@ int BPF_PROG(tp_sched_switch, bool preempt, struct task_struct *prev,
 /* ---- handle_mm_fault (fentry and kprobe tiers) ------------------------ */
 
 /* Entry: only for --hmf (a clock read) and the kprobe tier (the flags). */
-static __always_inline void on_hmf_enter(fl_u32 flags, bool in_fault)
+static __always_inline void on_hmf_enter(fl_u32 flags, bool in_fault, void *vma,
+					 unsigned long address)
 {
 	struct fl_pcpu *pc = pcpu_get();
 	struct fl_fstate *f;
@@ -523,6 +532,10 @@ static __always_inline void on_hmf_enter(fl_u32 flags, bool in_fault)
 	f->hmf_start_ns = time_hmf ? bpf_ktime_get_ns() : 0;
 	f->hmf_flags = flags;
 	f->hmf_in_fault = in_fault;
+	if (kp_why) {
+		f->hmf_vma = (fl_u64)vma;
+		f->hmf_addr = address;
+	}
 }
 
 /*
@@ -581,6 +594,31 @@ static __always_inline void ll_why(struct fl_fault_state *st, struct fl_cpu_stat
 	fl_ev_ll_why(st, cs, need, &look);
 }
 
+/* The same read through bpf_probe_read (kprobe tier: VMA is a saved address). */
+static __always_inline void ll_why_probe(struct fl_fault_state *st, struct fl_cpu_stats *cs,
+					 fl_u32 need, fl_u64 v, unsigned long address)
+{
+	struct vm_area_struct___llw *vma = (void *)v;
+	struct fl_vma_look look = { .address = address, .ok = 1 };
+	struct mm_struct *mm;
+
+	if (!bpf_core_field_exists(vma->vm_lock_seq) || !vma)
+		return;
+	look.anon = BPF_CORE_READ(vma, anon_vma) != NULL;
+	look.vm_lock_seq = BPF_CORE_READ(vma, vm_lock_seq);
+	look.vm_start = BPF_CORE_READ(vma, vm_start);
+	look.vm_flags = BPF_CORE_READ(vma, vm_flags);
+	mm = BPF_CORE_READ(vma, vm_mm);
+	if (!mm)
+		look.ok = 0;
+	else if (bpf_core_field_exists(((struct mm_struct___llw_sc *)0)->mm_lock_seq))
+		look.mm_lock_seq = BPF_CORE_READ((struct mm_struct___llw_sc *)mm,
+						 mm_lock_seq.sequence);
+	else
+		look.mm_lock_seq = BPF_CORE_READ((struct mm_struct___llw_int *)mm, mm_lock_seq);
+	fl_ev_ll_why(st, cs, need, &look);
+}
+
 /*
  * A handle_mm_fault return at NOW; F = fault_get(PC), looked up by the
  * caller.  The callers read the clock first thing: the lookups before it
@@ -623,6 +661,8 @@ static __always_inline void hmf_exit(struct fl_fstate *f, fl_u32 flags, fl_u32 r
 		fl_hist_add(&cs->hist[FL_H_FAULT_LAT], lat);
 	if (need && args)
 		ll_why(&f->fs, cs, need, (struct vm_area_struct *)args[0], args[1]);
+	else if (need && kp_why && f->hmf_vma)
+		ll_why_probe(&f->fs, cs, need, f->hmf_vma, f->hmf_addr);
 }
 
 static __always_inline void on_hmf_exit(fl_u32 flags, fl_u32 ret, bool in_fault,
@@ -640,7 +680,7 @@ SEC("fentry/handle_mm_fault")
 int BPF_PROG(fe_hmf, struct vm_area_struct *vma, unsigned long address,
 	     unsigned int flags, struct pt_regs *regs)
 {
-	on_hmf_enter(flags, regs != NULL);
+	on_hmf_enter(flags, regs != NULL, NULL, 0);
 	return 0;
 }
 
@@ -656,7 +696,7 @@ int BPF_PROG(fe_hmf_pg, struct vm_area_struct *vma, unsigned long address,
 	     unsigned int flags, struct pt_regs *regs)
 {
 	bpf_preempt_disable();
-	on_hmf_enter(flags, regs != NULL);
+	on_hmf_enter(flags, regs != NULL, NULL, 0);
 	bpf_preempt_enable();
 	return 0;
 }
@@ -699,7 +739,7 @@ SEC("fentry/do_handle_mm_fault")
 int BPF_PROG(fe_do_hmf, struct vm_area_struct *vma, unsigned long address,
 	     unsigned int flags, unsigned long seq, struct pt_regs *regs)
 {
-	on_hmf_enter(flags, regs != NULL);
+	on_hmf_enter(flags, regs != NULL, NULL, 0);
 	return 0;
 }
 
@@ -717,7 +757,7 @@ SEC("fentry/__handle_speculative_fault")
 int BPF_PROG(fe_spf, struct mm_struct *mm, unsigned long address,
 	     unsigned int flags)
 {
-	on_hmf_enter(flags | kvals.ll_flag, true);
+	on_hmf_enter(flags | kvals.ll_flag, true, NULL, 0);
 	return 0;
 }
 
@@ -774,7 +814,7 @@ SEC("kprobe/handle_mm_fault")
 int BPF_KPROBE(kp_hmf, struct vm_area_struct *vma, unsigned long address,
 	       unsigned int flags, struct pt_regs *regs)
 {
-	on_hmf_enter(flags, regs != NULL);
+	on_hmf_enter(flags, regs != NULL, vma, address);
 	return 0;
 }
 
@@ -789,7 +829,7 @@ SEC("kprobe/do_handle_mm_fault")
 int BPF_KPROBE(kp_do_hmf, struct vm_area_struct *vma, unsigned long address,
 	       unsigned int flags, unsigned long seq, struct pt_regs *regs)
 {
-	on_hmf_enter(flags, regs != NULL);
+	on_hmf_enter(flags, regs != NULL, NULL, 0);
 	return 0;
 }
 
@@ -804,7 +844,7 @@ SEC("kprobe/__handle_speculative_fault")
 int BPF_KPROBE(kp_spf, struct mm_struct *mm, unsigned long address,
 	       unsigned int flags)
 {
-	on_hmf_enter(flags | kvals.ll_flag, true);
+	on_hmf_enter(flags | kvals.ll_flag, true, NULL, 0);
 	return 0;
 }
 

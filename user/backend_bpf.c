@@ -127,13 +127,28 @@ static int plan_add(struct prog_plan *plan, int n, struct bpf_program *p,
  * is read from the mmap_lock tracepoints (faultline.bpf.c, kret_flags()),
  * which must then be there; --hmf needs the entry kprobe anyway.
  */
+static bool kernel_preemptible(void);
+
 static bool kp_lock_infer(unsigned int tier, const struct fl_kfeatures *kf,
 			  const struct fl_bpf_opts *o)
 {
+	static int preempts = -1;
 	struct fl_kvals kv;
 
+	/*
+	 * Not on a preemptible kernel: there the kprobe tier is the one whose
+	 * every fault program runs preemption-disabled (kprobe, kretprobe, and
+	 * page_fault_* with interrupts off), so nothing of a fault is lost to
+	 * the recursion guard; the mmap_lock tracepoints are preemptible on 7.x
+	 * (architecture.rst, "Preemptible kernels"): the entry kprobe reads
+	 * the call's flags instead.
+	 */
+	if (tier != FL_TIER_KPROBE)
+		return false;
+	if (preempts < 0)
+		preempts = kernel_preemptible();
 	fl_kvals_from_features(kf, &kv);
-	return tier == FL_TIER_KPROBE && !o->time_hmf && kf->has_hmf && !kf->has_do_hmf &&
+	return !preempts && !o->time_hmf && kf->has_hmf && !kf->has_do_hmf &&
 	       kv.ll_kind == FL_LL_KIND_VMA_LOCK && kv.ll_infer &&
 	       kf->tp_mmap_lock && !fl_mmap_lock_off(kf, o->mmap_lock);
 }
@@ -638,10 +653,6 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	skel->rodata->kvals.ll_kind = b->kv.ll_kind;
 	skel->rodata->kvals.ll_flag = b->kv.ll_flag;
 	skel->rodata->kvals.vm_fault_retry = b->kv.vm_fault_retry;
-	/* abort / retry reasons: the fexit has the VMA, a kretprobe has not */
-	b->kv.ll_why = tier == FL_TIER_FENTRY && b->kv.ll_kind == FL_LL_KIND_VMA_LOCK &&
-		       b->kf.vma_lock_seq && b->kf.has_hmf && !b->kf.has_do_hmf;
-	skel->rodata->kvals.ll_why = b->kv.ll_why;
 	skel->rodata->kvals.vm_fault_end = b->kv.vm_fault_end;
 	b->tgid_words = tgid_words();
 	if (bpf_map__set_max_entries(skel->maps.tgid_bits, b->tgid_words)) {
@@ -656,6 +667,17 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	for (int i = 0; i < n; i++)
 		bpf_program__set_autoload(plan[i].prog, true);
 	skel->rodata->hmf_entry = plan_has_entry(skel, plan, n);
+	/*
+	 * abort / retry reasons: the fexit has the VMA; a kretprobe has not,
+	 * but where the kprobe tier loads its entry kprobe (preemptible
+	 * kernels, --hmf) that one keeps it for the kretprobe (kp_why)
+	 */
+	b->kv.ll_why = (tier == FL_TIER_FENTRY ||
+			(tier == FL_TIER_KPROBE && skel->rodata->hmf_entry)) &&
+		       b->kv.ll_kind == FL_LL_KIND_VMA_LOCK &&
+		       b->kf.vma_lock_seq && b->kf.has_hmf && !b->kf.has_do_hmf;
+	skel->rodata->kvals.ll_why = b->kv.ll_why;
+	skel->rodata->kp_why = tier == FL_TIER_KPROBE && b->kv.ll_why;
 
 	err = faultline_bpf__load(skel);
 	if (err) {

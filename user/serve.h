@@ -4,7 +4,7 @@
  * from backend reads, rendered as Prometheus text by export_prom.c (the one
  * exposition writer) plus the families only a live exporter has.  The model
  * and its rendering know nothing of HTTP (user/serve_http.c) or of the
- * backends (user/cmd_serve.c), so the unit tests drive them directly.
+ * backends (user/cmd/cmd_serve.c), so the unit tests drive them directly.
  */
 #ifndef FAULTLINE_SERVE_H
 #define FAULTLINE_SERVE_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fuzz the option parsers of every faultline subcommand (parse_X_args(),
- * user/commands.h; pft's own is fuzz_pft_options).  Input: byte 0 picks the
+ * user/cmd/commands.h; pft's own is fuzz_pft_options).  Input: byte 0 picks the
  * command, the rest is argv[1..] split on NUL.  A parser must answer
  * run / help / bad; a refusal's reason is one line (unless it quotes an
  * argument holding a newline) without the "faultline CMD:" prefix the

@@ -1,2 +1,1 @@
-fuzz_ksyms_SRCS := user/ksyms.c
 fuzz_ksyms_LIBS := -lpthread

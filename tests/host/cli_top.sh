@@ -1,8 +1,8 @@
 #!/bin/sh
-# The top-level command line (user/main.c): --version names the build and
+# The top-level command line (user/cmd/main.c): --version names the build and
 # the snapshot format, `help COMMAND` is COMMAND -h, and a wrong command or
 # option is one line on stderr with exit 2.  Then every subcommand's
-# messages and exit codes (user/commands.h; faultline(8) EXIT STATUS): a
+# messages and exit codes (user/cmd/commands.h; faultline(8) EXIT STATUS): a
 # usage error is one line "faultline CMD: WHAT (faultline help CMD)" and
 # exit 2, without the usage text or getopt's own complaint; a runtime
 # failure one line "faultline CMD: ..." and exit 1.  Needs no root and no

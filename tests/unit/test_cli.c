@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The subcommands' option parsers (parse_X_args, user/commands.h): what
+ * The subcommands' option parsers (parse_X_args, user/cmd/commands.h): what
  * they accept, the one-line reasons they refuse with (the same texts the
  * commands printed before the parsers were split out), and that a parser
  * starts from a clean getopt state even when the previous call stopped in

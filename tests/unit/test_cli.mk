@@ -1,3 +1,2 @@
-# The parsers live with their commands: link the collector but main.c.
-test_cli_SRCS := $(filter-out user/main.c,$(patsubst $(TOP)/%,%,$(sort $(wildcard $(TOP)/user/*.c))))
+# the parsers pull every command in, the backends with them
 test_cli_LIBS := -lbpf -lelf -lz -lmicrohttpd -lpthread

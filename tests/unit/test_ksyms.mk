@@ -1,2 +1,1 @@
-test_ksyms_SRCS := user/ksyms.c
 test_ksyms_LIBS := -lpthread

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Subcommands of the faultline collector; one file each (user/cmd_*.c). */
+/* Subcommands of the faultline collector; one file each (user/cmd/cmd_*.c). */
 #ifndef FAULTLINE_COMMANDS_H
 #define FAULTLINE_COMMANDS_H
 

@@ -1,1 +1,0 @@
-fuzz_kv_SRCS := user/kv.c

@@ -1,1 +1,0 @@
-fuzz_pft_options_SRCS := tools/pft/options.c

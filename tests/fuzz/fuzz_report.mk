@@ -1,1 +1,0 @@
-fuzz_report_SRCS := user/selfcost.c user/snapshot.c user/crc32c.c user/atomic.c user/report_common.c user/snapshot_merge.c user/phases_report.c user/invariants.c user/blame_model.c user/blame_report.c user/export_out.c user/stats.c user/export.c user/export_fmt.c user/pftlog.c user/kv.c user/topology.c

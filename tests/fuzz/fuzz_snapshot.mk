@@ -1,1 +1,0 @@
-fuzz_snapshot_SRCS := user/snapshot.c user/crc32c.c user/atomic.c

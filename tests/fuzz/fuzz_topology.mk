@@ -1,1 +1,0 @@
-fuzz_topology_SRCS := user/topology.c

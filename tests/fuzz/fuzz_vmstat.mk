@@ -1,1 +1,0 @@
-fuzz_vmstat_SRCS := user/vmstat.c

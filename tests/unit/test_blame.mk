@@ -1,1 +1,0 @@
-test_blame_SRCS := user/blame_model.c user/blame_report.c user/blame_rows.c user/snapshot.c user/crc32c.c user/atomic.c user/report_common.c user/export_out.c user/stats.c user/topology.c user/tags.c user/kv.c user/selfcost.c user/export.c user/export_fmt.c user/pftlog.c

@@ -1,1 +1,0 @@
-test_compare_SRCS := user/selfcost.c user/cmd_compare.c user/compare.c user/compare_render.c user/compare_table.c user/pftlog.c user/kv.c user/stats.c user/snapshot.c user/crc32c.c user/atomic.c user/export_out.c user/report_common.c user/phases_report.c user/topology.c user/phases_sweep.c user/blame_compare.c user/blame_model.c user/blame_report.c

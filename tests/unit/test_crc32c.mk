@@ -1,1 +1,0 @@
-test_crc32c_SRCS := user/crc32c.c

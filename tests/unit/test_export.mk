@@ -1,1 +1,0 @@
-test_export_SRCS := user/selfcost.c user/cmd_export.c user/export.c user/export_fmt.c user/blame_model.c user/blame_report.c user/export_prom.c user/export_out.c user/report_common.c user/snapshot.c user/crc32c.c user/atomic.c user/topology.c user/pftlog.c user/kv.c user/stats.c

@@ -1,1 +1,0 @@
-test_invariants_SRCS := user/invariants.c user/snapshot.c user/crc32c.c user/atomic.c

@@ -1,1 +1,0 @@
-test_mmaplock_SRCS := tests/unit/mmaplock_kside.c

@@ -1,1 +1,0 @@
-test_pft_clock_SRCS := tools/pft/clock.c

@@ -1,1 +1,0 @@
-test_pft_options_SRCS := tools/pft/options.c

@@ -1,1 +1,0 @@
-test_pft_output_SRCS := tools/pft/output.c tools/pft/options.c

@@ -1,1 +1,0 @@
-test_pft_series_SRCS := tools/pft/series.c

@@ -1,1 +1,0 @@
-test_pft_shapes_SRCS := tools/pft/options.c tools/pft/output.c

@@ -1,1 +1,0 @@
-test_plot_SRCS := user/selfcost.c user/cmd_plot.c user/compare.c user/pftlog.c user/kv.c user/stats.c user/snapshot.c user/crc32c.c user/atomic.c user/export_out.c user/report_common.c user/phases_report.c user/topology.c user/blame_compare.c user/blame_model.c user/blame_report.c

@@ -1,1 +1,0 @@
-test_stats_SRCS := user/stats.c

@@ -1,1 +1,0 @@
-test_vmstat_SRCS := user/vmstat.c

@@ -122,13 +122,14 @@ const volatile bool time_hmf = false;		/* --hmf: time handle_mm_fault calls */
  * so without one the fault programs skip testing them, and the verifier
  * drops that code.  The kretprobe tier gained more than the tests: on the
  * cost meter a kprobe program's JITed size costs each fault too
- * (Documentation/overhead.rst, fourth round).
+ * (Documentation/overhead.rst, "Design choices").
  */
 const volatile bool hmf_entry = false;
 /*
- * kprobe tier on per-VMA-lock kernels without --hmf: no kprobe at the
- * handle_mm_fault entry; the kretprobe tells a VMA-locked call from an
- * mmap_lock one by the mmap_lock tracepoints (kret_flags()).
+ * kprobe tier on per-VMA-lock kernels without --hmf that do not preempt
+ * kernel code: no kprobe at the handle_mm_fault entry; the kretprobe tells
+ * a VMA-locked call from an mmap_lock one by the mmap_lock tracepoints
+ * (kret_flags()).
  */
 const volatile bool kp_lock_infer = false;
 /*

@@ -63,9 +63,6 @@ endef
 define fl_lib
 $(call fl_archive,$(1)/libfaultline.a,$(1),user,$(FL_LIB_SRCS),$(2),$(3))
 $(call fl_archive,$(1)/libfaultline-cmd.a,$(1)/cmd,user/cmd,$(FL_CMD_SRCS),$(2),$(3))
-# backend_bpf.c still takes fl_verbose from commands.h (backend.h has it):
-# the one library object that sees user/cmd/, until it includes backend.h
-$(1)/backend_bpf.o: $(3) += -I$(TOP)/user/cmd
 .DEFAULT_GOAL := $$(fl_lib_goal)
 endef
 

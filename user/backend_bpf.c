@@ -25,7 +25,7 @@
 #include <bpf/libbpf.h>
 
 #include "backend_bpf.h"
-#include "commands.h"
+#include "backend.h"
 #include "errbuf.h"
 #include "intask_set.h"
 #include "selfcost.h"

@@ -14,12 +14,12 @@ KDIR := $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 endif
 
 .PHONY: all module bpf user tools check unit integration demo bench perf fuzz \
-	install clean deps help
+	install deb clean deps help
 
 all: module bpf user tools
 
 help:
-	@echo "targets: all module bpf user tools check demo bench perf fuzz install clean deps"
+	@echo "targets: all module bpf user tools check demo bench perf fuzz install deb clean deps"
 	@echo "vars:    KDIR=<kernel headers> V=1 PREFIX=/usr/local DESTDIR= SANITIZE=1"
 
 deps:
@@ -90,6 +90,11 @@ install: user tools
 	install -d $(DESTDIR)$(PREFIX)/share/man/man8
 	rst2man Documentation/faultline.8.rst >$(DESTDIR)$(PREFIX)/share/man/man8/faultline.8.tmp
 	mv $(DESTDIR)$(PREFIX)/share/man/man8/faultline.8.tmp $(DESTDIR)$(PREFIX)/share/man/man8/faultline.8
+
+# the Debian packages, faultline and faultline-dkms (debian/), built in a
+# copy of the tree: build/deb/*.deb (tools/build-deb)
+deb:
+	$(Q)tools/build-deb
 
 clean:
 	-$(Q)$(MAKE) --no-print-directory -C ebpf TOP=$(TOP) clean

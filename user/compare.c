@@ -216,8 +216,7 @@ static void snapsum_groups(struct fl_cmp_snapsum *ss, const struct fl_snapshot *
 	}
 }
 
-/* The phase / lock figures of one snapshot. */
-static void snapsum_fill(struct fl_cmp_snapsum *ss, const struct fl_snapshot *s)
+void fl_cmp_snapsum_fill(struct fl_cmp_snapsum *ss, const struct fl_snapshot *s)
 {
 	const char *t;
 
@@ -275,7 +274,7 @@ static int read_sums(struct fl_cmp *c)
 				memset(&snap, 0, sizeof(snap));
 				if (fl_snapshot_read_file(ser->snaps[k], &snap, err, sizeof(err)))
 					continue;	/* noted by snap_values() */
-				snapsum_fill(&cs->v[k], &snap);
+				fl_cmp_snapsum_fill(&cs->v[k], &snap);
 				snapsum_groups(&cs->v[k], &snap);
 				if (fl_bcmp_rec_from(&cs->v[k].blame, &snap)) {
 					fl_snapshot_free(&snap);
@@ -1013,48 +1012,4 @@ void fl_cmp_free(struct fl_cmp *c)
 	fl_sweep_free(&c->sw[0]);
 	fl_sweep_free(&c->sw[1]);
 	memset(c, 0, sizeof(*c));
-}
-
-int fl_cmp_snaps_build(struct fl_cmp_snaps *p, const char *a, const char *b, double alpha,
-		       char *err, size_t errlen)
-{
-	memset(p, 0, sizeof(*p));
-	p->file[0] = a;
-	p->file[1] = b;
-	for (int s = 0; s < 2; s++) {
-		struct fl_snapshot snap;
-		int rc;
-
-		memset(&snap, 0, sizeof(snap));
-		if (fl_snapshot_read_file(p->file[s], &snap, err, errlen))
-			goto fail;
-		memcpy(p->krel[s], snap.hdr.kernel_release, FL_KREL_LEN);
-		p->krel[s][FL_KREL_LEN] = '\0';
-		p->secs[s] = snap.hdr.duration_ns / 1e9;
-		rc = fl_bcmp_rec_from(&p->rec[s], &snap);
-		fl_snapshot_free(&snap);
-		if (rc) {
-			snprintf(err, errlen, "out of memory");
-			goto fail;
-		}
-	}
-	if (fl_bcmp_build(&p->c, (const struct fl_bcmp_rec *const[2]){ &p->rec[0], &p->rec[1] },
-			  (const unsigned int[2]){ 1, 1 }, alpha, "")) {
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
-	return 0;
-fail:
-	fl_bcmp_rec_free(&p->rec[0]);
-	fl_bcmp_rec_free(&p->rec[1]);
-	memset(p, 0, sizeof(*p));
-	return -1;
-}
-
-void fl_cmp_snaps_free(struct fl_cmp_snaps *p)
-{
-	fl_bcmp_free(&p->c);
-	fl_bcmp_rec_free(&p->rec[0]);
-	fl_bcmp_rec_free(&p->rec[1]);
-	memset(p, 0, sizeof(*p));
 }

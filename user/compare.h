@@ -2,8 +2,9 @@
 /*
  * The A/B comparison model behind `faultline compare` and `faultline plot`:
  * per metric and thread count, the seed report's statistics for A and B,
- * the % row, a direction and Welch's t-test; and two snapshots' holders of
- * mmap_lock (fl_cmp_snaps).  Rendering is in compare_render.c.
+ * the % row, a direction and Welch's t-test.  Rendering is in
+ * compare_render.c; two snapshots side by side (compare A.snap B.snap) in
+ * compare_snaps.h.
  */
 #ifndef FAULTLINE_COMPARE_H
 #define FAULTLINE_COMPARE_H
@@ -144,6 +145,11 @@ int fl_snap_metric(const struct fl_snapshot *s, const char *kind, double *v,
  */
 int fl_cmp_sum_metric(const struct fl_cmp_snapsum *ss, const struct fl_cmp_kind *kd,
 		      double *v, char *why, size_t len);
+/*
+ * The phase / lock figures of one snapshot into ss (not its groups: grp[]
+ * stays empty), and why a part is missing.  Sweeps and two snapshots alike.
+ */
+void fl_cmp_snapsum_fill(struct fl_cmp_snapsum *ss, const struct fl_snapshot *s);
 
 /*
  * EXPLAIN lines of c (fl_cmp_build fills them when the sweeps carry phases):
@@ -156,21 +162,7 @@ int fl_cmp_build_explain(struct fl_cmp *c);
 /* The BLAME comparisons of c (fl_cmp_build calls it when a snapshot has --blame data). */
 int fl_cmp_build_blame(struct fl_cmp *c);
 
-/*
- * compare A.snap B.snap: two recordings, not sweeps -- one run a side, so
- * no metric table (no test is possible); the holder rows and the clause of
- * record --blame (blame_compare.h).
- */
-struct fl_cmp_snaps {
-	const char *file[2];			/* as given */
-	char krel[2][FL_KREL_LEN + 1];		/* the kernel each was recorded on */
-	double secs[2];				/* its duration */
-	struct fl_bcmp_rec rec[2];
-	struct fl_bcmp c;
-};
-/* Read A and B and compare their holders.  0, or -1 with why in err. */
-int fl_cmp_snaps_build(struct fl_cmp_snaps *p, const char *a, const char *b, double alpha,
-		       char *err, size_t errlen);
-void fl_cmp_snaps_free(struct fl_cmp_snaps *p);
+/* compare A.snap B.snap: two recordings (compare_snaps.h, fl_cmp_snaps). */
+#include "compare_snaps.h"
 
 #endif

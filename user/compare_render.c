@@ -2,8 +2,8 @@
 /*
  * The renderers of the A/B comparison (compare.h's model): the seed
  * report's text layout (KERNELS, TAGS, METRICS with (A), (B) and % rows,
- * then legend, EXPLAIN, BLAME, GAPS, NOTES), JSON, CSV and Markdown; and
- * the two-snapshot comparison as text or JSON.  faultline compare chooses.
+ * then legend, EXPLAIN, BLAME, GAPS, NOTES), JSON, CSV and Markdown (two
+ * snapshots: compare_snaps_render.c).  faultline compare chooses.
  */
 #define _GNU_SOURCE
 #include <libgen.h>
@@ -607,36 +607,4 @@ void fl_cmp_write_md(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view *
 	}
 	for (unsigned int i = 0; i < c->nnotes; i++)
 		fprintf(f, "%s- %s\n", i ? "" : "\nNotes:\n", c->notes[i]);
-}
-
-/* ---- two snapshots (compare A.snap B.snap): the holders of mmap_lock ---- */
-
-void fl_cmp_snaps_write_text(FILE *f, const struct fl_cmp_snaps *p, const struct fl_cmp_view *o)
-{
-	fprintf(f, "[*] RECORDINGS\n");
-	for (int s = 0; s < 2; s++)
-		fprintf(f, "(%c) %s%s%s: kernel %s, %.3f s\n", 'A' + s, p->file[s],
-			o->label[s] ? " " : "", o->label[s] ? o->label[s] : "", p->krel[s],
-			p->secs[s]);
-	fprintf(f, "\n[*] BLAME\n");
-	fl_bcmp_text(f, &p->c);
-}
-
-void fl_cmp_snaps_write_json(FILE *f, const struct fl_cmp_snaps *p, const struct fl_cmp_view *o)
-{
-	fprintf(f, "{\"faultline_compare\":1,\"inputs\":\"snapshots\"");
-	for (int s = 0; s < 2; s++) {
-		fprintf(f, ",\"%c\":{\"file\":", 'a' + s);
-		fl_json_str(f, p->file[s]);
-		fprintf(f, ",\"label\":");
-		fl_json_str(f, o->label[s] ? o->label[s] : p->krel[s]);
-		fprintf(f, ",\"kernel\":");
-		fl_json_str(f, p->krel[s]);
-		fprintf(f, ",\"seconds\":");
-		fl_json_num(f, p->secs[s]);
-		fputc('}', f);
-	}
-	fprintf(f, ",\"blame\":");
-	fl_bcmp_json(f, &p->c);
-	fprintf(f, "}\n");
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The A/B comparison (compare.h) as faultline compare writes it: text in
- * the seed report's layout, JSON, CSV, Markdown; two snapshots as text or
- * JSON.  compare_render.c.
+ * the seed report's layout, JSON, CSV, Markdown.  compare_render.c (two
+ * snapshots: compare_snaps.h).
  */
 #ifndef FAULTLINE_COMPARE_RENDER_H
 #define FAULTLINE_COMPARE_RENDER_H
@@ -22,9 +22,5 @@ void fl_cmp_write_text(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view
 void fl_cmp_write_json(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view *o);
 void fl_cmp_write_csv(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view *o);
 void fl_cmp_write_md(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view *o);
-
-/* Two snapshots: RECORDINGS and BLAME (text), or one JSON object. */
-void fl_cmp_snaps_write_text(FILE *f, const struct fl_cmp_snaps *p, const struct fl_cmp_view *o);
-void fl_cmp_snaps_write_json(FILE *f, const struct fl_cmp_snaps *p, const struct fl_cmp_view *o);
 
 #endif

@@ -25,39 +25,52 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: faultline compare [OPTIONS] A B\n"
 "  A, B: pft-sweep result directories (base kernel A, test kernel B), or two\n"
-"  snapshots (record -o): then the holders of mmap_lock (record --blame) only\n"
+"  snapshots (record -o): the two recordings side by side, a rank test per histogram\n"
 "  -f, --format FMT     text (default, the seed report's layout), json, csv, markdown\n"
 "      --seed           text with the seed's columns only (no direction, no p-value)\n"
-"      --label-a L      label of the (A) rows (default: A's kernel_version tag)\n"
+"      --label-a L      label of the (A) rows (default: A's kernel_version tag; two\n"
+"                       snapshots: the kernel release, else the file name)\n"
 "      --label-b L\n"
 "      --kernel-a NAME  'Kernel File' of A in the KERNELS block (default: tag kernel_file)\n"
 "      --kernel-b NAME\n"
-"      --alpha P        significance level for Welch's t-test (default 0.05)\n"
+"      --alpha P        significance level for Welch's t-test, or the rank test of\n"
+"                       two snapshots (default 0.05)\n"
 "      --any-shape      compare sweeps of different pft fault shapes (PFT_SHAPE)\n"
 "                       instead of refusing; every label then names its shape\n"
 "  -o, --output FILE    write atomically to FILE instead of stdout\n");
 }
 
-/* compare A.snap B.snap: the holders of mmap_lock (compare.h, fl_cmp_snaps) */
-static int compare_snapshots(const struct fl_compare_args *o, const struct fl_cmp_view *v)
+/* compare A.snap B.snap: two recordings side by side (compare_snaps.h) */
+static int compare_snapshots(const struct fl_compare_args *o)
 {
 	struct fl_cmp_snaps p;
 	struct fl_out out;
 	char err[512];
 	int rc = 1;
 
-	if ((o->fmt != FL_CMP_FMT_TEXT && o->fmt != FL_CMP_FMT_JSON) || o->seed)
-		return fl_usage_error("compare", "two snapshot files compare as text or json "
-				      "(not --seed)");
+	if (o->seed)
+		return fl_usage_error("compare", "--seed is the layout of two pft-sweep directories, "
+				      "not of two snapshots");
 	if (fl_cmp_snaps_build(&p, o->a, o->b, o->alpha, err, sizeof(err))) {
 		fprintf(stderr, "faultline compare: %s\n", err);
 		return 1;
 	}
+	fl_cmp_snaps_label(&p, (const char *const[2]){ o->label[0], o->label[1] });
 	if (!fl_out_open(&out, o->out)) {
-		if (o->fmt == FL_CMP_FMT_TEXT)
-			fl_cmp_snaps_write_text(out.f, &p, v);
-		else
-			fl_cmp_snaps_write_json(out.f, &p, v);
+		switch (o->fmt) {
+		case FL_CMP_FMT_TEXT:
+			fl_cmp_snaps_write_text(out.f, &p);
+			break;
+		case FL_CMP_FMT_JSON:
+			fl_cmp_snaps_write_json(out.f, &p);
+			break;
+		case FL_CMP_FMT_CSV:
+			fl_cmp_snaps_write_csv(out.f, &p);
+			break;
+		case FL_CMP_FMT_MD:
+			fl_cmp_snaps_write_md(out.f, &p);
+			break;
+		}
 		rc = fl_out_commit(&out) ? 1 : 0;
 	}
 	fl_cmp_snaps_free(&p);
@@ -163,7 +176,7 @@ int cmd_compare(int argc, char **argv)
 	v = (struct fl_cmp_view){ .label = { o.label[0], o.label[1] },
 				  .kernel = { o.kernel[0], o.kernel[1] }, .seed = o.seed };
 	if (is_file(o.a) && is_file(o.b))
-		return compare_snapshots(&o, &v);
+		return compare_snapshots(&o);
 	if (is_file(o.a) || is_file(o.b)) {
 		fprintf(stderr, "faultline compare: %s is a file and %s is not: give two snapshots "
 			"or two pft-sweep directories\n", is_file(o.a) ? o.a : o.b,

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * faultline compare A.snap B.snap: two recordings side by side
+ * (compare_snaps.c), on snapshots written here through the snapshot
+ * writer with known contents, every figure worked out by hand:
+ *  - fault counts and rates, latency quantiles of each side;
+ *  - the rank test: a U value computed by hand, identical histograms
+ *    (p = 1), clearly shifted ones (p < 1e-6);
+ *  - "not compared (A: why)" where a side cannot measure a figure
+ *    (no lockless fault path, handle_mm_fault not timed), never a 0;
+ *  - the rows in text, json, csv and markdown; default labels.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "commands.h"
+#include "compare.h"
+#include "pftlog.h"
+#include "snapshot.h"
+
+static char tmpdir[] = "/tmp/fl-test-compare-snaps-XXXXXX";
+static char pa[300], pb[300], pa2[300];
+
+#define HOOK(h) (1ULL << (h))
+
+/*
+ * A: kernel 6.1.0-test, 2 s, 2 CPUs, no lockless fault path, handle_mm_fault
+ * not timed (the hmf_not_timed tag), mmap_lock tracepoints off (its tag);
+ * 300 + 100 user faults, 4 kernel-mode, 2 unhandled, 410 hmf calls; fault
+ * latency 200 x 1000 ns, 200 x 2000 ns.
+ * B: kernel 6.12.0-test, 1 s, per-VMA locks with abort reasons, mmap_lock
+ * recorded; 800 user faults, 810 hmf calls; latency 400 x 2000, 400 x 4000;
+ * lockless: 800 attempted, 780 succeeded, 12 aborted (8 write-locked, 4 no
+ * VMA), 8 retried (8 no anon_vma); mmap_lock read wait 20 x 500 ns.
+ */
+static void write_a(const char *path, const char *krel)
+{
+	struct fl_snapshot s;
+	char err[256];
+
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(fl_snapshot_alloc_cpus(&s, 2), 0);
+	snprintf(s.hdr.kernel_release, sizeof(s.hdr.kernel_release), "%s", krel);
+	s.hdr.duration_ns = 2000000000ULL;
+	s.hdr.backend = FL_BACKEND_BPF;
+	s.hdr.tier = FL_TIER_FENTRY;
+	s.hdr.lockless_kind = FL_LL_KIND_NONE;
+	s.hdr.hooks_live = HOOK(FL_HOOK_PF_USER) | HOOK(FL_HOOK_HMF);
+	s.cpu_online[0] = s.cpu_online[1] = 1;
+	s.cpus[0].cnt[FL_C_FAULTS_USER] = 300;
+	s.cpus[1].cnt[FL_C_FAULTS_USER] = 100;
+	s.cpus[1].cnt[FL_C_FAULTS_KERNEL] = 4;
+	s.cpus[0].cnt[FL_C_FAULTS_ENDED] = 400;
+	s.cpus[0].cnt[FL_C_FAULTS_UNHANDLED] = 2;
+	s.cpus[0].cnt[FL_C_HMF_CALLS] = 410;
+	for (int k = 0; k < 200; k++) {
+		fl_hist_add(&s.cpus[k & 1].hist[FL_H_FAULT_LAT], 1000);
+		fl_hist_add(&s.cpus[k & 1].hist[FL_H_FAULT_LAT], 2000);
+	}
+	assert_int_equal(fl_snapshot_set_tag(&s, FL_TAG_HMF_OFF,
+					     "not timed by default (record --hmf)"), 0);
+	assert_int_equal(fl_snapshot_set_tag(&s, FL_TAG_MMAP_LOCK_OFF, FL_MMAP_LOCK_OFF_WHY), 0);
+	assert_int_equal(fl_snapshot_write_file(path, &s, err, sizeof(err)), 0);
+	fl_snapshot_free(&s);
+}
+
+static void write_b(const char *path)
+{
+	struct fl_snapshot s;
+	struct fl_cpu_stats *c;
+	char err[256];
+
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(fl_snapshot_alloc_cpus(&s, 1), 0);
+	c = &s.cpus[0];
+	strcpy(s.hdr.kernel_release, "6.12.0-test");
+	s.hdr.duration_ns = 1000000000ULL;
+	s.hdr.backend = FL_BACKEND_BPF;
+	s.hdr.tier = FL_TIER_FENTRY;
+	s.hdr.lockless_kind = FL_LL_KIND_VMA_LOCK;
+	s.hdr.flags |= FL_SNAP_F_LL_WHY;
+	s.hdr.hooks_live = HOOK(FL_HOOK_PF_USER) | HOOK(FL_HOOK_HMF) | HOOK(FL_HOOK_LOCK_VMA) |
+			   HOOK(FL_HOOK_MMAP_START) | HOOK(FL_HOOK_MMAP_ACQUIRED) |
+			   HOOK(FL_HOOK_MMAP_RELEASED);
+	s.cpu_online[0] = 1;
+	c->cnt[FL_C_FAULTS_USER] = 800;
+	c->cnt[FL_C_FAULTS_ENDED] = 800;
+	c->cnt[FL_C_HMF_CALLS] = 810;
+	for (int k = 0; k < 400; k++) {
+		fl_hist_add(&c->hist[FL_H_FAULT_LAT], 2000);
+		fl_hist_add(&c->hist[FL_H_FAULT_LAT], 4000);
+		fl_hist_add(&c->hist[FL_H_HMF], 1500);
+	}
+	c->ll[FL_LL_ATTEMPTED] = 800;
+	c->ll[FL_LL_SUCCEEDED] = 780;
+	c->ll[FL_LL_ABORTED] = 12;
+	c->ll[FL_LL_RETRIED] = 8;
+	c->cnt[FL_C_LLW_WLOCKED] = 8;
+	c->cnt[FL_C_LLW_NOVMA] = 4;
+	c->cnt[FL_C_LLW_ANON] = 8;
+	for (int k = 0; k < 20; k++)
+		fl_hist_add(&c->hist[FL_H_MMAP_WAIT_R], 500);
+	assert_int_equal(fl_snapshot_write_file(path, &s, err, sizeof(err)), 0);
+	fl_snapshot_free(&s);
+}
+
+static char *run_out(const char *fmt, const char *a, const char *b, const char *extra)
+{
+	char out[400], *t;
+	char *argv[12];
+	int argc = 0;
+
+	snprintf(out, sizeof(out), "%s/out.%s", tmpdir, fmt);
+	argv[argc++] = "compare";
+	argv[argc++] = "-f";
+	argv[argc++] = (char *)fmt;
+	argv[argc++] = "-o";
+	argv[argc++] = out;
+	if (extra) {
+		argv[argc++] = "--label-a";
+		argv[argc++] = (char *)extra;
+	}
+	argv[argc++] = (char *)a;
+	argv[argc++] = (char *)b;
+	argv[argc] = NULL;
+	assert_int_equal(cmd_compare(argc, argv), 0);
+	t = fl_read_text(out, 1 << 20);
+	assert_non_null(t);
+	return t;
+}
+
+/* collapse whitespace runs, trim */
+static void norm(char *s)
+{
+	char *o = s, *p = s;
+	int sp = 0;
+
+	for (; *p; p++) {
+		if (*p == ' ' || *p == '\t') {
+			sp = 1;
+			continue;
+		}
+		if (sp && o != s && o[-1] != '\n' && *p != '\n')
+			*o++ = ' ';
+		sp = 0;
+		*o++ = *p;
+	}
+	*o = '\0';
+}
+
+static void hist_of(struct fl_hist *h, const unsigned long long *v, unsigned int n)
+{
+	memset(h, 0, sizeof(*h));
+	for (unsigned int i = 0; i < n; i++)
+		fl_hist_add(h, v[i]);
+}
+
+/*
+ * The rank test by hand.  Values below 16 ns have a bucket each.
+ * A = {1, 1, 2, 3}, B = {2, 3, 3, 4}: B's U counts, per B event, the A
+ * events below it plus half the tied ones: 2 -> 2 + 0.5, 3 -> 3 + 0.5
+ * (twice), 4 -> 4: U = 13.5 of 16 pairs.  mu = 8; ties per bucket t = 2, 2,
+ * 3, 1: sum(t^3 - t) = 6 + 6 + 24 = 36; N = 8: var = 16/12 (9 - 36/56) =
+ * 11.142857; z = (13.5 - 8 - 0.5) / sqrt(var) = 1.497862, p = erfc(z/sqrt2)
+ * = 0.134169.
+ */
+static void test_rank_by_hand(void **state)
+{
+	static const unsigned long long va[] = { 1, 1, 2, 3 }, vb[] = { 2, 3, 3, 4 };
+	struct fl_hist a, b;
+	struct fl_rank_test r;
+
+	(void)state;
+	hist_of(&a, va, 4);
+	hist_of(&b, vb, 4);
+	fl_hist_rank_test(&a, &b, &r);
+	assert_true(r.n[0] == 4 && r.n[1] == 4);
+	assert_true(r.u == 13.5);
+	assert_true(fabs(r.prob - 13.5 / 16) < 1e-12);
+	assert_true(fabs(r.z - 5 / sqrt(16.0 / 12 * (9 - 36.0 / 56))) < 1e-12);
+	assert_true(fabs(r.z - 1.497862) < 1e-6);
+	assert_true(fabs(r.p - 0.134169) < 1e-6);
+	/* the other way round: U of A = 16 - 13.5, same p, z negated */
+	fl_hist_rank_test(&b, &a, &r);
+	assert_true(r.u == 2.5);
+	assert_true(fabs(r.z + 1.497862) < 1e-6 && fabs(r.p - 0.134169) < 1e-6);
+	/* identical histograms: U = n_a n_b / 2, p = 1 */
+	fl_hist_rank_test(&a, &a, &r);
+	assert_true(r.u == 8 && r.prob == 0.5 && r.z == 0 && r.p == 1);
+	/* everything in one bucket on both sides: no variance, p = 1 */
+	hist_of(&b, (const unsigned long long[]){ 7, 7, 7 }, 3);
+	fl_hist_rank_test(&b, &b, &r);
+	assert_true(r.p == 1 && r.prob == 0.5);
+	/* an empty side: no test */
+	memset(&b, 0, sizeof(b));
+	fl_hist_rank_test(&a, &b, &r);
+	assert_true(isnan(r.p) && isnan(r.u));
+}
+
+/* The model's figures of A and B (write_a, write_b), worked out by hand. */
+static void test_figures(void **state)
+{
+	struct fl_cmp_snaps p;
+	const struct fl_csn_row *r;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(fl_cmp_snaps_build(&p, pa, pb, 0.05, err, sizeof(err)), 0);
+	/* labels from what differs: the kernels */
+	assert_string_equal(p.side[0].label, "6.1.0-test");
+	assert_string_equal(p.side[1].label, "6.12.0-test");
+	r = fl_cmp_snaps_row(&p, "faults_user");
+	assert_true(r && r->have[0] && r->have[1] && r->v[0] == 400 && r->v[1] == 800);
+	assert_true(r->pct == 100);
+	r = fl_cmp_snaps_row(&p, "faults_user_per_s");	/* 400 in 2 s, 800 in 1 s */
+	assert_true(r && r->v[0] == 200 && r->v[1] == 800 && r->pct == 300);
+	r = fl_cmp_snaps_row(&p, "faults_kernel");
+	assert_true(r && r->v[0] == 4 && r->v[1] == 0);
+	r = fl_cmp_snaps_row(&p, "faults_unhandled_per_s");
+	assert_true(r && r->v[0] == 1 && r->v[1] == 0);
+	r = fl_cmp_snaps_row(&p, "handle_mm_fault_calls_per_s");
+	assert_true(r && r->v[0] == 205 && r->v[1] == 810);
+	/*
+	 * Quantiles: the midpoint of the rank's bucket, clamped to [min, max].
+	 * 1000 is in [960, 1024) (midpoint 991, clamped up to min 1000), 2000
+	 * in [1920, 2048) (1983), 4000 in [3840, 4096) (3967).  A: p50 rank
+	 * 200 -> 1000, p90/p99 -> 1983, max 2000, mean 1500.  B: p50 rank 400
+	 * -> 1983 clamped up to its min 2000, p90/p99 -> 3967, max 4000, mean
+	 * 3000.
+	 */
+	static const struct {
+		const char *name;
+		double a, b;
+	} q[] = {
+		{ "fault_latency_count", 400, 800 },
+		{ "fault_latency_p50", 1000, 2000 },
+		{ "fault_latency_p90", 1983, 3967 },
+		{ "fault_latency_p99", 1983, 3967 },
+		{ "fault_latency_max", 2000, 4000 },
+		{ "fault_latency_mean", 1500, 3000 },
+	};
+	for (unsigned int i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		r = fl_cmp_snaps_row(&p, q[i].name);
+		assert_non_null(r);
+		assert_true(r->have[0] && r->have[1]);
+		assert_true(r->v[0] == q[i].a && r->v[1] == q[i].b);
+	}
+	/*
+	 * The rank test of fault_latency: B's U = 400 (B at 2000) x (200 A
+	 * below + 200/2 tied) + 400 (B at 4000) x 400 = 280000 of 400 x 800
+	 * pairs: P(B>A) = 0.875, far from 0.5: p < 1e-6.
+	 */
+	assert_string_equal(p.rank[0].hist, "fault_latency");
+	assert_true(p.rank[0].have[0] && p.rank[0].have[1]);
+	assert_true(p.rank[0].t.u == 280000 && p.rank[0].t.prob == 0.875);
+	assert_true(p.rank[0].t.p < 1e-6 && p.rank[0].significant);
+	/* A's handle_mm_fault was not timed: no test, the tag's reason */
+	assert_string_equal(p.rank[1].hist, "handle_mm_fault");
+	assert_true(!p.rank[1].have[0] && p.rank[1].have[1]);
+	assert_string_equal(p.rank[1].why[0], "unavailable (not timed by default (record --hmf))");
+	/* lockless: A's kernel has no lockless path: never a 0 */
+	r = fl_cmp_snaps_row(&p, "lockless_attempted");
+	assert_true(r && !r->have[0] && r->have[1] && r->v[1] == 800 && isnan(r->pct));
+	assert_non_null(strstr(r->why[0], "absent (this kernel has no lockless fault path"));
+	r = fl_cmp_snaps_row(&p, "lockless_aborted_per_mille");	/* 12 / 800 = 15 per mille */
+	assert_true(r && r->have[1] && r->v[1] == 15);
+	r = fl_cmp_snaps_row(&p, "lockless_abort_write_locked_per_mille");	/* 8 / 800 */
+	assert_true(r && r->have[1] && r->v[1] == 10 && !r->have[0]);
+	/* mmap_lock: off on A by default, with its reason */
+	r = fl_cmp_snaps_row(&p, "mmap_lock_wait_read_p50");
+	assert_true(r && !r->have[0] && r->have[1] && r->v[1] == 500);
+	assert_non_null(strstr(r->why[0], "unavailable (not recorded by default on this kernel"));
+	fl_cmp_snaps_free(&p);
+
+	/* A against itself: every figure equal, every test p = 1 */
+	assert_int_equal(fl_cmp_snaps_build(&p, pa, pa, 0.05, err, sizeof(err)), 0);
+	assert_true(p.rank[0].t.p == 1 && p.rank[0].t.prob == 0.5 && !p.rank[0].significant);
+	for (unsigned int i = 0; i < p.nrow; i++) {
+		assert_int_equal(p.row[i].have[0], p.row[i].have[1]);
+		if (p.row[i].have[0])
+			assert_true(p.row[i].v[0] == p.row[i].v[1]);
+	}
+	fl_cmp_snaps_free(&p);
+}
+
+static void test_text(void **state)
+{
+	char *t;
+
+	(void)state;
+	t = run_out("text", pa, pb, NULL);
+	assert_non_null(strstr(t, "[*] RECORDINGS\n"));
+	norm(t);
+	assert_non_null(strstr(t, "(A) 6.1.0-test: "));
+	assert_non_null(strstr(t, "FIGURE | (A) 6.1.0-test | (B) 6.12.0-test | B vs A\n"));
+	assert_non_null(strstr(t, "\nfaults_user | 400 | 800 | +100.00%\n"));
+	assert_non_null(strstr(t, "\nfaults_user_per_s | 200.0/s | 800.0/s | +300.00%\n"));
+	assert_non_null(strstr(t, "\nfault_latency_p50 | 1.00us | 2.00us | +100.00%\n"));
+	assert_non_null(strstr(t, "\nfault_latency_p90 | 1.98us | 3.97us | +100.05%\n"));
+	/* the reason once under the table, each row pointing at it */
+	assert_non_null(strstr(t, "\nlockless_attempted | - | 800 | not compared [1]\n"));
+	assert_non_null(strstr(t, "\nlockless_succeeded | - | 780 | not compared [1]\n"));
+	assert_non_null(strstr(t, "\nlockless_retried_per_mille | - | 10.00 | not compared [1]\n"
+				  "[1] not compared (A: absent (this kernel has no lockless fault "
+				  "path (no per-VMA locks, no SPF)))\n"));
+	assert_non_null(strstr(t, "\nhandle_mm_fault_p50 | - | 1.50us | not compared [1]\n"));
+	assert_non_null(strstr(t, "\nfault_latency | 400 | 800 | 0.875 | 23.23 | *2.37e-119*\n"));
+	assert_non_null(strstr(t, "\nhandle_mm_fault: not compared (A: unavailable (not timed by "
+				  "default (record --hmf)))\n"));
+	assert_non_null(strstr(t, "[*] BLAME\n"));
+	assert_non_null(strstr(t, "phases: neither recording has them"));
+	assert_null(strstr(t, "nan"));
+	free(t);
+}
+
+static void test_json_csv_md(void **state)
+{
+	char *t;
+
+	(void)state;
+	t = run_out("json", pa, pb, NULL);
+	assert_non_null(strstr(t, "{\"faultline_compare\":1,\"inputs\":\"snapshots\""));
+	assert_non_null(strstr(t, "{\"section\":\"faults\",\"name\":\"faults_user\",\"unit\":\"count\","
+				  "\"compared\":true,\"a\":400,\"b\":800,\"pct\":100}"));
+	assert_non_null(strstr(t, "{\"section\":\"lockless\",\"name\":\"lockless_attempted\","
+				  "\"unit\":\"count\",\"compared\":false,\"a\":null,\"b\":800,"
+				  "\"pct\":null,\"gap_a\":\"absent (this kernel has no lockless"));
+	assert_non_null(strstr(t, "{\"histogram\":\"fault_latency\",\"compared\":true,\"n_a\":400,"
+				  "\"n_b\":800,\"u\":280000,\"prob_b_above_a\":0.875,"));
+	assert_non_null(strstr(t, "{\"histogram\":\"handle_mm_fault\",\"compared\":false,"
+				  "\"gap_a\":\"unavailable (not timed by default (record --hmf))\"}"));
+	assert_non_null(strstr(t, ",\"blame\":{"));
+	free(t);
+
+	t = run_out("csv", pa, pb, NULL);
+	assert_true(!strncmp(t, "section,name,unit,a,b,pct,p_value,significant,u,prob_b_above_a,z,"
+			     "gap_a,gap_b,text\n", 82));
+	assert_non_null(strstr(t, "\nrecording,label,,6.1.0-test,6.12.0-test,,,,,,,,,\n"));
+	assert_non_null(strstr(t, "\nfaults,faults_user,count,400,800,100,,,,,,,,\n"));
+	assert_non_null(strstr(t, "\nlatency,fault_latency_p99,ns,1983,3967,"));
+	assert_non_null(strstr(t, "\nlockless,lockless_attempted,count,,800,,,,,,,\"absent (this "
+				  "kernel has no lockless fault path (no per-VMA locks, no SPF))\",,\n"));
+	assert_non_null(strstr(t, "\nrank_test,fault_latency,events,400,800,,"));
+	assert_non_null(strstr(t, ",yes,280000,0.875,"));
+	assert_non_null(strstr(t, "\nrank_test,handle_mm_fault,events,,,,,,,,,unavailable (not "
+				  "timed by default (record --hmf)),,\n"));
+	assert_non_null(strstr(t, "\nblame,explain,,,,,,,,,,,,cannot compare the holders:"));
+	free(t);
+
+	t = run_out("markdown", pa, pb, NULL);
+	assert_non_null(strstr(t, "| label | 6.1.0-test | 6.12.0-test |\n"));
+	assert_non_null(strstr(t, "| faults | faults_user | 400 | 800 | +100.00% |\n"));
+	assert_non_null(strstr(t, "| lockless | lockless_attempted | - | 800 | not compared (A: "
+				  "absent (this kernel has no lockless fault path (no per-VMA locks, "
+				  "no SPF))) |\n"));
+	assert_non_null(strstr(t, "| fault_latency | 400 | 800 | 0.875 | "));
+	assert_non_null(strstr(t, "| **"));
+	assert_non_null(strstr(t, "| handle_mm_fault | not compared (A: unavailable (not timed by "
+				  "default (record --hmf))) | | | | |\n"));
+	free(t);
+}
+
+/* Same kernel on both sides: the labels are the file names; --label-a wins. */
+static void test_labels(void **state)
+{
+	char *t;
+
+	(void)state;
+	t = run_out("json", pa, pa2, NULL);
+	assert_non_null(strstr(t, "\"a\":{\"file\":"));
+	assert_non_null(strstr(t, "\"label\":\"a.snap\""));
+	assert_non_null(strstr(t, "\"label\":\"a2.snap\""));
+	free(t);
+	t = run_out("json", pa, pa2, "before");
+	assert_non_null(strstr(t, "\"label\":\"before\""));
+	assert_non_null(strstr(t, "\"label\":\"a2.snap\""));
+	free(t);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(tmpdir))
+		return -1;
+	snprintf(pa, sizeof(pa), "%s/a.snap", tmpdir);
+	snprintf(pa2, sizeof(pa2), "%s/a2.snap", tmpdir);
+	snprintf(pb, sizeof(pb), "%s/b.snap", tmpdir);
+	write_a(pa, "6.1.0-test");
+	write_a(pa2, "6.1.0-test");
+	write_b(pb);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	if (getenv("FL_KEEP"))
+		return 0;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rank_by_hand),
+		cmocka_unit_test(test_figures),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_json_csv_md),
+		cmocka_unit_test(test_labels),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -261,7 +261,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "snapshot") || !strcmp(argv[1], "report"))
 		return snapshot_seeds(argv[2]);
-	if (!strcmp(argv[1], "compare"))	/* a sweep directory too */
-		return text_seeds("sweep", argv[2]);
+	if (!strcmp(argv[1], "compare"))	/* a sweep directory too, and two recordings */
+		return text_seeds("sweep", argv[2]) || snapshot_seeds(argv[2]);
 	return text_seeds(argv[1], argv[2]);
 }

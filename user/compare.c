@@ -44,24 +44,28 @@ const struct fl_cmp_kind fl_cmp_kinds[] = {
 };
 const unsigned int fl_cmp_nkinds = sizeof(fl_cmp_kinds) / sizeof(fl_cmp_kinds[0]);
 
-static void note(struct fl_cmp *c, const char *fmt, ...)
+void fl_cmp_vnote(char ***notes, unsigned int *nnotes, const char *fmt, va_list ap)
 {
 	char **n, *s;
-	va_list ap;
 
-	va_start(ap, fmt);
 	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	if (!s)
 		return;
-	n = realloc(c->notes, (c->nnotes + 1) * sizeof(*n));
+	n = realloc(*notes, (*nnotes + 1) * sizeof(*n));
 	if (!n) {
 		free(s);
 		return;
 	}
-	c->notes = n;
-	c->notes[c->nnotes++] = s;
+	*notes = n;
+	n[(*nnotes)++] = s;
+}
+
+static void note(struct fl_cmp *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fl_cmp_vnote(&c->notes, &c->nnotes, fmt, ap);
+	va_end(ap);
 }
 
 static int unavailable(const struct fl_snapshot *s, enum fl_figure fig, char *why, size_t len)

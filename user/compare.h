@@ -9,6 +9,8 @@
 #ifndef FAULTLINE_COMPARE_H
 #define FAULTLINE_COMPARE_H
 
+#include <stdarg.h>
+
 #include "blame_compare.h"
 #include "phases.h"
 #include "pftlog.h"
@@ -164,5 +166,9 @@ int fl_cmp_build_blame(struct fl_cmp *c);
 
 /* compare A.snap B.snap: two recordings (compare_snaps.h, fl_cmp_snaps). */
 #include "compare_snaps.h"
+
+/* Append a printf-formatted note to NOTES (one allocation each; dropped if out of memory). */
+void fl_cmp_vnote(char ***notes, unsigned int *nnotes, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 #endif

@@ -61,22 +61,11 @@ void fl_hist_rank_test(const struct fl_hist *a, const struct fl_hist *b,
 
 static void note(struct fl_cmp_snaps *p, const char *fmt, ...)
 {
-	char **n, *s;
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
+	fl_cmp_vnote(&p->notes, &p->nnotes, fmt, ap);
 	va_end(ap);
-	if (!s)
-		return;
-	n = realloc(p->notes, (p->nnotes + 1) * sizeof(*n));
-	if (!n) {
-		free(s);
-		return;
-	}
-	p->notes = n;
-	p->notes[p->nnotes++] = s;
 }
 
 /* What the builder reads of one side, then lets go of the snapshot. */

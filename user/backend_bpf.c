@@ -132,7 +132,6 @@ static bool kernel_preemptible(void);
 static bool kp_lock_infer(unsigned int tier, const struct fl_kfeatures *kf,
 			  const struct fl_bpf_opts *o)
 {
-	static int preempts = -1;
 	struct fl_kvals kv;
 
 	/*
@@ -145,10 +144,8 @@ static bool kp_lock_infer(unsigned int tier, const struct fl_kfeatures *kf,
 	 */
 	if (tier != FL_TIER_KPROBE)
 		return false;
-	if (preempts < 0)
-		preempts = kernel_preemptible();
 	fl_kvals_from_features(kf, &kv);
-	return !preempts && !o->time_hmf && kf->has_hmf && !kf->has_do_hmf &&
+	return !kernel_preemptible() && !o->time_hmf && kf->has_hmf && !kf->has_do_hmf &&
 	       kv.ll_kind == FL_LL_KIND_VMA_LOCK && kv.ll_infer &&
 	       kf->tp_mmap_lock && !fl_mmap_lock_off(kf, o->mmap_lock);
 }
@@ -161,7 +158,19 @@ static bool kp_lock_infer(unsigned int tier, const struct fl_kfeatures *kf,
  * bpf_preempt_disable kfunc (before 6.10), as fx_hmf.  FAULTLINE_PREEMPT_GUARD
  * =0 / =1 overrides the guess (the tests).
  */
+static bool probe_preemptible(void);
+
+/* The answer, read once: the kernel's preemption model does not change while we run. */
 static bool kernel_preemptible(void)
+{
+	static int preempts = -1;
+
+	if (preempts < 0)
+		preempts = probe_preemptible();
+	return preempts;
+}
+
+static bool probe_preemptible(void)
 {
 	char buf[512] = "";
 	struct utsname u;

@@ -68,6 +68,8 @@ struct bl_task {
 	fl_u32 wkind;		/* BL_W_*: what the wait in flight is */
 	fl_u32 queued;		/* start_locking(write) on queued_mm, not yet acquired */
 	fl_u32 kfault;		/* a kernel-mode fault on a user address, lock not yet taken */
+	fl_u32 kp_ev;		/* the event a bl_kp_* program took, its tracepoint's to drop */
+	fl_u64 kp_mm;		/* ... and its mm */
 };
 
 struct {
@@ -581,6 +583,126 @@ SEC("tp_btf/mmap_lock_released")
 int BPF_PROG(bl_rel, struct mm_struct *mm, bool write)
 {
 	on_released(mm, write);
+	return 0;
+}
+
+/*
+ * The same three events on a preemptible kernel: kprobes on the functions
+ * the tracepoints' inline wrappers call (mm/mmap_lock.c; the same arguments
+ * since 5.11, memcg path or not).  A kprobe runs preemption-disabled; a
+ * tp_btf program can be preempted inside its body where the kernel's
+ * tracepoint callbacks are (7.x: SRCU-fast), and the program's recursion
+ * guard then skips the next task's run on that CPU -- a write hold lost
+ * (architecture.rst, "Preemptible kernels").
+ * The compiler inlines those functions into their own file's callers, so
+ * the calls from mm/mmap_lock.c (lock_mm_and_find_vma: the fault path's
+ * read trylock -- the lockless-path fallbacks -- and its stack-expansion
+ * write lock) reach no kprobe: bl_inl_* on the tracepoints take the events
+ * the kprobes did not (and keep the tracepoints enabled, without which the
+ * wrappers call nothing).  A kprobe marks its event on the task; the
+ * tracepoint of the same call, which follows, drops the marked one.  Both
+ * look at traced mms only, which is all on_*() act on.  A bool argument is
+ * defined in its register's low byte only (setcc), hence the (__u8).
+ */
+#define BL_EV(what, write, success)	((what) | (write) << 2 | (success) << 3)
+
+static __always_inline bool kp_mark(struct mm_struct *mm, fl_u32 ev)
+{
+	struct bl_task *st;
+
+	if (!mm || !mm_traced(mm))
+		return false;
+	st = task_get(true);
+	if (!st)
+		return false;	/* then its tracepoint takes it */
+	st->kp_ev = ev;
+	st->kp_mm = (fl_u64)mm;
+	return true;
+}
+
+static __always_inline bool kp_seen(struct mm_struct *mm, fl_u32 ev)
+{
+	struct bl_task *st;
+
+	if (!mm || !mm_traced(mm))
+		return true;
+	st = task_get(false);
+	if (!st || st->kp_ev != ev || st->kp_mm != (fl_u64)mm)
+		return false;
+	st->kp_ev = 0;
+	return true;
+}
+
+SEC("kprobe/__mmap_lock_do_trace_start_locking")
+int BPF_KPROBE(bl_kp_start, struct mm_struct *mm, unsigned long write)
+{
+	if (kp_mark(mm, BL_EV(1, (__u8)write, 0)))
+		on_start(ctx, mm, (__u8)write);
+	return 0;
+}
+
+SEC("kprobe/__mmap_lock_do_trace_acquire_returned")
+int BPF_KPROBE(bl_kp_acq, struct mm_struct *mm, unsigned long write, unsigned long success)
+{
+	if (kp_mark(mm, BL_EV(2, (__u8)write, (__u8)success)))
+		on_acquired(ctx, mm, (__u8)write, (__u8)success);
+	return 0;
+}
+
+SEC("kprobe/__mmap_lock_do_trace_released")
+int BPF_KPROBE(bl_kp_rel, struct mm_struct *mm, unsigned long write)
+{
+	if (kp_mark(mm, BL_EV(3, (__u8)write, 0)))
+		on_released(mm, (__u8)write);
+	return 0;
+}
+
+SEC("tp_btf/mmap_lock_start_locking")
+int BPF_PROG(bl_inl_start_memcg, struct mm_struct *mm, const char *memcg_path, bool write)
+{
+	if (!kp_seen(mm, BL_EV(1, write, 0)))
+		on_start(ctx, mm, write);
+	return 0;
+}
+
+SEC("tp_btf/mmap_lock_acquire_returned")
+int BPF_PROG(bl_inl_acq_memcg, struct mm_struct *mm, const char *memcg_path, bool write,
+	     bool success)
+{
+	if (!kp_seen(mm, BL_EV(2, write, success)))
+		on_acquired(ctx, mm, write, success);
+	return 0;
+}
+
+SEC("tp_btf/mmap_lock_released")
+int BPF_PROG(bl_inl_rel_memcg, struct mm_struct *mm, const char *memcg_path, bool write)
+{
+	if (!kp_seen(mm, BL_EV(3, write, 0)))
+		on_released(mm, write);
+	return 0;
+}
+
+SEC("tp_btf/mmap_lock_start_locking")
+int BPF_PROG(bl_inl_start, struct mm_struct *mm, bool write)
+{
+	if (!kp_seen(mm, BL_EV(1, write, 0)))
+		on_start(ctx, mm, write);
+	return 0;
+}
+
+SEC("tp_btf/mmap_lock_acquire_returned")
+int BPF_PROG(bl_inl_acq, struct mm_struct *mm, bool write, bool success)
+{
+	if (!kp_seen(mm, BL_EV(2, write, success)))
+		on_acquired(ctx, mm, write, success);
+	return 0;
+}
+
+SEC("tp_btf/mmap_lock_released")
+int BPF_PROG(bl_inl_rel, struct mm_struct *mm, bool write)
+{
+	if (!kp_seen(mm, BL_EV(3, write, 0)))
+		on_released(mm, write);
 	return 0;
 }
 

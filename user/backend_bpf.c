@@ -28,6 +28,7 @@
 #include "backend.h"
 #include "errbuf.h"
 #include "intask_set.h"
+#include "preempt_model.h"
 #include "selfcost.h"
 #include "topology.h"
 #include "faultline.skel.h"
@@ -127,8 +128,6 @@ static int plan_add(struct prog_plan *plan, int n, struct bpf_program *p,
  * is read from the mmap_lock tracepoints (faultline.bpf.c, kret_flags()),
  * which must then be there; --hmf needs the entry kprobe anyway.
  */
-static bool kernel_preemptible(void);
-
 static bool kp_lock_infer(unsigned int tier, const struct fl_kfeatures *kf,
 			  const struct fl_bpf_opts *o)
 {
@@ -145,65 +144,9 @@ static bool kp_lock_infer(unsigned int tier, const struct fl_kfeatures *kf,
 	if (tier != FL_TIER_KPROBE)
 		return false;
 	fl_kvals_from_features(kf, &kv);
-	return !kernel_preemptible() && !o->time_hmf && kf->has_hmf && !kf->has_do_hmf &&
+	return !fl_kernel_preemptible() && !o->time_hmf && kf->has_hmf && !kf->has_do_hmf &&
 	       kv.ll_kind == FL_LL_KIND_VMA_LOCK && kv.ll_infer &&
 	       kf->tp_mmap_lock && !fl_mmap_lock_off(kf, o->mmap_lock);
-}
-
-/*
- * Is this kernel preemptible in kernel mode (PREEMPT_DYNAMIC's full or lazy
- * mode, a PREEMPT / PREEMPT_LAZY / PREEMPT_RT build)?  There the fexit that
- * ends a fault is loaded as fx_hmf_pg (and --hmf's fentry as fe_hmf_pg),
- * with its body preemption-disabled (faultline.bpf.c); elsewhere, and where the kernel has no
- * bpf_preempt_disable kfunc (before 6.10), as fx_hmf.  FAULTLINE_PREEMPT_GUARD
- * =0 / =1 overrides the guess (the tests).
- */
-static bool probe_preemptible(void);
-
-/* The answer, read once: the kernel's preemption model does not change while we run. */
-static bool kernel_preemptible(void)
-{
-	static int preempts = -1;
-
-	if (preempts < 0)
-		preempts = probe_preemptible();
-	return preempts;
-}
-
-static bool probe_preemptible(void)
-{
-	char buf[512] = "";
-	struct utsname u;
-	const char *e = getenv("FAULTLINE_PREEMPT_GUARD");
-	FILE *f;
-
-	if (e && *e)
-		return *e == '1';
-	/* PREEMPT_DYNAMIC: the mode in effect, in parentheses */
-	f = fopen("/sys/kernel/debug/sched/preempt", "re");
-	if (f) {
-		bool got = fgets(buf, sizeof(buf), f) != NULL;
-
-		fclose(f);
-		if (got && strchr(buf, '('))
-			return strstr(buf, "(full)") || strstr(buf, "(lazy)");
-	}
-	f = fopen("/proc/cmdline", "re");
-	if (f) {
-		bool got = fgets(buf, sizeof(buf), f) != NULL;
-
-		fclose(f);
-		if (got && (strstr(buf, "preempt=full") || strstr(buf, "preempt=lazy")))
-			return true;
-		if (got && (strstr(buf, "preempt=none") || strstr(buf, "preempt=voluntary")))
-			return false;
-	}
-	if (uname(&u))
-		return false;
-	/* a static model, or a kernel (7.x) whose only modes are preemptible */
-	return strstr(u.version, "PREEMPT_RT") || strstr(u.version, "PREEMPT_LAZY") ||
-	       (strstr(u.version, " PREEMPT ") && !strstr(u.version, "PREEMPT_DYNAMIC")) ||
-	       strtol(u.release, NULL, 10) >= 7;
 }
 
 static const char *preempt_guard_why = "not asked";
@@ -213,7 +156,7 @@ static bool preempt_guard(const struct fl_kfeatures *kf)
 	static int want = -1;
 
 	if (want < 0) {
-		if (!kernel_preemptible()) {
+		if (!fl_kernel_preemptible()) {
 			want = 0;
 			preempt_guard_why = "off (kernel not preemptible)";
 		} else if (!kf->preempt_kfunc) {

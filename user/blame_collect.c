@@ -22,6 +22,7 @@
 #include "intask_set.h"
 #include "kfeatures.h"
 #include "ksyms.h"
+#include "preempt_model.h"
 
 /* per-CPU site map: at most this much memory, whatever the CPU count */
 #define BL_SITES_BYTES	(64u << 20)
@@ -39,7 +40,6 @@ struct fl_blame {
 	char fault_path[256];	/* blame.fault_path tag */
 	char fb_why[192];	/* blame.fallbacks tag when not counted */
 	bool fb_on;
-	bool writes_fentry;	/* write holds seen by fentry/fexit on the rwsem */
 	char writes[192];	/* blame.writes tag */
 	char desc[640];
 };
@@ -126,44 +126,81 @@ static void describe(struct fl_blame *b)
 			 b->writes, b->fault_path, b->reclaim_on ? "tracepoint" : "unavailable");
 }
 
-/* The rwsem write side in place of the mmap_lock tracepoints (blame.bpf.c). */
-static void autoload_writes(struct blame_bpf *s, const struct btf *btf)
+/* How the write holds are seen (blame.bpf.c): the programs of each way. */
+enum bl_writes { BL_WRITES_TP, BL_WRITES_FENTRY, BL_WRITES_KPROBE };
+
+static void autoload_writes(struct blame_bpf *s, const struct btf *btf, enum bl_writes how,
+			    bool memcg)
 {
-	struct bpf_program *const all[] = {
+	struct bpf_program *const rwsem[] = {
 		s->progs.bl_dw, s->progs.bl_dw_x, s->progs.bl_dwk, s->progs.bl_dwk_x,
 		s->progs.bl_dwt, s->progs.bl_dwt_x, s->progs.bl_uw, s->progs.bl_dg,
 	};
+	struct bpf_program *const kp[] = {
+		s->progs.bl_kp_start, s->progs.bl_kp_acq, s->progs.bl_kp_rel,
+	};
 	bool nested = fl_btf_has_func(btf, "down_write_nested");	/* lockdep kernels */
 
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		bpf_program__set_autoload(all[i], true);
-	bpf_program__set_autoload(s->progs.bl_dwn, nested);
-	bpf_program__set_autoload(s->progs.bl_dwn_x, nested);
+	switch (how) {
+	case BL_WRITES_FENTRY:
+		for (size_t i = 0; i < sizeof(rwsem) / sizeof(rwsem[0]); i++)
+			bpf_program__set_autoload(rwsem[i], true);
+		bpf_program__set_autoload(s->progs.bl_dwn, nested);
+		bpf_program__set_autoload(s->progs.bl_dwn_x, nested);
+		break;
+	case BL_WRITES_KPROBE:
+		for (size_t i = 0; i < sizeof(kp) / sizeof(kp[0]); i++)
+			bpf_program__set_autoload(kp[i], true);
+		bpf_program__set_autoload(memcg ? s->progs.bl_inl_start_memcg : s->progs.bl_inl_start, true);
+		bpf_program__set_autoload(memcg ? s->progs.bl_inl_acq_memcg : s->progs.bl_inl_acq, true);
+		bpf_program__set_autoload(memcg ? s->progs.bl_inl_rel_memcg : s->progs.bl_inl_rel, true);
+		break;
+	case BL_WRITES_TP:
+		bpf_program__set_autoload(memcg ? s->progs.bl_start_memcg : s->progs.bl_start, true);
+		bpf_program__set_autoload(memcg ? s->progs.bl_acq_memcg : s->progs.bl_acq, true);
+		bpf_program__set_autoload(memcg ? s->progs.bl_rel_memcg : s->progs.bl_rel, true);
+		break;
+	}
 }
 
-/*
- * Write holds by fentry/fexit on the rwsem where the mmap_lock tracepoints
- * are kept off (fl_mmap_lock_off(): they would tax every fault), whether or
- * not the recording asked for them.
- */
-static bool writes_by_fentry(const struct fl_kfeatures *kf, const struct btf *btf)
+static bool has_funcs(const struct btf *btf, const char *const *fn, size_t n)
 {
-	static const char *const fn[] = {
-		"down_write", "down_write_killable", "down_write_trylock", "up_write",
-		"downgrade_write",
-	};
-
-	if (!fl_mmap_lock_off(kf, false))
-		return false;
-	for (size_t i = 0; i < sizeof(fn) / sizeof(fn[0]); i++)
+	for (size_t i = 0; i < n; i++)
 		if (!fl_btf_has_func(btf, fn[i]))
 			return false;
 	return true;
 }
 
+/*
+ * Write holds by fentry/fexit on the rwsem where the mmap_lock tracepoints
+ * are kept off (fl_mmap_lock_off(): they would tax every fault), whether or
+ * not the recording asked for them; else, on a preemptible kernel, by
+ * kprobes on the functions the tracepoints call (a tp_btf or fentry program
+ * preempted in its body loses the next task's event: blame.bpf.c); else the
+ * tracepoints.
+ */
+static enum bl_writes writes_by(const struct fl_kfeatures *kf, const struct btf *btf)
+{
+	static const char *const rwsem[] = {
+		"down_write", "down_write_killable", "down_write_trylock", "up_write",
+		"downgrade_write",
+	};
+	static const char *const trace_fn[] = {
+		"__mmap_lock_do_trace_start_locking", "__mmap_lock_do_trace_acquire_returned",
+		"__mmap_lock_do_trace_released",
+	};
+
+	if (fl_mmap_lock_off(kf, false) && has_funcs(btf, rwsem, sizeof(rwsem) / sizeof(rwsem[0])))
+		return BL_WRITES_FENTRY;
+	if (fl_kernel_preemptible() && kf->tp_mmap_lock &&
+	    has_funcs(btf, trace_fn, sizeof(trace_fn) / sizeof(trace_fn[0])))
+		return BL_WRITES_KPROBE;
+	return BL_WRITES_TP;
+}
+
 static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
 		    const struct fl_kfeatures *kf, const struct fl_ksyms *k, const char *kerr,
-		    bool fentry)
+		    enum bl_writes how)
 {
 	struct blame_bpf *s;
 	struct bpf_program *prog;
@@ -195,13 +232,7 @@ static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
 		  fl_btf_tp_nargs(o->btf, "mm_vmscan_direct_reclaim_end") >= 0;
 	bpf_object__for_each_program(prog, s->obj)
 		bpf_program__set_autoload(prog, false);
-	if (fentry)
-		autoload_writes(s, o->btf);
-	else {
-		bpf_program__set_autoload(memcg ? s->progs.bl_start_memcg : s->progs.bl_start, true);
-		bpf_program__set_autoload(memcg ? s->progs.bl_acq_memcg : s->progs.bl_acq, true);
-		bpf_program__set_autoload(memcg ? s->progs.bl_rel_memcg : s->progs.bl_rel, true);
-	}
+	autoload_writes(s, o->btf, how, memcg);
 	bpf_program__set_autoload(s->progs.bl_kfault, b->fb_on);
 	bpf_program__set_autoload(s->progs.bl_switch, true);
 	bpf_program__set_autoload(s->progs.bl_cont_begin, true);
@@ -237,27 +268,33 @@ static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
 	return 0;
 }
 
-/* Load and attach, write holds by fentry where that spares the faults a tax. */
+/*
+ * Load and attach, write holds as writes_by() chooses; where its fentry or
+ * kprobes are refused, the tracepoints.
+ */
 static void load(struct fl_blame *b, const struct fl_blame_opts *o,
 		 const struct fl_kfeatures *kf, const struct fl_ksyms *k, const char *kerr)
 {
-	b->writes_fentry = writes_by_fentry(kf, o->btf);
-	if (b->writes_fentry && try_load(b, o, kf, k, kerr, true)) {
-		/* fentry refused (no trampolines here): the tracepoints, tax and all */
+	static const char *const name[] = {
+		[BL_WRITES_TP] = "tracepoint",
+		[BL_WRITES_FENTRY] = "fentry (rwsem write side)",
+		[BL_WRITES_KPROBE] = "kprobe (mmap_lock trace functions: preemptible kernel)",
+	};
+	enum bl_writes how = writes_by(kf, o->btf);
+
+	if (how != BL_WRITES_TP && try_load(b, o, kf, k, kerr, how)) {
+		/* refused (no trampolines, no kprobes here): the tracepoints */
 		blame_bpf__destroy(b->skel);
 		b->skel = NULL;
-		snprintf(b->writes, sizeof(b->writes),
-			 "tracepoint (fentry on the rwsem refused: %.120s)", b->why);
+		snprintf(b->writes, sizeof(b->writes), "tracepoint (%s refused: %.120s)",
+			 how == BL_WRITES_FENTRY ? "fentry on the rwsem" : "kprobes", b->why);
 		b->why[0] = 0;
-		b->writes_fentry = false;
-	} else if (b->writes_fentry) {
-		snprintf(b->writes, sizeof(b->writes), "fentry (rwsem write side)");
 	} else {
-		snprintf(b->writes, sizeof(b->writes), "tracepoint");
+		snprintf(b->writes, sizeof(b->writes), "%s", name[how]);
 	}
 	if (b->skel) {
 		b->on = true;
-	} else if (try_load(b, o, kf, k, kerr, false)) {
+	} else if (try_load(b, o, kf, k, kerr, BL_WRITES_TP)) {
 		blame_bpf__destroy(b->skel);
 		b->skel = NULL;
 	} else {
@@ -493,7 +530,8 @@ static int read_total(struct fl_blame *b, struct fl_snapshot *s, fl_u64 nsites,
  * tracepoint run lost may be a read's), a fault's wait, a reclaim span.
  */
 static const struct fl_lost_fig bl_lost_figs[] = {
-	{ "write_holds", "bl_start* bl_acq* bl_rel* bl_dw* bl_uw bl_dg" },
+	{ "write_holds", "bl_start* bl_acq* bl_rel* bl_kp_* bl_dw* bl_uw bl_dg" },
+	{ "mmap_lock_inlined", "bl_inl_*" },
 	{ "blame_waits", "bl_cont_* bl_kfault" },
 	{ "blame_reclaim", "bl_dr_* bl_mr_*" },
 	{ "blame_switches", "bl_switch" },

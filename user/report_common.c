@@ -268,6 +268,7 @@ static const struct {
 	{ "bpf_lost.phases", "phase events" },
 	{ "bpf_lost.lock_waits", "lock-class waits" },
 	{ "bpf_lost.write_holds", "write holds (blame)" },
+	{ "bpf_lost.mmap_lock_inlined", "fault-path mmap_lock events (blame)" },
 	{ "bpf_lost.blame_waits", "blamed waits" },
 	{ "bpf_lost.blame_reclaim", "blamed reclaim" },
 	{ "bpf_lost.blame_switches", "blame switches" },

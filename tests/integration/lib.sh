@@ -15,6 +15,15 @@ vmstat_get() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 fl_pass() { echo "check: PASS $*"; }
 fl_fail() { echo "check: FAIL $*"; FL_FAILS=$((FL_FAILS + 1)); }
 
+# fl_preemptible: does this kernel preempt kernel code (7.x, lazy only; or
+# booted preempt=full)?  There only the kprobe tier's fault path, and blame's
+# kprobed write holds, run preemption-disabled: nothing lost to a BPF
+# program's recursion guard (architecture.rst, "Preemptible kernels").
+fl_preemptible() {
+	case "$FL_SERIES $(cat /proc/cmdline)" in 7.*|*preempt=full*|*preempt=lazy*) return 0 ;; esac
+	return 1
+}
+
 # fl_isnum X: X is a decimal number (integer or fraction, optional sign)
 fl_isnum() {
 	awk -v v="$1" 'BEGIN { exit !(v ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/) }'

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef FAULTLINE_PREEMPT_MODEL_H
+#define FAULTLINE_PREEMPT_MODEL_H
+
+#include <stdbool.h>
+
+/*
+ * Is the running kernel preemptible in kernel mode (PREEMPT_DYNAMIC's full
+ * or lazy mode, a PREEMPT / PREEMPT_LAZY / PREEMPT_RT build, any 7.x)?
+ * There a BPF program that is not run preemption-disabled (fentry/fexit,
+ * and tp_btf where tracepoint callbacks are preemptible) can be preempted
+ * inside its body, and its recursion guard then skips the next task's run
+ * on that CPU: the bpf backend loads preemption-guarded twins, the kprobe
+ * tier stays exact, blame takes write holds by kprobe (architecture.rst,
+ * "Preemptible kernels").  Read once: the model does not change while we
+ * run.  FAULTLINE_PREEMPT_GUARD=0 / =1 overrides the guess (the tests).
+ */
+bool fl_kernel_preemptible(void);
+
+#endif

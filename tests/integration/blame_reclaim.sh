@@ -50,7 +50,7 @@
 # CPU the weight cancels.
 # "smallk" is "small" with the holders from the module's own hooks (record
 # -b kmod --blame, module/blame.c): the same checks, the same bounds.
-# kernels: 6.12 6.1
+# kernels: 6.12 6.1 7.3
 # smp: 1
 # ext4: 128
 # timeout: 480
@@ -74,7 +74,10 @@ dd if=/dev/zero of=$F bs=1M count=64 2>/dev/null && sync || fl_skip "cannot writ
 backend() {
 	case $1 in
 	*k) B="-b kmod" B_WANT=faultline.ko ;;
-	*) B= B_WANT=tracepoint ;;
+	*) B= B_WANT=tracepoint
+	   # a kernel that preempts kernel code: the kprobe tier, whose
+	   # lockless outcomes the fallbacks are bounded by lose nothing
+	   fl_preemptible && B="-b bpf --tier kprobe" ;;
 	esac
 }
 

@@ -14,6 +14,24 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static void hmean(const double *v, unsigned int n, struct fl_stats *st)
+{
+	double inv = 0, d = 0;
+
+	st->hmean = st->sd_hmean = NAN;
+	for (unsigned int i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return;
+		inv += 1 / v[i];
+	}
+	st->hmean = n / inv;
+	if (n < 2)
+		return;
+	for (unsigned int i = 0; i < n; i++)
+		d += (1 / v[i] - 1 / st->hmean) * (1 / v[i] - 1 / st->hmean);
+	st->sd_hmean = sqrt(d * pow(st->hmean, 4) / n);
+}
+
 int fl_stats_compute(const double *v, unsigned int n, struct fl_stats *st)
 {
 	double sum = 0, ss = 0, comp = 0, *s;
@@ -39,6 +57,7 @@ int fl_stats_compute(const double *v, unsigned int n, struct fl_stats *st)
 	st->mean = sum / n;
 	st->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 	free(s);
+	hmean(v, n, st);
 	if (n < 2) {
 		st->stddev = st->sd_sample = NAN;
 		return 0;
@@ -142,6 +161,57 @@ void fl_fmt_double(char *buf, size_t len, double v)
 	out[o] = '\0';
 	snprintf(buf, len, "%s", out);
 	free(out);
+}
+
+double fl_mmtests_ratio(const struct fl_stats *a, const struct fl_stats *b, int higher_is_better)
+{
+	double ma = higher_is_better ? a->hmean : a->mean, mb = higher_is_better ? b->hmean : b->mean;
+	double sa = higher_is_better ? a->sd_hmean : a->sd_sample;
+	double sb = higher_is_better ? b->sd_hmean : b->sd_sample;
+	double ci;
+
+	if (a->n < 2 || b->n < 2 || !isfinite(ma) || !isfinite(mb) || !isfinite(sa) ||
+	    !isfinite(sb))
+		return NAN;
+	/* symmetric intervals: the facing half-widths are the two z x stddev */
+	ci = FL_MMTESTS_Z * sa + FL_MMTESTS_Z * sb;
+	return ci == 0 ? mb - ma : (mb - ma) / ci;
+}
+
+void fl_fmt_sig(char *buf, size_t len, double v, int digits)
+{
+	char e[48];
+	int exp, dec;
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, isnan(v) ? "-" : v > 0 ? "+Inf" : "-Inf");
+		return;
+	}
+	if (digits < 1)
+		digits = 1;
+	if (digits > 17)
+		digits = 17;
+	/* the rounding %e does, then the decimals that leaves */
+	snprintf(e, sizeof(e), "%.*e", digits - 1, v);
+	exp = atoi(strchr(e, 'e') + 1);
+	if (exp >= 15) {
+		snprintf(buf, len, "%s", e);
+		return;
+	}
+	dec = digits - 1 - exp;
+	if (dec < 0)
+		dec = 0;
+	snprintf(buf, len, "%.*f", dec, strtod(e, NULL));
+	if (dec > 0) {
+		char *p = buf + strlen(buf);
+
+		while (p[-1] == '0')
+			*--p = '\0';
+		if (p[-1] == '.')
+			p[-1] = '\0';
+	}
+	if (!strcmp(buf, "-0"))
+		snprintf(buf, len, "0");
 }
 
 /* Continued fraction for the regularized incomplete beta (modified Lentz). */

@@ -7,6 +7,7 @@
 #ifndef FAULTLINE_STATS_H
 #define FAULTLINE_STATS_H
 
+#include <math.h>
 #include <stddef.h>
 
 struct fl_stats {
@@ -20,6 +21,13 @@ struct fl_stats {
 	 */
 	double stddev;
 	double sd_sample;
+	/*
+	 * Harmonic mean and mmtests' deviation of it (sqrt(sum (1/x - 1/H)^2
+	 * H^4 / n), VMR Stat.pm's calc_stddev for "hmean"): what compare-kernels
+	 * compares for a higher-is-better figure.  NAN when a value is <= 0
+	 * (hmean) or n < 2 (sd_hmean).
+	 */
+	double hmean, sd_hmean;
 };
 
 /* 0, or -1 when n == 0 or a value is not finite. */
@@ -46,6 +54,26 @@ void fl_fmt_double(char *buf, size_t len, double v);
  * equal means.  *t and *df are set when not NULL.
  */
 double fl_welch_p(const struct fl_stats *a, const struct fl_stats *b, double *t, double *df);
+
+/*
+ * mmtests compare-kernels' significance of B against A (MMTests::Compare,
+ * Stat.pm's cidiff): each side's interval is its mean +- z(0.975) x its
+ * stddev (z = 1.959964; amean and the sample stddev when lower is better,
+ * hmean and sd_hmean when higher is), and the ratio is (B - A) over the two
+ * half-widths that face each other; both 0: B - A itself.  A change is
+ * marked *x.xx%* when |ratio| > 1 (fl_mmtests_marked).  NAN when a side
+ * has fewer than 2 values or its mean is not defined: never marked.
+ */
+double fl_mmtests_ratio(const struct fl_stats *a, const struct fl_stats *b, int higher_is_better);
+#define fl_mmtests_marked(ratio)	(fabs(ratio) > 1)
+#define FL_MMTESTS_Z	1.959963984540054	/* qnorm(1 - 0.05 / 2): mmtests' fixed alpha */
+
+/*
+ * V rounded to DIGITS significant digits (1..17), written without an
+ * exponent below 1e15 ("1235", "0.0001235", "-12.5"; trailing zeros after
+ * the point dropped); "-" for NAN.  compare --precision.
+ */
+void fl_fmt_sig(char *buf, size_t len, double v, int digits);
 
 /* Two-sided p of Student's t with df degrees of freedom. */
 double fl_student_t_p2(double t, double df);

@@ -220,6 +220,81 @@ static void test_welch(void **state)
 	assert_true(isnan(fl_welch_p(&s1, &s2, NULL, NULL)));
 }
 
+/*
+ * mmtests compare-kernels' mark (Stat.pm cidiff, Compare.pm |ratio| > 1),
+ * worked by hand.  Lower is better: amean and sample sd.  A = {10, 12, 14}
+ * (mean 12, sd 2), B = {20, 22, 24} (22, 2): 10 / (1.959964 x (2 + 2)) =
+ * 1.275534, marked; B = {14, 16, 18}: 4 / 7.839856 = 0.510213, not.
+ * Higher is better: hmean and mmtests' sd of it, sqrt(sum (1/x - 1/H)^2 H^4
+ * / n).  A = {1, 2}: H = 4/3, 1/H = 0.75, sum = 0.125, sd = sqrt(0.125 x
+ * (4/3)^4 / 2) = 4/9; B = {4, 8}: H = 16/3, sd = 16/9; ratio = 4 /
+ * (1.959964 x 20/9) = 0.918384, not marked.  No spread on either side: the
+ * difference itself (5 -> 7: 2, marked; 5 -> 5.5: 0.5, not).  One value a
+ * side: no interval, never marked.
+ */
+static void test_mmtests_mark(void **state)
+{
+	struct fl_stats a, b;
+	double r;
+
+	(void)state;
+	fl_stats_compute((double[]){ 10, 12, 14 }, 3, &a);
+	fl_stats_compute((double[]){ 20, 22, 24 }, 3, &b);
+	r = fl_mmtests_ratio(&a, &b, 0);
+	assert_true(fabs(r - 1.275534) < 1e-6 && fl_mmtests_marked(r));
+	assert_true(fabs(fl_mmtests_ratio(&b, &a, 0) + 1.275534) < 1e-6);
+	fl_stats_compute((double[]){ 14, 16, 18 }, 3, &b);
+	r = fl_mmtests_ratio(&a, &b, 0);
+	assert_true(fabs(r - 0.510213) < 1e-6 && !fl_mmtests_marked(r));
+
+	fl_stats_compute((double[]){ 1, 2 }, 2, &a);
+	fl_stats_compute((double[]){ 4, 8 }, 2, &b);
+	assert_true(fabs(a.hmean - 4.0 / 3) < 1e-12 && fabs(a.sd_hmean - 4.0 / 9) < 1e-12);
+	assert_true(fabs(b.hmean - 16.0 / 3) < 1e-12 && fabs(b.sd_hmean - 16.0 / 9) < 1e-12);
+	r = fl_mmtests_ratio(&a, &b, 1);
+	assert_true(fabs(r - 0.918384) < 1e-6 && !fl_mmtests_marked(r));
+
+	fl_stats_compute((double[]){ 5, 5 }, 2, &a);
+	fl_stats_compute((double[]){ 7, 7 }, 2, &b);
+	assert_true(fl_mmtests_ratio(&a, &b, 0) == 2);
+	fl_stats_compute((double[]){ 5.5, 5.5 }, 2, &b);
+	assert_true(fl_mmtests_ratio(&a, &b, 0) == 0.5);
+	assert_false(fl_mmtests_marked(0.5));
+
+	fl_stats_compute((double[]){ 5 }, 1, &a);
+	assert_true(isnan(fl_mmtests_ratio(&a, &b, 0)));
+	assert_false(fl_mmtests_marked(fl_mmtests_ratio(&a, &b, 0)));
+	/* a value of 0: no harmonic mean, no mark */
+	fl_stats_compute((double[]){ 0, 5 }, 2, &a);
+	assert_true(isnan(a.hmean) && isnan(fl_mmtests_ratio(&a, &b, 1)));
+}
+
+/* --precision: significant digits, no exponent below 1e15 */
+static void test_fmt_sig(void **state)
+{
+	static const struct {
+		double v;
+		int d;
+		const char *want;
+	} c[] = {
+		{ 1234567, 3, "1230000" }, { 0.00123456, 3, "0.00123" }, { 2.0, 4, "2" },
+		{ -0.0001234, 2, "-0.00012" }, { 99999, 2, "100000" }, { 1e20, 3, "1.00e+20" },
+		{ 3967, 4, "3967" }, { 3967, 2, "4000" }, { 207.6667, 4, "207.7" },
+		{ 0.8165, 4, "0.8165" }, { -0.00001, 1, "-0.00001" }, { 0, 3, "0" },
+		{ 1.5, 17, "1.5" }, { 55049.7, 4, "55050" },
+	};
+	char b[64];
+
+	(void)state;
+	for (unsigned int i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		fl_fmt_sig(b, sizeof(b), c[i].v, c[i].d);
+		if (strcmp(b, c[i].want))
+			fail_msg("%g to %d digits: want %s, got %s", c[i].v, c[i].d, c[i].want, b);
+	}
+	fl_fmt_sig(b, sizeof(b), NAN, 3);
+	assert_string_equal(b, "-");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +304,8 @@ int main(void)
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_student_t),
 		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_mmtests_mark),
+		cmocka_unit_test(test_fmt_sig),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,16 @@
 
 #include "compare_table.h"
 
+/* Columns S takes on a terminal: UTF-8 continuation bytes take none ("‰"). */
+static size_t width(const char *s)
+{
+	size_t w = 0;
+
+	for (; s && *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
 int fl_table_add(struct fl_table *t, char **row)
 {
 	char **n = realloc(t->cell, (size_t)(t->nrow + 1) * t->ncol * sizeof(char *));
@@ -26,8 +36,7 @@ void fl_table_print(FILE *f, const struct fl_table *t)
 
 	for (unsigned int r = 0; r < t->nrow; r++)
 		for (unsigned int i = 0; i < t->ncol; i++) {
-			const char *s = t->cell[(size_t)r * t->ncol + i];
-			size_t l = s ? strlen(s) : 0;
+			size_t l = width(t->cell[(size_t)r * t->ncol + i]);
 
 			if (l > w[i])
 				w[i] = l;
@@ -42,8 +51,12 @@ void fl_table_print(FILE *f, const struct fl_table *t)
 		for (unsigned int i = 0; i < t->ncol; i++) {
 			const char *s = t->cell[(size_t)r * t->ncol + i];
 			int al = t->right && t->right[i] && r > 0;
+			int pad = (int)(w[i] - width(s));
 
-			fprintf(m, al ? "%s%*s " : "%s%-*s ", i == 0 ? "  " : " ", (int)w[i], s);
+			if (al)
+				fprintf(m, "%s%*s%s ", i == 0 ? "  " : " ", pad, "", s);
+			else
+				fprintf(m, "%s%s%*s ", i == 0 ? "  " : " ", s, pad, "");
 			if (i + 1 < t->ncol)
 				fputc('|', m);
 		}

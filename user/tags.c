@@ -176,7 +176,7 @@ static int tag_cpu(struct fl_snapshot *s, const char *root)
 
 static int tag_kernel(struct fl_snapshot *s, const char *root)
 {
-	char rel[256] = "", arch[80] = "";
+	char rel[256] = "", arch[80] = "", build[256] = "";
 	struct utsname u;
 	unsigned int maj = 0, min = 0;
 	int r = 0;
@@ -184,6 +184,11 @@ static int tag_kernel(struct fl_snapshot *s, const char *root)
 	if (fl_read_root(root, "/proc/sys/kernel/osrelease", rel, sizeof(rel)) || !rel[0]) {
 		if (uname(&u) == 0)
 			snprintf(rel, sizeof(rel), "%s", u.release);
+	}
+	/* `uname -v`: tells a patchset from its base when the release is the same */
+	if (fl_read_root(root, "/proc/sys/kernel/version", build, sizeof(build)) || !build[0]) {
+		if (uname(&u) == 0)
+			snprintf(build, sizeof(build), "%s", u.version);
 	}
 	if (fl_read_root(root, "/proc/sys/kernel/arch", arch, sizeof(arch)) || !arch[0]) {
 		if (uname(&u) == 0)
@@ -196,6 +201,8 @@ static int tag_kernel(struct fl_snapshot *s, const char *root)
 			r |= setu(s, "kernel_version_minor", min);
 		}
 	}
+	if (build[0])
+		r |= set(s, "kernel_build", build);
 	for (char *p = arch; *p; p++)
 		*p = toupper((unsigned char)*p);
 	if (arch[0])

@@ -28,6 +28,7 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "compare_label.h"
 #include "kv.h"
 #include "export_out.h"
 
@@ -839,46 +840,6 @@ static void discard(struct ctx *c, int failed)
 		rmdir(c->outdir);	/* only when empty */
 }
 
-/* the last component of PATH (trailing slashes ignored) into BUF */
-static const char *base_name(const char *path, char *buf, size_t len)
-{
-	size_t n = strlen(path);
-	const char *p;
-
-	while (n > 1 && path[n - 1] == '/')
-		n--;
-	p = memrchr(path, '/', n - 1 > 0 ? n - 1 : 0);
-	p = p ? p + 1 : path;
-	snprintf(buf, len, "%.*s", (int)(n - (size_t)(p - path)), p);
-	return buf;
-}
-
-/*
- * Two sweeps of the same kernel (one build, two configurations) would get
- * the same label: then each gets its directory's name after it,
- * "6.12.0 (sweepA)", or the path as given when the names match too, or
- * "(A)" / "(B)" when even those do.
- */
-static void distinct_labels(char lb[2][256], const char *a, const char *b)
-{
-	char na[256], nb[256], t[2][256];
-	const char *sa = base_name(a, na, sizeof(na)), *sb = base_name(b, nb, sizeof(nb));
-
-	if (strcmp(lb[0], lb[1]))
-		return;
-	if (!strcmp(sa, sb)) {
-		sa = a;
-		sb = b;
-	}
-	if (!strcmp(sa, sb)) {
-		sa = "A";
-		sb = "B";
-	}
-	snprintf(t[0], sizeof(t[0]), "%.150s (%.100s)", lb[0], sa);
-	snprintf(t[1], sizeof(t[1]), "%.150s (%.100s)", lb[1], sb);
-	memcpy(lb, t, sizeof(t));
-}
-
 static int sweep_plots(struct ctx *c, const char *a, const char *b)
 {
 	static const char *const fc[] = { "pft_faults_cpu" }, *const fs[] = { "pft_faults_sec" };
@@ -903,17 +864,19 @@ static int sweep_plots(struct ctx *c, const char *a, const char *b)
 			"the legends name each side's\n", cmp.shape[0], cmp.shape[1]);
 	c->nsides = b ? 2 : 1;
 	{
-		char lb[2][256];
+		char lb[2][FL_LABEL_LEN];
 
-		for (int s = 0; s < c->nsides; s++) {
+		if (b) {
+			/* compare's rule: what tells A from B (compare_label.h) */
+			fl_cmp_labels(&cmp, (const char *const[2]){ c->label[0][0] ? c->label[0] : NULL,
+					c->label[1][0] ? c->label[1] : NULL }, lb);
+		} else {
 			char kv[256];
-			const char *v = c->label[s][0] ? c->label[s] : cmp.sw[s].tags ?
-				fl_kv_get(cmp.sw[s].tags, "kernel_version", kv, sizeof(kv)) : NULL;
+			const char *v = c->label[0][0] ? c->label[0] : cmp.sw[0].tags ?
+				fl_kv_get(cmp.sw[0].tags, "kernel_version", kv, sizeof(kv)) : NULL;
 
-			snprintf(lb[s], sizeof(lb[s]), "%s", v ? v : cmp.sw[s].dir);
+			snprintf(lb[0], sizeof(lb[0]), "%.*s", FL_LABEL_LEN - 1, v ? v : cmp.sw[0].dir);
 		}
-		if (b)
-			distinct_labels(lb, a, b);
 		/* with the shape in it when A and B differ in it */
 		for (int s = 0; s < c->nsides; s++)
 			fl_cmp_side_label(&cmp, s, lb[s], c->label[s], sizeof(c->label[s]));

@@ -894,7 +894,8 @@ static void metric_compare(struct fl_cmp_metric *m, double alpha)
 {
 	for (int p = 0; p < FL_PCT_NR; p++)
 		m->pct[p] = NAN;
-	m->t = m->df = m->p = NAN;
+	m->t = m->df = m->p = m->mm_ratio = NAN;
+	m->mm_marked = 0;
 	if (m->have[0] && m->have[1]) {
 		const struct fl_stats *a = &m->st[0], *b = &m->st[1];
 
@@ -905,6 +906,8 @@ static void metric_compare(struct fl_cmp_metric *m, double alpha)
 		m->pct[FL_PCT_STDDEV] = fl_pct_change(a->stddev, b->stddev);
 		m->p = fl_welch_p(a, b, &m->t, &m->df);
 		m->significant = !isnan(m->p) && m->p < alpha;
+		m->mm_ratio = fl_mmtests_ratio(a, b, m->higher_is_better);
+		m->mm_marked = fl_mmtests_marked(m->mm_ratio);
 	}
 }
 

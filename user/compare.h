@@ -35,6 +35,8 @@ struct fl_cmp_metric {
 	double pct[FL_PCT_NR];	/* (B - A) / A * 100; NAN when undefined */
 	double t, df, p;	/* Welch; NAN when undefined */
 	int significant;	/* p < alpha */
+	double mm_ratio;	/* fl_mmtests_ratio(); NAN when undefined */
+	int mm_marked;		/* mmtests would mark the change *x.xx%* */
 };
 
 /*

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_label.h"
 #include "compare_render.h"
 #include "compare_table.h"
 #include "export_out.h"
@@ -35,22 +36,15 @@ static const char *side_tag(const struct fl_cmp *c, int s, const char *key, char
 	return c->sw[s].tags ? fl_kv_get(c->sw[s].tags, key, buf, len) : NULL;
 }
 
-/* --label-X, else the kernel_version tag, else the directory; with the
- * shape when A and B differ in it (fl_cmp_side_label). */
+/* --label-X, else what tells A from B (compare_label.h); with the shape
+ * when A and B differ in it (fl_cmp_side_label). */
 static const char *side_label(const struct fl_cmp *c, const struct fl_cmp_view *o, int s,
 			      char *buf, size_t len)
 {
-	char tmp[256], dir[256];
-	const char *v = o->label[s];
+	char lb[2][FL_LABEL_LEN];
 
-	if (!v) {
-		v = side_tag(c, s, "kernel_version", tmp, sizeof(tmp));
-		if (!v || !*v) {
-			snprintf(dir, sizeof(dir), "%s", c->sw[s].dir);
-			v = basename(dir);
-		}
-	}
-	return fl_cmp_side_label(c, s, v, buf, len);
+	fl_cmp_labels(c, o->label, lb);
+	return fl_cmp_side_label(c, s, lb[s], buf, len);
 }
 
 /* "A:B" when the sides differ, "-" for a missing side; NULL when neither has it. */
@@ -111,10 +105,13 @@ static unsigned int conf_keys(const struct fl_cmp *c, char keys[][64], unsigned 
 	return n;
 }
 
-static void num(char *buf, size_t len, double v)
+/* every digit (the seed's), or --precision significant ones */
+static void num(char *buf, size_t len, double v, int prec)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
+	else if (prec)
+		fl_fmt_sig(buf, len, v, prec);
 	else
 		fl_fmt_double(buf, len, v);
 }
@@ -227,7 +224,9 @@ static void text_metrics(FILE *f, const struct fl_cmp *c, const struct fl_cmp_vi
 			row[k] = cells[k];
 		for (int k = 0; k < 9; k++)
 			cells[k][0] = '\0';
-		snprintf(cells[0], sizeof(cells[0]), "%s", m->name);
+		/* the unit once, in the metric's own row */
+		snprintf(cells[0], sizeof(cells[0]), o->seed ? "%s" : "%s (%s)", m->name,
+			 m->unit);
 		fl_table_add(&t, row);
 		for (int s = 0; s < 2; s++) {
 			const struct fl_stats *st = &m->st[s];
@@ -242,11 +241,11 @@ static void text_metrics(FILE *f, const struct fl_cmp *c, const struct fl_cmp_vi
 					snprintf(cells[k], sizeof(cells[k]), "-");
 			} else {
 				snprintf(cells[1], sizeof(cells[1]), "%u", st->n);
-				num(cells[2], sizeof(cells[2]), st->min);
-				num(cells[3], sizeof(cells[3]), st->max);
-				num(cells[4], sizeof(cells[4]), st->mean);
-				num(cells[5], sizeof(cells[5]), st->median);
-				num(cells[6], sizeof(cells[6]), st->stddev);
+				num(cells[2], sizeof(cells[2]), st->min, o->precision);
+				num(cells[3], sizeof(cells[3]), st->max, o->precision);
+				num(cells[4], sizeof(cells[4]), st->mean, o->precision);
+				num(cells[5], sizeof(cells[5]), st->median, o->precision);
+				num(cells[6], sizeof(cells[6]), st->stddev, o->precision);
 			}
 			fl_table_add(&t, row);
 		}
@@ -256,7 +255,7 @@ static void text_metrics(FILE *f, const struct fl_cmp *c, const struct fl_cmp_vi
 			char pc[32];
 
 			fl_fmt_pct(pc, sizeof(pc), m->pct[p]);
-			if (!o->seed && p == FL_PCT_MEAN && m->significant)
+			if (!o->seed && p == FL_PCT_MEAN && m->mm_marked)
 				snprintf(cells[2 + p], sizeof(cells[2 + p]), "*%s*", pc);
 			else
 				snprintf(cells[2 + p], sizeof(cells[2 + p]), "%s", pc);
@@ -282,9 +281,10 @@ static void text_notes(FILE *f, const struct fl_cmp *c)
 	int gaps = 0;
 
 	fprintf(f, "\nDIRECTION: whether a + %% is an improvement.  P-VALUE: Welch's t-test "
-		"of the runs, two-sided;\n*x%%* marks a MEAN change with p < %g.  "
-		"Faults rows: pft runs; latency, abort %%\nand mmap_lock rows: the "
-		"collector's snapshots (one value per run).\n", c->alpha);
+		"of the runs, two-sided\n(p < %g: significant).  *x.xx%%*: a MEAN change "
+		"mmtests compare-kernels would mark (the\n95%% intervals mean +- 1.96 sd of A "
+		"and B do not overlap).  Faults rows: pft runs;\nlatency, abort %% and "
+		"mmap_lock rows: the collector's snapshots (one value per run).\n", c->alpha);
 	if (c->have_phases || c->have_locks)
 		fprintf(f, "phase_* rows: mean ns per fault spent in that phase (record "
 			"--phases; they add up to\nphases_latency_mean); lock_* rows: "
@@ -414,7 +414,9 @@ static void json_metric(FILE *f, const struct fl_cmp_metric *m, bool first)
 	fl_json_num(f, m->df);
 	fprintf(f, ",\"p\":");
 	fl_json_num(f, m->p);
-	fprintf(f, "},\"significant\":%s", m->significant ? "true" : "false");
+	fprintf(f, "},\"significant\":%s,\"mmtests_ratio\":", m->significant ? "true" : "false");
+	fl_json_num(f, m->mm_ratio);
+	fprintf(f, ",\"mmtests_marked\":%s", m->mm_marked ? "true" : "false");
 	for (int s = 0; s < 2; s++)
 		if (!m->have[s]) {
 			fprintf(f, ",\"gap_%c\":", 'a' + s);
@@ -575,7 +577,7 @@ void fl_cmp_write_md(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view *
 		const struct fl_cmp_metric *m = &c->m[i];
 		char pm[32], pd[32];
 
-		fprintf(f, "| %s ", m->name);
+		fprintf(f, "| %s (%s) ", m->name, m->unit);
 		for (int s = 0; s < 2; s++) {
 			char a[48], b[48];
 
@@ -583,21 +585,25 @@ void fl_cmp_write_md(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view *
 				fprintf(f, "| missing: %s | | ", m->gap[s]);
 				continue;
 			}
-			num(a, sizeof(a), m->st[s].mean);
-			num(b, sizeof(b), m->st[s].stddev);
+			num(a, sizeof(a), m->st[s].mean, o->precision);
+			num(b, sizeof(b), m->st[s].stddev, o->precision);
 			fprintf(f, "| %s | %s | %u ", a, b, m->st[s].n);
 		}
 		fl_fmt_pct(pm, sizeof(pm), m->pct[FL_PCT_MEAN]);
 		fl_fmt_pct(pd, sizeof(pd), m->pct[FL_PCT_MEDIAN]);
-		fprintf(f, "| %s%s%s | %s | ", m->significant ? "**" : "", pm,
-			m->significant ? "**" : "", pd);
+		/* \\* : markdown would read *x%* as emphasis */
+		fprintf(f, "| %s%s%s | %s | ", m->mm_marked ? "\\*" : "", pm,
+			m->mm_marked ? "\\*" : "", pd);
 		if (isnan(m->p))
 			fprintf(f, "n/a");
 		else
-			fprintf(f, "%.3g", m->p);
+			fprintf(f, "%s%.3g%s", m->significant ? "**" : "", m->p,
+				m->significant ? "**" : "");
 		fprintf(f, " | %s is better |\n", m->higher_is_better ? "higher" : "lower");
 	}
-	fprintf(f, "\nBold: p < %g (Welch's t-test, two-sided). %% = (B-A)/A.\n", c->alpha);
+	fprintf(f, "\nBold p: p < %g (Welch's t-test, two-sided). \\*x.xx%%\\*: a mean change "
+		"mmtests compare-kernels would mark (the 95%% intervals mean +- 1.96 sd of A and B "
+		"do not overlap). %% = (B-A)/A.\n", c->alpha);
 	for (unsigned int i = 0; i < c->nexplain; i++)
 		fprintf(f, "%s- %s\n", i ? "" : "\nExplain:\n", c->explain[i].text);
 	for (unsigned int i = 0; i < c->nblame; i++) {

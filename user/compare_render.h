@@ -16,6 +16,7 @@ struct fl_cmp_view {
 	const char *label[2];	/* the (A), (B) labels; NULL: kernel_version tag, else the directory */
 	const char *kernel[2];	/* 'Kernel File' of the KERNELS block; NULL: the kernel_file tag */
 	int seed;		/* text: the seed's columns only (no direction, p-value, notes) */
+	int precision;		/* text, markdown: significant digits; 0: every digit */
 };
 
 void fl_cmp_write_text(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view *o);

@@ -326,8 +326,9 @@ static void test_other_formats(void **state)
 	assert_int_equal(run(out, "-f", "markdown", FIX "/seed-sweeps/skylake-A",
 			     FIX "/seed-sweeps/skylake-B", NULL), 0);
 	t = slurp(out);
-	assert_non_null(strstr(t, "| pft_faults_cpu_110 |"));
-	assert_non_null(strstr(t, "**+126.69%**"));
+	assert_non_null(strstr(t, "| pft_faults_cpu_110 (faults/s/cpu) |"));
+	/* mmtests' mark on the mean change, Welch's p in bold */
+	assert_non_null(strstr(t, "| \\*+126.69%\\* | +121.82% | **1.48e-41** |"));
 	free(t);
 }
 
@@ -849,7 +850,7 @@ static void test_shapes(void **state)
 	snprintf(path, sizeof(path), "%s/sweep.conf", none);
 	assert_int_equal(unlink(path), 0);
 
-	/* same shape: said once per side, no warning, labels as before */
+	/* same shape: said once per side, no warning; one kernel: its directories tell A from B */
 	snprintf(out, sizeof(out), "%s/shape-same.txt", tmpdir);
 	assert_int_equal(run_err(&e, out, rt, rt2, NULL), 0);
 	assert_null(strstr(e, "shape"));
@@ -857,7 +858,8 @@ static void test_shapes(void **state)
 	t = slurp(out);
 	assert_int_equal(count(t, "Shape: read/tmpfs\n"), 2);
 	assert_null(strstr(t, "differs"));
-	assert_non_null(strstr(t, "(A) 6.12.0-test "));
+	assert_non_null(strstr(t, "(A) 6.12.0-test (shRT) "));
+	assert_non_null(strstr(t, "(B) 6.12.0-test (shRT2) "));
 	assert_null(strstr(t, "[read/tmpfs]"));
 	free(t);
 	snprintf(out, sizeof(out), "%s/shape-same.json", tmpdir);
@@ -898,15 +900,15 @@ static void test_shapes(void **state)
 	t = slurp(out);
 	assert_non_null(strstr(t, "Shape: read/tmpfs (differs from the other side's)\n"));
 	assert_non_null(strstr(t, "Shape: read/file (differs from the other side's)\n"));
-	assert_int_equal(count(t, "(A) 6.12.0-test [read/tmpfs] "), 4);
-	assert_int_equal(count(t, "(B) 6.12.0-test [read/file] "), 4);
+	assert_int_equal(count(t, "(A) 6.12.0-test (shRT) [read/tmpfs] "), 4);
+	assert_int_equal(count(t, "(B) 6.12.0-test (shRF) [read/file] "), 4);
 	assert_non_null(strstr(t, "[*] NOTES\nA and B are different pft fault shapes"));
 	assert_non_null(strstr(t, "PFT_FILE "));	/* the TAGS row of sweep.conf */
 	free(t);
 	snprintf(out, sizeof(out), "%s/shape-diff.json", tmpdir);
 	assert_int_equal(run(out, "-f", "json", "--any-shape", rt, rf, NULL), 0);
 	t = slurp(out);
-	assert_non_null(strstr(t, "\"label\":\"6.12.0-test [read/file]\",\"shape\":\"read/file\""));
+	assert_non_null(strstr(t, "\"label\":\"6.12.0-test (shRF) [read/file]\",\"shape\":\"read/file\""));
 	assert_non_null(strstr(t, "\"shape_differs\":true"));
 	free(t);
 

@@ -4,7 +4,10 @@
  * through the accessors report reads it through: fl_figure_avail() for
  * whether (and why not), fl_snapshot_total() and fl_hist_quantile_ppm() for
  * the values, fl_cmp_snapsum_fill() / fl_cmp_sum_metric() (compare.c) for
- * phases and lock classes, fl_bcmp_rec_from() for the holders.
+ * phases and lock classes, fl_bcmp_rec_from() for the holders.  A figure is
+ * worked out per recording, then summed up per side by fl_stats_compute()
+ * and tested by fl_welch_p() and fl_mmtests_ratio() (stats.c), as the sweep
+ * table's are.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -14,8 +17,10 @@
 #include <string.h>
 
 #include "compare.h"
+#include "compare_label.h"
 #include "compare_snaps.h"
 #include "report_common.h"
+#include "topology.h"
 
 void fl_hist_rank_test(const struct fl_hist *a, const struct fl_hist *b,
 		       struct fl_rank_test *r)
@@ -68,11 +73,18 @@ static void note(struct fl_cmp_snaps *p, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* What the builder reads of one side, then lets go of the snapshot. */
+/* What the builder reads of one recording, then lets go of the snapshot. */
 struct side_in {
+	const char *file;
 	struct fl_snapshot snap;
 	struct fl_cpu_stats t;
 	struct fl_cmp_snapsum ss;
+};
+
+/* The recordings of both sides. */
+struct ins {
+	struct side_in *in[2];
+	unsigned int n[2];
 };
 
 /* A new row (zeroed, pct NAN); NULL out of memory. */
@@ -89,22 +101,44 @@ static struct fl_csn_row *row_new(struct fl_cmp_snaps *p, const char *section, c
 	r->section = section;
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	r->unit = unit;
-	r->pct = NAN;
+	/* a faster fault rate, more lockless successes: better */
+	r->higher_is_better = !strcmp(unit, "1/s") || strstr(name, "succeeded");
+	r->pct = r->p = r->mm_ratio = NAN;
 	return r;
 }
 
-static void row_done(struct fl_csn_row *r)
+/* The side's values V[0..n) as its statistics; -1 when one is not a number. */
+static int row_side(struct fl_csn_row *r, int s, const double *v, unsigned int n)
 {
-	if (r->have[0] && r->have[1])
-		r->pct = fl_pct_change(r->v[0], r->v[1]);
+	if (fl_stats_compute(v, n, &r->st[s])) {
+		snprintf(r->why[s], sizeof(r->why[s]), "unavailable (not a finite number)");
+		return -1;
+	}
+	r->have[s] = 1;
+	r->v[s] = r->st[s].mean;
+	return 0;
 }
 
-/* Whether FIG is available on side s; its "unavailable (why)" into why when not. */
+static void row_done(const struct fl_cmp_snaps *p, struct fl_csn_row *r)
+{
+	if (!(r->have[0] && r->have[1]))
+		return;
+	r->pct = fl_pct_change(r->v[0], r->v[1]);
+	r->p = fl_welch_p(&r->st[0], &r->st[1], NULL, NULL);
+	r->significant = r->p < p->alpha;
+	r->mm_ratio = fl_mmtests_ratio(&r->st[0], &r->st[1], r->higher_is_better);
+	r->mm_marked = fl_mmtests_marked(r->mm_ratio);
+}
+
+/* Whether FIG is available on recording IN (FL_FIG_NR: always); why when not. */
 static int fig_ok(const struct side_in *in, enum fl_figure fig, char *why, size_t len)
 {
 	const char *w;
-	enum fl_avail a = fl_figure_avail(&in->snap, fig, &w);
+	enum fl_avail a;
 
+	if (fig == FL_FIG_NR)
+		return 1;
+	a = fl_figure_avail(&in->snap, fig, &w);
 	if (a == FL_AVAIL_YES)
 		return 1;
 	fl_fmt_unavail(why, len, a, w);
@@ -112,24 +146,64 @@ static int fig_ok(const struct side_in *in, enum fl_figure fig, char *why, size_
 }
 
 /*
- * A row of FIG per side: value(in, arg) where FIG is available and
- * value() says it is defined (it sets why otherwise).  -1 out of memory.
+ * A side's reason: the recording's own, named when the side has several
+ * and not all of them share it.
+ */
+static void side_why(char *dst, size_t len, const struct ins *I, int s, unsigned int k,
+		     const char *why, int all)
+{
+	size_t n;
+
+	if (I->n[s] > 1 && !all) {
+		snprintf(dst, len, "%s: %s", I->in[s][k].file, why);
+		return;
+	}
+	n = strnlen(why, len - 1);	/* cut to fit, as snprintf would */
+	memcpy(dst, why, n);
+	dst[n] = '\0';
+}
+
+/*
+ * A row of FIG: value(in, arg) of every recording where FIG is available
+ * and value() says it is defined (it sets why otherwise); a side has the
+ * figure when every one of its recordings has it.  -1 out of memory.
  */
 typedef int (*value_fn)(const struct side_in *in, const void *arg, double *v, char *why,
 			size_t len);
 
-static int add_row(struct fl_cmp_snaps *p, const struct side_in in[2], const char *section,
+static int add_row(struct fl_cmp_snaps *p, const struct ins *I, const char *section,
 		   const char *name, const char *unit, enum fl_figure fig, value_fn fn,
 		   const void *arg)
 {
 	struct fl_csn_row *r = row_new(p, section, name, unit);
+	char why[FL_CSN_WHY], first[FL_CSN_WHY];
 
 	if (!r)
 		return -1;
-	for (int s = 0; s < 2; s++)
-		if (fig_ok(&in[s], fig, r->why[s], sizeof(r->why[s])))
-			r->have[s] = !fn(&in[s], arg, &r->v[s], r->why[s], sizeof(r->why[s]));
-	row_done(r);
+	for (int s = 0; s < 2; s++) {
+		double *v = calloc(I->n[s], sizeof(*v));
+		unsigned int k, bad = 0, same = 0, at = 0;
+
+		if (!v)
+			return -1;
+		for (k = 0; k < I->n[s]; k++) {
+			why[0] = '\0';
+			if (fig_ok(&I->in[s][k], fig, why, sizeof(why)) &&
+			    !fn(&I->in[s][k], arg, &v[k], why, sizeof(why)))
+				continue;
+			if (!bad++) {
+				at = k;
+				memcpy(first, why, sizeof(first));
+			}
+			same += !strcmp(why, first);
+		}
+		if (bad)
+			side_why(r->why[s], sizeof(r->why[s]), I, s, at, first, same == I->n[s]);
+		else
+			row_side(r, s, v, I->n[s]);
+		free(v);
+	}
+	row_done(p, r);
 	return 0;
 }
 
@@ -214,6 +288,12 @@ static int v_hist(const struct side_in *in, const void *arg, double *v, char *wh
 	return 0;
 }
 
+/* A phase or lock-class figure (arg: its fl_cmp_kind) */
+static int v_sum(const struct side_in *in, const void *arg, double *v, char *why, size_t len)
+{
+	return fl_cmp_sum_metric(&in->ss, arg, v, why, len);
+}
+
 static enum fl_figure hist_fig(unsigned int h)
 {
 	switch (h) {
@@ -228,7 +308,28 @@ static enum fl_figure hist_fig(unsigned int h)
 	}
 }
 
-static int hist_rows(struct fl_cmp_snaps *p, const struct side_in in[2], const char *section,
+static struct fl_csn_rank *rank_new(struct fl_cmp_snaps *p, unsigned int h)
+{
+	struct fl_csn_rank *n = realloc(p->rank, (p->nrank + 1) * sizeof(*n)), *k;
+
+	if (!n)
+		return NULL;
+	p->rank = n;
+	k = &p->rank[p->nrank++];
+	memset(k, 0, sizeof(*k));
+	k->hist = fl_hist_name(h);
+	k->t.u = k->t.prob = k->t.z = k->t.p = NAN;
+	return k;
+}
+
+static void rank_run(const struct fl_cmp_snaps *p, struct fl_csn_rank *k, const struct fl_hist *a,
+		     const struct fl_hist *b)
+{
+	fl_hist_rank_test(a, b, &k->t);
+	k->significant = k->t.p < p->alpha;
+}
+
+static int hist_rows(struct fl_cmp_snaps *p, const struct ins *I, const char *section,
 		     unsigned int h)
 {
 	static const struct {
@@ -238,38 +339,170 @@ static int hist_rows(struct fl_cmp_snaps *p, const struct side_in in[2], const c
 		{ "count", "count", 0 }, { "p50", "ns", 500000 }, { "p90", "ns", 900000 },
 		{ "p99", "ns", 990000 }, { "max", "ns", -1 }, { "mean", "ns", -2 },
 	};
-	struct fl_csn_rank *rk = &p->rank[p->nrank++];
-	char name[48];
+	struct fl_csn_rank *rk;
+	struct fl_hist pool[2];
+	char name[48], why[FL_CSN_WHY];
 
 	for (unsigned int i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
 		struct hq a = { h, q[i].what };
 
 		snprintf(name, sizeof(name), "%s_%s", fl_hist_name(h), q[i].sfx);
-		if (add_row(p, in, section, name, q[i].unit, hist_fig(h), v_hist, &a))
+		if (add_row(p, I, section, name, q[i].unit, hist_fig(h), v_hist, &a))
 			return -1;
 	}
-	rk->hist = fl_hist_name(h);
+	if (!(rk = rank_new(p, h)))
+		return -1;
+	/* several recordings a side: their events pooled */
+	memset(pool, 0, sizeof(pool));
 	for (int s = 0; s < 2; s++) {
-		if (!fig_ok(&in[s], hist_fig(h), rk->why[s], sizeof(rk->why[s])))
-			continue;
-		if (!in[s].t.hist[h].count)
+		unsigned int k;
+
+		for (k = 0; k < I->n[s]; k++) {
+			if (!fig_ok(&I->in[s][k], hist_fig(h), why, sizeof(why)))
+				break;
+			fl_hist_merge(&pool[s], &I->in[s][k].t.hist[h]);
+		}
+		if (k < I->n[s])
+			side_why(rk->why[s], sizeof(rk->why[s]), I, s, k, why, 0);
+		else if (!pool[s].count)
 			snprintf(rk->why[s], sizeof(rk->why[s]), "unavailable (no %s events recorded)",
 				 fl_hist_name(h));
 		else
 			rk->have[s] = 1;
 	}
-	if (rk->have[0] && rk->have[1]) {
-		fl_hist_rank_test(&in[0].t.hist[h], &in[1].t.hist[h], &rk->t);
-		rk->significant = rk->t.p < p->alpha;
-	} else {
-		rk->t.u = rk->t.prob = rk->t.z = rk->t.p = NAN;
+	if (rk->have[0] && rk->have[1])
+		rank_run(p, rk, &pool[0], &pool[1]);
+	return 0;
+}
+
+/* ---- fault latency per CPU, LLC domain, node ---- */
+
+/* Per-group fault latency of one side, pooled over its recordings. */
+struct groups {
+	struct fl_hist *h;
+	unsigned int n;
+	char why[FL_CSN_WHY];
+};
+
+static int group_add(struct groups *g, unsigned int id, const struct fl_hist *h)
+{
+	if (id >= g->n) {
+		struct fl_hist *n = realloc(g->h, (id + 1) * sizeof(*n));
+
+		if (!n)
+			return -1;
+		memset(n + g->n, 0, (id + 1 - g->n) * sizeof(*n));
+		g->h = n;
+		g->n = id + 1;
+	}
+	fl_hist_merge(&g->h[id], h);
+	return 0;
+}
+
+/* 0, 1 when the side has no such grouping (why set), -1 out of memory */
+static int side_groups(const struct ins *I, int s, enum fl_by by, struct groups *g)
+{
+	for (unsigned int k = 0; k < I->n[s]; k++) {
+		const struct fl_snapshot *sn = &I->in[s][k].snap;
+		struct fl_topology t = { 0 };
+		char err[160];
+
+		if (!fig_ok(&I->in[s][k], FL_FIG_LATENCY, err, sizeof(err)))
+			return 1;	/* the whole recording's test says why */
+		if (by != FL_BY_CPU &&
+		    fl_topology_from_tags(fl_snapshot_tag(sn, "topology_llc"),
+					  fl_snapshot_tag(sn, "topology_node"), sn->hdr.nr_cpus, &t,
+					  err, sizeof(err))) {
+			side_why(g->why, sizeof(g->why), I, s, k, err, 0);
+			return 1;
+		}
+		for (unsigned int c = 0; c < sn->hdr.nr_cpus; c++) {
+			int id = by == FL_BY_CPU ? (int)c : fl_topology_group(&t, by, c);
+
+			if (id >= 0 && sn->cpus[c].hist[FL_H_FAULT_LAT].count &&
+			    group_add(g, (unsigned int)id, &sn->cpus[c].hist[FL_H_FAULT_LAT])) {
+				fl_topology_free(&t);
+				return -1;
+			}
+		}
+		if (by != FL_BY_CPU && !g->n)
+			snprintf(g->why, sizeof(g->why), "no %s in the topology tags",
+				 fl_by_name(by));
+		fl_topology_free(&t);
+	}
+	return 0;
+}
+
+static unsigned int groups_with_events(const struct groups *g)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < g->n; i++)
+		n += g->h[i].count > 0;
+	return n;
+}
+
+/*
+ * Rank tests of fault latency per CPU, LLC domain and NUMA node: where a
+ * change is in the machine.  A group is tested where both sides have
+ * events in it; a grouping of one group is the whole recording's test.
+ */
+static int group_ranks(struct fl_cmp_snaps *p, const struct ins *I)
+{
+	static const enum fl_by bys[] = { FL_BY_CPU, FL_BY_LLC, FL_BY_NODE };
+
+	for (unsigned int b = 0; b < sizeof(bys) / sizeof(bys[0]); b++) {
+		struct groups g[2] = { { 0 } };
+		unsigned int one_side = 0;
+		int rc[2], err = 0;
+
+		for (int s = 0; s < 2; s++)
+			rc[s] = side_groups(I, s, bys[b], &g[s]);
+		if (rc[0] < 0 || rc[1] < 0) {
+			err = -1;
+		} else if (rc[0] || rc[1]) {
+			if (g[0].why[0] || g[1].why[0])
+				note(p, "fault latency per %s: not compared (%s%s%s%s%s)",
+				     fl_by_name(bys[b]), g[0].why[0] ? "A: " : "", g[0].why,
+				     g[0].why[0] && g[1].why[0] ? "; " : "",
+				     g[1].why[0] ? "B: " : "", g[1].why);
+		} else if (groups_with_events(&g[0]) > 1 || groups_with_events(&g[1]) > 1) {
+			unsigned int n = g[0].n > g[1].n ? g[0].n : g[1].n;
+
+			for (unsigned int i = 0; i < n && !err; i++) {
+				int ha = i < g[0].n && g[0].h[i].count;
+				int hb = i < g[1].n && g[1].h[i].count;
+				struct fl_csn_rank *k;
+
+				if (ha != hb)
+					one_side++;
+				if (!ha || !hb)
+					continue;
+				if (!(k = rank_new(p, FL_H_FAULT_LAT))) {
+					err = -1;
+					break;
+				}
+				k->by = fl_by_name(bys[b]);
+				k->group = i;
+				k->have[0] = k->have[1] = 1;
+				rank_run(p, k, &g[0].h[i], &g[1].h[i]);
+			}
+			if (one_side)
+				note(p, "fault latency per %s: %u %s%s with faults on one side only, "
+				     "not compared", fl_by_name(bys[b]), one_side, fl_by_name(bys[b]),
+				     one_side == 1 ? "" : "s");
+		}
+		free(g[0].h);
+		free(g[1].h);
+		if (err)
+			return -1;
 	}
 	return 0;
 }
 
 /* ---- the sections ---- */
 
-static int faults(struct fl_cmp_snaps *p, const struct side_in in[2])
+static int faults(struct fl_cmp_snaps *p, const struct ins *I)
 {
 	static const struct {
 		unsigned int c;
@@ -284,29 +517,20 @@ static int faults(struct fl_cmp_snaps *p, const struct side_in in[2])
 	};
 	static const unsigned int missed = FL_C_MISSED;
 	char name[48];
-	struct fl_csn_row *r;
 
 	for (unsigned int i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
-		if (add_row(p, in, "faults", fl_counter_name(f[i].c), "count", f[i].fig, v_cnt,
+		if (add_row(p, I, "faults", fl_counter_name(f[i].c), "count", f[i].fig, v_cnt,
 			    &f[i].c))
 			return -1;
 		snprintf(name, sizeof(name), "%s_per_s", fl_counter_name(f[i].c));
-		if (f[i].rate && add_row(p, in, "faults", name, "1/s", f[i].fig, v_cnt_s, &f[i].c))
+		if (f[i].rate && add_row(p, I, "faults", name, "1/s", f[i].fig, v_cnt_s, &f[i].c))
 			return -1;
 	}
 	/* what each producer dropped: always counted */
-	r = row_new(p, "faults", fl_counter_name(missed), "count");
-	if (!r)
-		return -1;
-	for (int s = 0; s < 2; s++) {
-		r->have[s] = 1;
-		r->v[s] = (double)in[s].t.cnt[missed];
-	}
-	row_done(r);
-	return 0;
+	return add_row(p, I, "faults", fl_counter_name(missed), "count", FL_FIG_NR, v_cnt, &missed);
 }
 
-static int lockless(struct fl_cmp_snaps *p, const struct side_in in[2])
+static int lockless(struct fl_cmp_snaps *p, const struct ins *I)
 {
 	static const unsigned int ll[] = {
 		FL_LL_ATTEMPTED, FL_LL_SUCCEEDED, FL_LL_ABORTED, FL_LL_RETRIED,
@@ -319,80 +543,98 @@ static int lockless(struct fl_cmp_snaps *p, const struct side_in in[2])
 	char name[48];
 
 	for (unsigned int i = 0; i < sizeof(ll) / sizeof(ll[0]); i++)
-		if (add_row(p, in, "lockless", fl_ll_name(ll[i]), "count", FL_FIG_LOCKLESS, v_ll,
+		if (add_row(p, I, "lockless", fl_ll_name(ll[i]), "count", FL_FIG_LOCKLESS, v_ll,
 			    &ll[i]))
 			return -1;
 	for (unsigned int i = 1; i < 4; i++) {	/* succeeded, aborted, retried */
 		snprintf(name, sizeof(name), "%s_per_mille", fl_ll_name(ll[i]));
-		if (add_row(p, in, "lockless", name, "per_mille", FL_FIG_LOCKLESS, v_ll_pm, &ll[i]))
+		if (add_row(p, I, "lockless", name, "per_mille", FL_FIG_LOCKLESS, v_ll_pm, &ll[i]))
 			return -1;
 	}
 	for (unsigned int i = 0; i < sizeof(why) / sizeof(why[0]); i++) {
-		if (add_row(p, in, "lockless_reasons", fl_counter_name(why[i]), "count",
+		if (add_row(p, I, "lockless_reasons", fl_counter_name(why[i]), "count",
 			    FL_FIG_LL_WHY, v_cnt, &why[i]))
 			return -1;
 		snprintf(name, sizeof(name), "%s_per_mille", fl_counter_name(why[i]));
-		if (add_row(p, in, "lockless_reasons", name, "per_mille", FL_FIG_LL_WHY, v_cnt_pm,
+		if (add_row(p, I, "lockless_reasons", name, "per_mille", FL_FIG_LL_WHY, v_cnt_pm,
 			    &why[i]))
 			return -1;
 	}
 	return 0;
 }
 
-static int mmap_lock(struct fl_cmp_snaps *p, const struct side_in in[2])
+static int mmap_lock(struct fl_cmp_snaps *p, const struct ins *I)
 {
 	static const unsigned int fail = FL_C_MMAP_TRYLOCK_FAIL, cont = FL_C_MMAP_CONTENDED;
 
 	for (unsigned int h = FL_H_MMAP_WAIT_R; h <= FL_H_MMAP_HOLD_W; h++)
-		if (hist_rows(p, in, "mmap_lock", h))
+		if (hist_rows(p, I, "mmap_lock", h))
 			return -1;
-	if (add_row(p, in, "mmap_lock", fl_counter_name(fail), "count", FL_FIG_MMAP, v_cnt, &fail) ||
-	    add_row(p, in, "mmap_lock", fl_counter_name(cont), "count", FL_FIG_CONTENTION, v_cnt,
+	if (add_row(p, I, "mmap_lock", fl_counter_name(fail), "count", FL_FIG_MMAP, v_cnt, &fail) ||
+	    add_row(p, I, "mmap_lock", fl_counter_name(cont), "count", FL_FIG_CONTENTION, v_cnt,
 		    &cont))
 		return -1;
-	return hist_rows(p, in, "mmap_lock", FL_H_MMAP_CONTEND);
+	return hist_rows(p, I, "mmap_lock", FL_H_MMAP_CONTEND);
+}
+
+/* Whether any recording of either side has phases (locks: lock classes). */
+static int any_sum(const struct ins *I, int locks, const char **why)
+{
+	for (int s = 0; s < 2; s++)
+		for (unsigned int k = 0; k < I->n[s]; k++)
+			if (locks ? I->in[s][k].ss.sum.locks : I->in[s][k].ss.sum.phases)
+				return 1;
+	for (int s = 0; s < 2; s++)
+		why[s] = locks ? I->in[s][0].ss.lk_why : I->in[s][0].ss.ph_why;
+	return 0;
+}
+
+/* Lock class IDX counted nowhere although every recording could count it. */
+static int lock_quiet(const struct ins *I, unsigned int idx)
+{
+	for (int s = 0; s < 2; s++)
+		for (unsigned int k = 0; k < I->n[s]; k++) {
+			const struct fl_phases_summary *sm = &I->in[s][k].ss.sum;
+
+			if (!sm->locks || sm->lock_count[idx] || !sm->lock_avail[idx])
+				return 0;
+		}
+	return 1;
 }
 
 /* Phases and lock classes (record --phases / --locks), where a side recorded them. */
-static int phases_locks(struct fl_cmp_snaps *p, const struct side_in in[2])
+static int phases_locks(struct fl_cmp_snaps *p, const struct ins *I)
 {
-	int ph = in[0].ss.sum.phases || in[1].ss.sum.phases;
-	int lk = in[0].ss.sum.locks || in[1].ss.sum.locks;
+	const char *why[2];
+	int ph, lk;
 
-	if (!ph)
-		note(p, "phases: neither recording has them (A: %s; B: %s)", in[0].ss.ph_why,
-		     in[1].ss.ph_why);
-	if (!lk)
-		note(p, "lock classes: neither recording has them (A: %s; B: %s)", in[0].ss.lk_why,
-		     in[1].ss.lk_why);
+	if (!(ph = any_sum(I, 0, why)))
+		note(p, "phases: neither recording has them (A: %s; B: %s)", why[0], why[1]);
+	if (!(lk = any_sum(I, 1, why)))
+		note(p, "lock classes: neither recording has them (A: %s; B: %s)", why[0], why[1]);
 	for (unsigned int k = 0; k < fl_cmp_nkinds; k++) {
 		const struct fl_cmp_kind *kd = &fl_cmp_kinds[k];
-		struct fl_csn_row *r;
 
 		if ((kd->section == FL_CMP_PHASE && !ph) || (kd->section == FL_CMP_LOCK && !lk) ||
 		    !kd->section)
 			continue;
-		if (kd->section == FL_CMP_LOCK &&
-		    in[0].ss.sum.locks && in[1].ss.sum.locks &&
-		    !in[0].ss.sum.lock_count[kd->idx] && !in[1].ss.sum.lock_count[kd->idx] &&
-		    in[0].ss.sum.lock_avail[kd->idx] && in[1].ss.sum.lock_avail[kd->idx]) {
+		if (kd->section == FL_CMP_LOCK && lock_quiet(I, kd->idx)) {
 			note(p, "lock class %s: not contended in either recording",
 			     fl_lock_class_name(kd->idx));
 			continue;
 		}
-		r = row_new(p, kd->section == FL_CMP_PHASE ? "phases" : "locks", kd->kind,
-			    kd->unit);
-		if (!r)
+		if (add_row(p, I, kd->section == FL_CMP_PHASE ? "phases" : "locks", kd->kind,
+			    kd->unit, FL_FIG_NR, v_sum, kd))
 			return -1;
-		for (int s = 0; s < 2; s++)
-			r->have[s] = !fl_cmp_sum_metric(&in[s].ss, kd, &r->v[s], r->why[s],
-							sizeof(r->why[s]));
-		row_done(r);
 	}
 	return 0;
 }
 
-/* The holders' rates as rows too (csv, markdown); text and json print fl_bcmp's own. */
+/*
+ * The holders' rates as rows too (csv, markdown); text and json print
+ * fl_bcmp's own, which has its own test over the recordings: one value a
+ * side here (st[s].n = 1).
+ */
 static int blame_rows(struct fl_cmp_snaps *p)
 {
 	const struct fl_bcmp *c = &p->c;
@@ -400,101 +642,147 @@ static int blame_rows(struct fl_cmp_snaps *p)
 
 	if (!(r = row_new(p, "blame", "blame_mmap_lock_wait_per_s", "ns/s")))
 		return -1;
+	r->higher_is_better = 0;
 	for (int s = 0; s < 2; s++) {
-		r->have[s] = c->have[s];
-		r->v[s] = c->wait_rate[s];
-		if (!c->have[s])
+		if (c->have[s])
+			row_side(r, s, &c->wait_rate[s], 1);
+		else
 			snprintf(r->why[s], sizeof(r->why[s]), "%s", c->why[s]);
 	}
-	row_done(r);
+	row_done(p, r);
 	for (int k = 0; k < 2; k++) {
 		if (!(r = row_new(p, "blame", k ? "blame_fallbacks_free_per_s" : "blame_fallbacks_per_s",
 				  "1/s")))
 			return -1;
+		r->higher_is_better = 0;
 		for (int s = 0; s < 2; s++) {
-			r->have[s] = c->have[s] && c->fb_have[s];
-			r->v[s] = k ? c->fb_free_rate[s] : c->fb_rate[s];
-			if (!r->have[s])
+			if (c->have[s] && c->fb_have[s])
+				row_side(r, s, k ? &c->fb_free_rate[s] : &c->fb_rate[s], 1);
+			else
 				snprintf(r->why[s], sizeof(r->why[s]), "%s",
 					 c->have[s] ? c->fb_why[s] : c->why[s]);
 		}
-		row_done(r);
+		row_done(p, r);
 	}
 	return 0;
 }
 
-static const char *base(const char *path)
-{
-	const char *b = strrchr(path, '/');
-
-	return b && b[1] ? b + 1 : path;
-}
-
 void fl_cmp_snaps_label(struct fl_cmp_snaps *p, const char *const l[2])
 {
-	int krel = strcmp(p->side[0].krel, p->side[1].krel) != 0;
-	int names = strcmp(base(p->file[0]), base(p->file[1])) != 0;
+	const struct fl_label_cand c[] = {
+		{ "kernel", { p->side[0].krel, p->side[1].krel } },
+		{ "kernel_build", { p->side[0].build, p->side[1].build } },
+		{ "kernel_file", { p->side[0].kfile, p->side[1].kfile } },
+	};
+	const char *path[2];
+	char out[2][FL_LABEL_LEN];
 
-	for (int s = 0; s < 2; s++) {
-		const char *v = l && l[s] ? l[s] : krel ? p->side[s].krel :
-				names ? base(p->file[s]) : p->file[s];
-
-		snprintf(p->side[s].label, sizeof(p->side[s].label), "%s", v);
-	}
+	for (int s = 0; s < 2; s++)
+		path[s] = p->dir[s] ? p->dir[s] : p->side[s].file;
+	fl_pick_labels(c, sizeof(c) / sizeof(c[0]), l, path, out);
+	for (int s = 0; s < 2; s++)
+		snprintf(p->side[s].label, sizeof(p->side[s].label), "%s", out[s]);
 }
 
-static void side_fill(struct fl_csn_side *sd, const char *file, const struct fl_snapshot *s)
+static void side_fill(struct fl_csn_side *sd, const struct fl_snapshot *s)
 {
-	sd->file = file;
+	const char *v;
+
 	memcpy(sd->krel, s->hdr.kernel_release, FL_KREL_LEN);
 	sd->krel[FL_KREL_LEN] = '\0';
+	v = fl_snapshot_tag(s, "kernel_build");
+	snprintf(sd->build, sizeof(sd->build), "%s", v ? v : "");
+	v = fl_snapshot_tag(s, "kernel_file");
+	snprintf(sd->kfile, sizeof(sd->kfile), "%s", v ? v : "");
 	snprintf(sd->backend, sizeof(sd->backend), "%s", fl_backend_name(s->hdr.backend));
 	snprintf(sd->tier, sizeof(sd->tier), "%s", fl_tier_name(s->hdr.tier));
 	snprintf(sd->ll_kind, sizeof(sd->ll_kind), "%s", fl_ll_kind_name(s->hdr.lockless_kind));
 	sd->nr_cpus = s->hdr.nr_cpus;
-	sd->secs = s->hdr.duration_ns / 1e9;
 }
 
-int fl_cmp_snaps_build(struct fl_cmp_snaps *p, const char *a, const char *b, double alpha,
-		       char *err, size_t errlen)
+/* Read side S's recordings; notes where they differ among themselves. */
+static int read_side(struct fl_cmp_snaps *p, struct ins *I, int s, char *err, size_t errlen)
 {
-	struct side_in *in = calloc(2, sizeof(*in));
+	struct fl_csn_side *sd = &p->side[s];
+	double secs = 0;
+
+	for (unsigned int k = 0; k < I->n[s]; k++) {
+		struct side_in *in = &I->in[s][k];
+		char krel[FL_KREL_LEN + 1], e[400];
+
+		in->file = sd->files[k];
+		if (fl_snapshot_read_file(in->file, &in->snap, e, sizeof(e))) {
+			snprintf(err, errlen, "%s", e);
+			return -1;
+		}
+		memcpy(krel, in->snap.hdr.kernel_release, FL_KREL_LEN);
+		krel[FL_KREL_LEN] = '\0';
+		if (!k)
+			side_fill(sd, &in->snap);
+		else if (strcmp(krel, sd->krel) || in->snap.hdr.tier != I->in[s][0].snap.hdr.tier)
+			note(p, "%c: %s was recorded on %s by %s, %s on %s by %s", 'A' + s, in->file,
+			     krel, fl_tier_name(in->snap.hdr.tier), I->in[s][0].file, sd->krel,
+			     sd->tier);
+		secs += in->snap.hdr.duration_ns / 1e9;
+		fl_snapshot_total(&in->snap, &in->t);
+		fl_cmp_snapsum_fill(&in->ss, &in->snap);
+		if (fl_bcmp_rec_from(&p->rec[s][k], &in->snap)) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		if (in->t.cnt[FL_C_MISSED])
+			note(p, "%c: %s: %llu events missed: its figures are short by these",
+			     'A' + s, in->file, (unsigned long long)in->t.cnt[FL_C_MISSED]);
+	}
+	sd->secs = secs / I->n[s];
+	return 0;
+}
+
+int fl_cmp_snaps_build_n(struct fl_cmp_snaps *p, const char *const *files[2],
+			 const unsigned int n[2], double alpha, char *err, size_t errlen)
+{
+	struct ins I = { { NULL, NULL }, { n[0], n[1] } };
 	int rc = -1;
 
 	memset(p, 0, sizeof(*p));
-	if (!in) {
-		snprintf(err, errlen, "out of memory");
+	if (!n[0] || !n[1]) {
+		snprintf(err, errlen, "no recording for %s", n[0] ? "B" : "A");
 		return -1;
 	}
-	p->file[0] = a;
-	p->file[1] = b;
 	p->alpha = alpha;
+	p->multi = n[0] > 1 || n[1] > 1;
 	for (int s = 0; s < 2; s++) {
-		if (fl_snapshot_read_file(p->file[s], &in[s].snap, err, errlen))
+		/* the list is copied, its strings are the caller's */
+		p->side[s].files = malloc(n[s] * sizeof(*p->side[s].files));
+		p->side[s].n = n[s];
+		I.in[s] = calloc(n[s], sizeof(*I.in[s]));
+		p->rec[s] = calloc(n[s], sizeof(*p->rec[s]));
+		if (!p->side[s].files || !I.in[s] || !p->rec[s]) {
+			snprintf(err, errlen, "out of memory");
 			goto out;
-		side_fill(&p->side[s], p->file[s], &in[s].snap);
+		}
+	}
+	for (int s = 0; s < 2; s++) {
+		memcpy(p->side[s].files, files[s], n[s] * sizeof(*files[s]));
+		p->side[s].file = p->file[s] = files[s][0];
+	}
+	for (int s = 0; s < 2; s++) {
+		if (read_side(p, &I, s, err, errlen))
+			goto out;
 		memcpy(p->krel[s], p->side[s].krel, sizeof(p->krel[s]));
 		p->secs[s] = p->side[s].secs;
-		fl_snapshot_total(&in[s].snap, &in[s].t);
-		fl_cmp_snapsum_fill(&in[s].ss, &in[s].snap);
-		if (fl_bcmp_rec_from(&p->rec[s], &in[s].snap))
-			goto oom;
 	}
 	fl_cmp_snaps_label(p, NULL);
 	if (strcmp(p->side[0].tier, p->side[1].tier) || strcmp(p->side[0].backend, p->side[1].backend))
 		note(p, "A was recorded by %s/%s, B by %s/%s: a figure one of them cannot see "
 		     "is not compared", p->side[0].backend, p->side[0].tier, p->side[1].backend,
 		     p->side[1].tier);
-	for (int s = 0; s < 2; s++)
-		if (in[s].t.cnt[FL_C_MISSED])
-			note(p, "%c: %llu events missed: its figures are short by these", 'A' + s,
-			     (unsigned long long)in[s].t.cnt[FL_C_MISSED]);
-	if (fl_bcmp_build(&p->c, (const struct fl_bcmp_rec *const[2]){ &p->rec[0], &p->rec[1] },
-			  (const unsigned int[2]){ 1, 1 }, alpha, ""))
+	if (fl_bcmp_build(&p->c, (const struct fl_bcmp_rec *const[2]){ p->rec[0], p->rec[1] },
+			  n, alpha, ""))
 		goto oom;
-	if (faults(p, in) || hist_rows(p, in, "latency", FL_H_FAULT_LAT) ||
-	    hist_rows(p, in, "latency", FL_H_HMF) || lockless(p, in) || mmap_lock(p, in) ||
-	    phases_locks(p, in) || blame_rows(p))
+	if (faults(p, &I) || hist_rows(p, &I, "latency", FL_H_FAULT_LAT) ||
+	    group_ranks(p, &I) || hist_rows(p, &I, "latency", FL_H_HMF) || lockless(p, &I) ||
+	    mmap_lock(p, &I) || phases_locks(p, &I) || blame_rows(p))
 		goto oom;
 	rc = 0;
 	goto out;
@@ -502,14 +790,25 @@ oom:
 	snprintf(err, errlen, "out of memory");
 out:
 	for (int s = 0; s < 2; s++) {
-		for (int by = 0; by < 2; by++)
-			free(in[s].ss.grp[by].sum);
-		fl_snapshot_free(&in[s].snap);
+		for (unsigned int k = 0; I.in[s] && k < n[s]; k++) {
+			for (int by = 0; by < 2; by++)
+				free(I.in[s][k].ss.grp[by].sum);
+			fl_snapshot_free(&I.in[s][k].snap);
+		}
+		free(I.in[s]);
 	}
-	free(in);
 	if (rc)
 		fl_cmp_snaps_free(p);
 	return rc;
+}
+
+int fl_cmp_snaps_build(struct fl_cmp_snaps *p, const char *a, const char *b, double alpha,
+		       char *err, size_t errlen)
+{
+	static const unsigned int one[2] = { 1, 1 };
+
+	return fl_cmp_snaps_build_n(p, (const char *const *[2]){ &a, &b }, one, alpha, err,
+				    errlen);
 }
 
 const struct fl_csn_row *fl_cmp_snaps_row(const struct fl_cmp_snaps *p, const char *name)
@@ -523,9 +822,14 @@ const struct fl_csn_row *fl_cmp_snaps_row(const struct fl_cmp_snaps *p, const ch
 void fl_cmp_snaps_free(struct fl_cmp_snaps *p)
 {
 	fl_bcmp_free(&p->c);
-	fl_bcmp_rec_free(&p->rec[0]);
-	fl_bcmp_rec_free(&p->rec[1]);
+	for (int s = 0; s < 2; s++) {
+		for (unsigned int k = 0; p->rec[s] && k < p->side[s].n; k++)
+			fl_bcmp_rec_free(&p->rec[s][k]);
+		free(p->rec[s]);
+		free(p->side[s].files);
+	}
 	free(p->row);
+	free(p->rank);
 	for (unsigned int i = 0; i < p->nnotes; i++)
 		free(p->notes[i]);
 	free(p->notes);

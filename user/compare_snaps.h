@@ -4,13 +4,15 @@
  * say) side by side -- faults, latency quantiles with a rank test per
  * histogram, lockless outcomes and their reasons, mmap_lock, phases and
  * lock classes, and the holders of mmap_lock (record --blame, BLAME).
- * One recording a side: no run-to-run spread, so the test is across the
- * events of the two histograms (Mann-Whitney U on the buckets).  The model
- * is compare_snaps.c, the four layouts compare_snaps_render.c.
+ * The test of a histogram is across the events of the two (Mann-Whitney U
+ * on the buckets), for the whole recording and per CPU, LLC domain and
+ * node; several recordings a side add each figure's spread over them and
+ * Welch's test.  The model is compare_snaps.c, the four layouts
+ * compare_snaps_render.c.
  *
  *	struct fl_cmp_snaps p;
  *	fl_cmp_snaps_build(&p, "a.snap", "b.snap", 0.05, err, sizeof(err));
- *	fl_cmp_snaps_write_text(stdout, &p, &view);
+ *	fl_cmp_snaps_write_text(stdout, &p, NULL);
  *	fl_cmp_snaps_free(&p);
  */
 #ifndef FAULTLINE_COMPARE_SNAPS_H
@@ -20,6 +22,7 @@
 
 #include "blame_compare.h"
 #include "snapshot.h"
+#include "stats.h"
 
 #define FL_CSN_WHY	240
 
@@ -41,21 +44,38 @@ struct fl_rank_test {
 void fl_hist_rank_test(const struct fl_hist *a, const struct fl_hist *b,
 		       struct fl_rank_test *r);
 
-/* One figure of the two recordings. */
+/*
+ * One figure of the two sides.  A side of several recordings (-a A1 A2 ...,
+ * or a directory of them) has its figure's statistics over them, and the
+ * two sides Welch's test and mmtests' *x.xx%* rule; one recording a side:
+ * st[s].n = 1, no test (the rank tests speak for the histograms).
+ */
 struct fl_csn_row {
 	const char *section;		/* "faults", "latency", "lockless", "lockless_reasons",
-					 * "mmap_lock", "phases", "locks" */
+					 * "mmap_lock", "phases", "locks", "blame" */
 	char name[48];			/* faults_user, fault_latency_p50, ... */
-	const char *unit;		/* "count", "1/s", "ns", "per_mille", "ns/fault" */
-	int have[2];
-	double v[2];
+	const char *unit;		/* "count", "1/s", "ns", "per_mille", "ns/fault", "ns/s" */
+	int higher_is_better;		/* rates of faults, lockless successes */
+	int have[2];			/* every recording of the side has it */
+	double v[2];			/* the side's mean */
+	struct fl_stats st[2];		/* over the side's recordings */
 	char why[2][FL_CSN_WHY];	/* !have: "unavailable (...)" / "absent (...)" */
-	double pct;			/* (B - A) / A * 100, NAN when not defined */
+	double pct;			/* (B - A) / A * 100 of the means, NAN when not defined */
+	double p;			/* Welch, NAN with < 2 recordings a side */
+	int significant;		/* p < alpha */
+	double mm_ratio;		/* fl_mmtests_ratio(), NAN when not defined */
+	int mm_marked;			/* |mm_ratio| > 1: *x.xx%* */
 };
 
-/* The rank test of one histogram both recordings have. */
+/*
+ * The rank test of one histogram both sides have: the whole recording, or
+ * one CPU / LLC domain / NUMA node of it (fault latency).  Several
+ * recordings a side: their histograms pooled.
+ */
 struct fl_csn_rank {
 	const char *hist;		/* fl_hist_name(): fault_latency, ... */
+	const char *by;			/* NULL: every CPU; "cpu", "llc", "node" */
+	unsigned int group;		/* CPU / LLC domain / node id when by */
 	int have[2];
 	char why[2][FL_CSN_WHY];
 	struct fl_rank_test t;		/* when both have it */
@@ -63,50 +83,70 @@ struct fl_csn_rank {
 };
 
 struct fl_csn_side {
-	const char *file;		/* as given */
-	char label[128];		/* --label-a/-b, else what differs: kernel, file name */
-	char krel[FL_KREL_LEN + 1];
+	const char *file;		/* the first recording, as given (or the directory) */
+	const char **files;		/* every recording, as given (the list p's) */
+	unsigned int n;
+	char label[128];		/* --label-a/-b, else what differs (compare_label.h) */
+	char krel[FL_KREL_LEN + 1];	/* of the first recording */
+	char build[128];		/* its kernel_build tag (uname -v), "" unknown */
+	char kfile[128];		/* its kernel_file tag, "" unknown */
 	char backend[16], tier[16], ll_kind[32];
 	unsigned int nr_cpus;
-	double secs;			/* the recording's duration */
+	double secs;			/* the recordings' mean duration */
 };
 
 struct fl_cmp_snaps {
-	const char *file[2];			/* as given */
+	const char *file[2];			/* the first of each side, as given */
+	const char *dir[2];			/* the directory the side was read from, or NULL */
 	char krel[2][FL_KREL_LEN + 1];		/* the kernel each was recorded on */
 	double secs[2];				/* its duration */
 	struct fl_csn_side side[2];
+	int multi;				/* a side has more than one recording */
 	double alpha;
 	struct fl_csn_row *row;
 	unsigned int nrow;
-	struct fl_csn_rank rank[FL_H_NR];
+	struct fl_csn_rank *rank;
 	unsigned int nrank;
 	char **notes;
 	unsigned int nnotes;
-	struct fl_bcmp_rec rec[2];
+	struct fl_bcmp_rec *rec[2];		/* per recording */
 	struct fl_bcmp c;			/* BLAME */
 };
 
 /*
- * Read A and B and compare them.  label[s] (NULL: by default) overrides the
- * side's label.  0, or -1 with why in err.
+ * Read A and B and compare them.  0, or -1 with why in err.  The labels
+ * are the default ones (fl_cmp_snaps_label overrides).
  */
 int fl_cmp_snaps_build(struct fl_cmp_snaps *p, const char *a, const char *b, double alpha,
 		       char *err, size_t errlen);
-/* Default labels from what differs (kernel release, else the file names); L overrides. */
+/* The same with files[s][0..n[s]) recordings a side (the strings must outlive p). */
+int fl_cmp_snaps_build_n(struct fl_cmp_snaps *p, const char *const *files[2],
+			 const unsigned int n[2], double alpha, char *err, size_t errlen);
+/*
+ * Default labels from what differs (compare_label.h: kernel release,
+ * kernel_build, kernel_file, then the file or directory names); l[s] (NULL:
+ * the default) overrides.
+ */
 void fl_cmp_snaps_label(struct fl_cmp_snaps *p, const char *const l[2]);
 void fl_cmp_snaps_free(struct fl_cmp_snaps *p);
 /* The row NAME (tests), NULL when none. */
 const struct fl_csn_row *fl_cmp_snaps_row(const struct fl_cmp_snaps *p, const char *name);
 
+/* What the options say about the layout. */
+struct fl_csn_view {
+	int precision;			/* significant digits in text and markdown */
+};
+#define FL_CSN_PRECISION	4	/* the default */
+
 /*
  * The layouts: text (RECORDINGS, FAULTS, LATENCY, RANK TEST, LOCKLESS,
  * MMAP_LOCK, PHASES, LOCKS, BLAME), one JSON object, CSV rows, Markdown.
- * A figure one side could not measure: "not compared (A: why)".
+ * A figure one side could not measure: "not compared (A: why)".  JSON and
+ * CSV numbers are full precision; v NULL: the defaults.
  */
-void fl_cmp_snaps_write_text(FILE *f, const struct fl_cmp_snaps *p);
+void fl_cmp_snaps_write_text(FILE *f, const struct fl_cmp_snaps *p, const struct fl_csn_view *v);
 void fl_cmp_snaps_write_json(FILE *f, const struct fl_cmp_snaps *p);
 void fl_cmp_snaps_write_csv(FILE *f, const struct fl_cmp_snaps *p);
-void fl_cmp_snaps_write_md(FILE *f, const struct fl_cmp_snaps *p);
+void fl_cmp_snaps_write_md(FILE *f, const struct fl_cmp_snaps *p, const struct fl_csn_view *v);
 
 #endif

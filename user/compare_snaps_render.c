@@ -2,7 +2,11 @@
 /*
  * compare A.snap B.snap as text, JSON, CSV and Markdown (compare_snaps.h):
  * the rows of fl_cmp_snaps in every layout, a figure a side could not
- * measure as "not compared (A: why)", never as a number.
+ * measure as "not compared (A: why)", never as a number.  One recording a
+ * side: a column per side; several: the sweep table's rows per figure
+ * (COUNT ... STDDEV per side, the % row, Welch's p), mmtests' *x.xx%* on
+ * the mean.  Text and markdown round to --precision significant digits and
+ * say the unit once, in the figure's cell.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -44,30 +48,174 @@ static void not_compared(char *buf, size_t len, const int have[2], const char wh
 		snprintf(buf, len, "not compared (%c: %s)", have[0] ? 'B' : 'A', why[have[0] ? 1 : 0]);
 }
 
-static void text_value(char *buf, size_t len, const char *unit, double v)
+/* The unit as a header says it: "ns", "faults/s", "‰"; "" for a count. */
+static const char *unit_label(const struct fl_csn_row *r)
 {
-	if (!strcmp(unit, "ns"))
-		fl_fmt_ns(buf, len, (unsigned long long)llround(v));
-	else if (!strcmp(unit, "1/s"))
-		snprintf(buf, len, "%.1f/s", v);
-	else if (!strcmp(unit, "per_mille"))
-		snprintf(buf, len, "%.2f", v);	/* the name says _per_mille */
-	else if (!strcmp(unit, "ns/fault"))
-		snprintf(buf, len, "%.1f ns", v);
-	else if (!strcmp(unit, "ns/s"))
-		fl_bcmp_fmt_rate(buf, len, v, 0);
-	else
-		snprintf(buf, len, "%.0f", v);
+	if (!strcmp(r->unit, "1/s"))
+		return strstr(r->name, "calls") ? "calls/s" :
+		       strstr(r->name, "fallbacks") ? "fallbacks/s" : "faults/s";
+	if (!strcmp(r->unit, "per_mille"))
+		return "\u2030";
+	if (!strcmp(r->unit, "count"))
+		return "";
+	return r->unit;
 }
 
+/* "fault_latency_p50 (ns)" */
+static void figure(char *buf, size_t len, const struct fl_csn_row *r)
+{
+	const char *u = unit_label(r);
+
+	snprintf(buf, len, *u ? "%s (%s)" : "%s", r->name, u);
+}
+
+/* A value to PREC significant digits; a whole count as it is. */
+static void value(char *buf, size_t len, const char *unit, double v, int prec)
+{
+	if (!strcmp(unit, "count") && v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else
+		fl_fmt_sig(buf, len, v, prec);
+}
+
+static int prec_of(const struct fl_csn_view *v)
+{
+	return v && v->precision > 0 ? v->precision : FL_CSN_PRECISION;
+}
+
+/* "+1.31%", "*+1.31%*" where mmtests would mark it, "=" or "n/a (A is 0)" */
 static void change(char *buf, size_t len, const struct fl_csn_row *r)
 {
-	if (r->v[0] == r->v[1])
+	char pc[32];
+
+	if (r->v[0] == r->v[1]) {
 		snprintf(buf, len, "=");
-	else if (isnan(r->pct))
+	} else if (isnan(r->pct)) {
 		snprintf(buf, len, "n/a (A is 0)");
+	} else {
+		fl_fmt_pct(pc, sizeof(pc), r->pct);
+		snprintf(buf, len, r->mm_marked ? "*%s*" : "%s", pc);
+	}
+}
+
+/* "fault_latency", "fault_latency cpu3" */
+static void rank_name(char *buf, size_t len, const struct fl_csn_rank *k, char sep)
+{
+	if (k->by)
+		snprintf(buf, len, "%s%c%s%u", k->hist, sep, k->by, k->group);
 	else
-		fl_fmt_pct(buf, len, r->pct);
+		snprintf(buf, len, "%s", k->hist);
+}
+
+/* The footnotes of a section: "not compared [n]" points at one. */
+struct foot {
+	char (*fn)[2 * FL_CSN_WHY + 40];
+	unsigned int n;
+};
+
+static void foot_ref(struct foot *ft, char *ch, size_t len, const struct fl_csn_row *r)
+{
+	char nc[sizeof(*ft->fn)];
+	unsigned int k;
+
+	not_compared(nc, sizeof(nc), r->have, r->why);
+	for (k = 0; k < ft->n && strcmp(ft->fn[k], nc); k++)
+		;
+	if (k == ft->n)
+		memcpy(ft->fn[ft->n++], nc, sizeof(nc));
+	snprintf(ch, len, "not compared [%u]", k + 1);
+}
+
+/* One recording a side: FIGURE, (A), (B), B vs A. */
+static void text_rows1(struct fl_table *t, const struct fl_cmp_snaps *p, const char *section,
+		       struct foot *ft, int prec)
+{
+	static int right[4] = { 0, 1, 1, 0 };
+	char head[2][160];
+
+	t->ncol = 4;
+	t->right = right;
+	for (int s = 0; s < 2; s++)
+		snprintf(head[s], sizeof(head[s]), "(%c) %s", 'A' + s, p->side[s].label);
+	fl_table_add(t, (char *[]){ "FIGURE", head[0], head[1], "B vs A" });
+	for (unsigned int i = 0; i < p->nrow; i++) {
+		const struct fl_csn_row *r = &p->row[i];
+		char v[2][64], ch[2 * FL_CSN_WHY + 40], fig[80];
+
+		if (strcmp(r->section, section))
+			continue;
+		for (int s = 0; s < 2; s++) {
+			if (r->have[s])
+				value(v[s], sizeof(v[s]), r->unit, r->v[s], prec);
+			else
+				snprintf(v[s], sizeof(v[s]), "-");
+		}
+		if (r->have[0] && r->have[1])
+			change(ch, sizeof(ch), r);
+		else
+			foot_ref(ft, ch, sizeof(ch), r);
+		figure(fig, sizeof(fig), r);
+		fl_table_add(t, (char *[]){ fig, v[0], v[1], ch });
+	}
+}
+
+/*
+ * Several recordings a side: the sweep table's layout, per figure a name
+ * row, a row per side (COUNT MIN MAX MEAN MEDIAN STDDEV over its
+ * recordings), the % row (mmtests' *x.xx%* on MEAN) and Welch's p.
+ */
+static void text_rows_n(struct fl_table *t, const struct fl_cmp_snaps *p, const char *section,
+			struct foot *ft, int prec)
+{
+	static int right[8] = { 0, 1, 1, 1, 1, 1, 1, 1 };
+
+	t->ncol = 8;
+	t->right = right;
+	fl_table_add(t, (char *[]){ "LABEL", "COUNT", "MIN", "MAX", "MEAN", "MEDIAN", "STDDEV",
+				    "P-VALUE" });
+	for (unsigned int i = 0; i < p->nrow; i++) {
+		const struct fl_csn_row *r = &p->row[i];
+		char c[8][2 * FL_CSN_WHY + 40];
+		char *row[8] = { c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7] };
+		const struct fl_stats *a = &r->st[0], *b = &r->st[1];
+		const double pa[5] = { a->min, a->max, a->mean, a->median, a->stddev };
+		const double pb[5] = { b->min, b->max, b->mean, b->median, b->stddev };
+
+		if (strcmp(r->section, section))
+			continue;
+		memset(c, 0, sizeof(c));
+		figure(c[0], sizeof(c[0]), r);
+		if (!(r->have[0] && r->have[1])) {
+			/* one line: json and csv have the side that has it */
+			foot_ref(ft, c[4], sizeof(c[4]), r);
+			fl_table_add(t, row);
+			continue;
+		}
+		fl_table_add(t, row);
+		for (int s = 0; s < 2; s++) {
+			const double *v = s ? pb : pa;
+
+			memset(c, 0, sizeof(c));
+			snprintf(c[0], sizeof(c[0]), "(%c) %s", 'A' + s, p->side[s].label);
+			snprintf(c[1], sizeof(c[1]), "%u", r->st[s].n);
+			for (int k = 0; k < 5; k++)
+				value(c[2 + k], sizeof(c[2 + k]), k == 4 ? "" : r->unit, v[k], prec);
+			fl_table_add(t, row);
+		}
+		memset(c, 0, sizeof(c));
+		for (int k = 0; k < 5; k++) {
+			if (pa[k] == pb[k])
+				snprintf(c[2 + k], sizeof(c[2 + k]), "=");
+			else
+				fl_fmt_pct(c[2 + k], sizeof(c[2 + k]), fl_pct_change(pa[k], pb[k]));
+		}
+		change(c[4], sizeof(c[4]), r);
+		if (isnan(r->p))
+			snprintf(c[7], sizeof(c[7]), "n/a");
+		else
+			snprintf(c[7], sizeof(c[7]), "%.3g", r->p);
+		fl_table_add(t, row);
+	}
 }
 
 /*
@@ -76,53 +224,26 @@ static void change(char *buf, size_t len, const struct fl_csn_row *r)
  * reasons are long, and rows of one histogram or one path share them.
  */
 static void text_section(FILE *f, const struct fl_cmp_snaps *p, const char *section,
-			 const char *title)
+			 const char *title, int prec)
 {
-	struct fl_table t = { .ncol = 4 };
-	static int right[4] = { 0, 1, 1, 0 };
-	char head[2][160], (*fn)[2 * FL_CSN_WHY + 40] = NULL;
-	char *row[4] = { "FIGURE", head[0], head[1], "B vs A" };
-	unsigned int n = 0, nfn = 0;
+	struct fl_table t = { 0 };
+	struct foot ft = { 0 };
+	unsigned int n = 0;
 
-	t.right = right;
 	for (unsigned int i = 0; i < p->nrow; i++)
 		n += !strcmp(p->row[i].section, section);
-	if (!n || !(fn = calloc(n, sizeof(*fn))))
+	if (!n || !(ft.fn = calloc(n, sizeof(*ft.fn))))
 		return;
-	for (int s = 0; s < 2; s++)
-		snprintf(head[s], sizeof(head[s]), "(%c) %s", 'A' + s, p->side[s].label);
 	fprintf(f, "\n[*] %s\n", title);
-	fl_table_add(&t, row);
-	for (unsigned int i = 0; i < p->nrow; i++) {
-		const struct fl_csn_row *r = &p->row[i];
-		char v[2][64], ch[sizeof(*fn)];
-		unsigned int k;
-
-		if (strcmp(r->section, section))
-			continue;
-		for (int s = 0; s < 2; s++) {
-			if (r->have[s])
-				text_value(v[s], sizeof(v[s]), r->unit, r->v[s]);
-			else
-				snprintf(v[s], sizeof(v[s]), "-");
-		}
-		if (r->have[0] && r->have[1]) {
-			change(ch, sizeof(ch), r);
-		} else {
-			not_compared(ch, sizeof(ch), r->have, r->why);
-			for (k = 0; k < nfn && strcmp(fn[k], ch); k++)
-				;
-			if (k == nfn)
-				memcpy(fn[nfn++], ch, sizeof(ch));
-			snprintf(ch, sizeof(ch), "not compared [%u]", k + 1);
-		}
-		fl_table_add(&t, (char *[]){ (char *)r->name, v[0], v[1], ch });
-	}
+	if (p->multi)
+		text_rows_n(&t, p, section, &ft, prec);
+	else
+		text_rows1(&t, p, section, &ft, prec);
 	fl_table_print(f, &t);
 	fl_table_free(&t);
-	for (unsigned int k = 0; k < nfn; k++)
-		fprintf(f, "  [%u] %s\n", k + 1, fn[k]);
-	free(fn);
+	for (unsigned int k = 0; k < ft.n; k++)
+		fprintf(f, "  [%u] %s\n", k + 1, ft.fn[k]);
+	free(ft.fn);
 }
 
 static void text_rank(FILE *f, const struct fl_cmp_snaps *p)
@@ -136,16 +257,17 @@ static void text_rank(FILE *f, const struct fl_cmp_snaps *p)
 	fl_table_add(&t, (char *[]){ "HISTOGRAM", "N (A)", "N (B)", "P(B>A)", "z", "p" });
 	for (unsigned int i = 0; i < p->nrank; i++) {
 		const struct fl_csn_rank *k = &p->rank[i];
-		char c[5][48];
+		char c[5][48], name[64];
 
 		if (!(k->have[0] && k->have[1]))
 			continue;
+		rank_name(name, sizeof(name), k, ' ');
 		snprintf(c[0], sizeof(c[0]), "%.0f", k->t.n[0]);
 		snprintf(c[1], sizeof(c[1]), "%.0f", k->t.n[1]);
 		snprintf(c[2], sizeof(c[2]), "%.3f", k->t.prob);
 		snprintf(c[3], sizeof(c[3]), "%.2f", k->t.z);
 		snprintf(c[4], sizeof(c[4]), k->significant ? "*%.3g*" : "%.3g", k->t.p);
-		fl_table_add(&t, (char *[]){ (char *)k->hist, c[0], c[1], c[2], c[3], c[4] });
+		fl_table_add(&t, (char *[]){ name, c[0], c[1], c[2], c[3], c[4] });
 	}
 	if (t.nrow > 1)
 		fl_table_print(f, &t);
@@ -161,21 +283,43 @@ static void text_rank(FILE *f, const struct fl_cmp_snaps *p)
 	fprintf(f, "P(B>A): the chance that an event of B lies in a higher bucket than one of A "
 		"(ties count half; 0.5 = no shift).  *p*: p < %g.  Every event is one "
 		"observation: with many events a small shift is significant; the quantiles "
-		"above say how large it is.\n", p->alpha);
+		"above say how large it is.%s\n", p->alpha,
+		p->multi ? "  Several recordings a side: their events pooled." : "");
 }
 
-void fl_cmp_snaps_write_text(FILE *f, const struct fl_cmp_snaps *p)
+/* "a.snap" or "3 recordings: a1.snap, a2.snap, a3.snap" (DIR/) */
+static void recordings(FILE *f, const struct fl_cmp_snaps *p, int s)
+{
+	const struct fl_csn_side *sd = &p->side[s];
+
+	if (sd->n == 1) {
+		fputs(sd->file, f);
+		return;
+	}
+	fprintf(f, "%u recordings%s%s: ", sd->n, p->dir[s] ? " in " : "", p->dir[s] ? p->dir[s] : "");
+	for (unsigned int k = 0; k < sd->n; k++)
+		fprintf(f, "%s%s", k ? ", " : "", sd->files[k]);
+}
+
+void fl_cmp_snaps_write_text(FILE *f, const struct fl_cmp_snaps *p, const struct fl_csn_view *v)
 {
 	fprintf(f, "[*] RECORDINGS\n");
 	for (int s = 0; s < 2; s++) {
 		const struct fl_csn_side *sd = &p->side[s];
 
-		fprintf(f, "  (%c) %s: %s, kernel %s, %s/%s, lockless %s, %u CPU%s, %.3f s\n",
-			'A' + s, sd->label, sd->file, sd->krel, sd->backend, sd->tier, sd->ll_kind,
-			sd->nr_cpus, sd->nr_cpus == 1 ? "" : "s", sd->secs);
+		fprintf(f, "  (%c) %s: ", 'A' + s, sd->label);
+		recordings(f, p, s);
+		fprintf(f, ", kernel %s, %s/%s, lockless %s, %u CPU%s, %.3f s%s\n", sd->krel,
+			sd->backend, sd->tier, sd->ll_kind, sd->nr_cpus, sd->nr_cpus == 1 ? "" : "s",
+			sd->secs, sd->n > 1 ? " on average" : "");
 	}
+	if (p->multi)
+		fprintf(f, "Per figure: its COUNT, MIN ... STDDEV over each side's recordings "
+			"(STDDEV: population); the %% row: (B-A)/A; *x.xx%%*: marked by mmtests\n"
+			"compare-kernels' rule (the 95%% intervals mean +- 1.96 sd do not overlap);\n"
+			"P-VALUE: Welch's t-test, two-sided.\n");
 	for (unsigned int i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
-		text_section(f, p, sections[i].section, sections[i].title);
+		text_section(f, p, sections[i].section, sections[i].title, prec_of(v));
 		if (!strcmp(sections[i].section, "mmap_lock"))
 			text_rank(f, p);
 	}
@@ -201,9 +345,19 @@ static void json_side(FILE *f, const struct fl_csn_side *sd)
 	fl_json_str(f, sd->tier);
 	fprintf(f, ",\"lockless_kind\":");
 	fl_json_str(f, sd->ll_kind);
+	fprintf(f, ",\"kernel_build\":");
+	fl_json_str(f, sd->build);
+	fprintf(f, ",\"kernel_file\":");
+	fl_json_str(f, sd->kfile);
 	fprintf(f, ",\"cpus\":%u,\"seconds\":", sd->nr_cpus);
 	fl_json_num(f, sd->secs);
-	fputc('}', f);
+	fprintf(f, ",\"recordings\":[");
+	for (unsigned int k = 0; k < sd->n; k++) {
+		if (k)
+			fputc(',', f);
+		fl_json_str(f, sd->files[k]);
+	}
+	fprintf(f, "]}");
 }
 
 static void json_gaps(FILE *f, const int have[2], const char why[2][FL_CSN_WHY])
@@ -215,9 +369,45 @@ static void json_gaps(FILE *f, const int have[2], const char why[2][FL_CSN_WHY])
 		}
 }
 
+/* Several recordings a side: each side's statistics, Welch, mmtests' mark. */
+static void json_stats(FILE *f, const struct fl_csn_row *r)
+{
+	fprintf(f, ",\"stats\":{");
+	for (int s = 0; s < 2; s++) {
+		const struct fl_stats *st = &r->st[s];
+
+		fprintf(f, "%s\"%c\":", s ? "," : "", 'a' + s);
+		if (!r->have[s]) {
+			fputs("null", f);
+			continue;
+		}
+		fprintf(f, "{\"count\":%u,\"min\":", st->n);
+		fl_json_num(f, st->min);
+		fprintf(f, ",\"max\":");
+		fl_json_num(f, st->max);
+		fprintf(f, ",\"mean\":");
+		fl_json_num(f, st->mean);
+		fprintf(f, ",\"median\":");
+		fl_json_num(f, st->median);
+		fprintf(f, ",\"stddev\":");
+		fl_json_num(f, st->stddev);
+		fprintf(f, ",\"stddev_sample\":");
+		fl_json_num(f, st->sd_sample);
+		fputc('}', f);
+	}
+	fprintf(f, "},\"welch_p\":");
+	fl_json_num(f, r->p);
+	fprintf(f, ",\"significant\":%s,\"direction\":\"%s\",\"mmtests_ratio\":",
+		r->significant ? "true" : "false",
+		r->higher_is_better ? "higher_is_better" : "lower_is_better");
+	fl_json_num(f, r->mm_ratio);
+	fprintf(f, ",\"mmtests_marked\":%s", r->mm_marked ? "true" : "false");
+}
+
 void fl_cmp_snaps_write_json(FILE *f, const struct fl_cmp_snaps *p)
 {
-	fprintf(f, "{\"faultline_compare\":1,\"inputs\":\"snapshots\",\"alpha\":");
+	fprintf(f, "{\"faultline_compare\":1,\"inputs\":\"snapshots\",\"recordings\":[%u,%u],"
+		"\"alpha\":", p->side[0].n, p->side[1].n);
 	fl_json_num(f, p->alpha);
 	fprintf(f, ",\"pct\":\"(B-A)/A*100\",\"test\":\"%s\",\"test_method\":", RANK_TEST_NAME);
 	fl_json_str(f, RANK_TEST_WHAT);
@@ -242,6 +432,8 @@ void fl_cmp_snaps_write_json(FILE *f, const struct fl_cmp_snaps *p)
 		}
 		fprintf(f, ",\"pct\":");
 		fl_json_num(f, r->pct);
+		if (p->multi)
+			json_stats(f, r);
 		json_gaps(f, r->have, r->why);
 		fputc('}', f);
 	}
@@ -250,8 +442,10 @@ void fl_cmp_snaps_write_json(FILE *f, const struct fl_cmp_snaps *p)
 		const struct fl_csn_rank *k = &p->rank[i];
 		int both = k->have[0] && k->have[1];
 
-		fprintf(f, "%s{\"histogram\":\"%s\",\"compared\":%s", i ? "," : "", k->hist,
-			both ? "true" : "false");
+		fprintf(f, "%s{\"histogram\":\"%s\"", i ? "," : "", k->hist);
+		if (k->by)
+			fprintf(f, ",\"by\":\"%s\",\"group\":%u", k->by, k->group);
+		fprintf(f, ",\"compared\":%s", both ? "true" : "false");
 		if (both) {
 			fprintf(f, ",\"n_a\":");
 			fl_json_num(f, k->t.n[0]);
@@ -311,7 +505,7 @@ static void csv_text_row(FILE *f, const char *section, const char *name, const c
 	fl_csv_str(f, b ? b : "");
 	fputs(",,,,,,,,,", f);
 	fl_csv_str(f, text ? text : "");
-	fputc('\n', f);
+	fputs(",,,,,\n", f);
 }
 
 void fl_cmp_snaps_write_csv(FILE *f, const struct fl_cmp_snaps *p)
@@ -319,7 +513,7 @@ void fl_cmp_snaps_write_csv(FILE *f, const struct fl_cmp_snaps *p)
 	char a[32], b[32];
 
 	fprintf(f, "section,name,unit,a,b,pct,p_value,significant,u,prob_b_above_a,z,"
-		"gap_a,gap_b,text\n");
+		"gap_a,gap_b,text,n_a,n_b,stddev_a,stddev_b,mmtests_marked\n");
 	csv_text_row(f, "recording", "label", p->side[0].label, p->side[1].label, NULL);
 	csv_text_row(f, "recording", "file", p->side[0].file, p->side[1].file, NULL);
 	csv_text_row(f, "recording", "kernel", p->side[0].krel, p->side[1].krel, NULL);
@@ -338,15 +532,31 @@ void fl_cmp_snaps_write_csv(FILE *f, const struct fl_cmp_snaps *p)
 			csv_num(f, r->v[1]);
 		fputc(',', f);
 		csv_num(f, r->pct);
-		fputs(",,,,,", f);
+		fputc(',', f);
+		csv_num(f, r->p);
+		fprintf(f, ",%s,,,", isnan(r->p) ? "" : r->significant ? "yes" : "no");
 		csv_gaps(f, r->have, r->why);
-		fputs(",\n", f);
+		fputc(',', f);
+		for (int s = 0; s < 2; s++)
+			if (r->have[s])
+				fprintf(f, ",%u", r->st[s].n);
+			else
+				fputc(',', f);
+		for (int s = 0; s < 2; s++) {
+			fputc(',', f);
+			if (r->have[s])
+				csv_num(f, r->st[s].stddev);
+		}
+		fprintf(f, ",%s\n", isnan(r->mm_ratio) ? "" : r->mm_marked ? "yes" : "no");
 	}
 	for (unsigned int i = 0; i < p->nrank; i++) {
 		const struct fl_csn_rank *k = &p->rank[i];
 		int both = k->have[0] && k->have[1];
 
-		fprintf(f, "rank_test,%s,events,", k->hist);
+		char name[64];
+
+		rank_name(name, sizeof(name), k, '/');
+		fprintf(f, "rank_test,%s,events,", name);
 		if (both) {
 			csv_num(f, k->t.n[0]);
 			fputc(',', f);
@@ -363,7 +573,7 @@ void fl_cmp_snaps_write_csv(FILE *f, const struct fl_cmp_snaps *p)
 			fputs(",,,,,,,", f);
 		}
 		csv_gaps(f, k->have, k->why);
-		fputs(",\n", f);
+		fputs(",,,,,,\n", f);
 	}
 	csv_text_row(f, "blame", "explain", NULL, NULL, p->c.explain);
 	for (unsigned int i = 0; i < p->nnotes; i++)
@@ -381,53 +591,94 @@ static void md_cell(FILE *f, const char *s)
 	}
 }
 
-void fl_cmp_snaps_write_md(FILE *f, const struct fl_cmp_snaps *p)
+void fl_cmp_snaps_write_md(FILE *f, const struct fl_cmp_snaps *p, const struct fl_csn_view *vw)
 {
-	char v[2][64], ch[2 * FL_CSN_WHY + 40];
+	char v[2][64], ch[2 * FL_CSN_WHY + 40], fig[80];
+	int prec = prec_of(vw);
 
 	fprintf(f, "| recording | A | B |\n|---|---|---|\n");
 	fprintf(f, "| label | %s | %s |\n", p->side[0].label, p->side[1].label);
-	fprintf(f, "| file | %s | %s |\n", p->side[0].file, p->side[1].file);
-	fprintf(f, "| kernel | %s | %s |\n", p->side[0].krel, p->side[1].krel);
+	fprintf(f, "| file | ");
+	for (int s = 0; s < 2; s++) {
+		recordings(f, p, s);
+		fprintf(f, " | ");
+	}
+	fprintf(f, "\n| kernel | %s | %s |\n", p->side[0].krel, p->side[1].krel);
 	fprintf(f, "| backend/tier | %s/%s | %s/%s |\n", p->side[0].backend, p->side[0].tier,
 		p->side[1].backend, p->side[1].tier);
 	fprintf(f, "| seconds | %.3f | %.3f |\n", p->side[0].secs, p->side[1].secs);
-	fprintf(f, "\n| section | figure | A | B | B vs A |\n|---|---|---:|---:|---|\n");
+	if (p->multi)
+		fprintf(f, "\n| section | figure | A mean | A stddev | A n | B mean | B stddev | "
+			"B n | B vs A | p (Welch) |\n|---|---|---:|---:|---:|---:|---:|---:|---|---:|\n");
+	else
+		fprintf(f, "\n| section | figure | A | B | B vs A |\n|---|---|---:|---:|---|\n");
 	for (unsigned int i = 0; i < p->nrow; i++) {
 		const struct fl_csn_row *r = &p->row[i];
 
-		for (int s = 0; s < 2; s++) {
-			if (r->have[s])
-				text_value(v[s], sizeof(v[s]), r->unit, r->v[s]);
-			else
-				snprintf(v[s], sizeof(v[s]), "-");
-		}
+		figure(fig, sizeof(fig), r);
 		if (r->have[0] && r->have[1])
 			change(ch, sizeof(ch), r);
 		else
 			not_compared(ch, sizeof(ch), r->have, r->why);
-		fprintf(f, "| %s | %s | %s | %s | ", r->section, r->name, v[0], v[1]);
-		md_cell(f, ch);
+		fprintf(f, "| %s | %s ", r->section, fig);
+		for (int s = 0; s < 2; s++) {
+			if (r->have[s])
+				value(v[s], sizeof(v[s]), r->unit, r->v[s], prec);
+			else
+				snprintf(v[s], sizeof(v[s]), "-");
+			if (!p->multi) {
+				fprintf(f, "| %s ", v[s]);
+				continue;
+			}
+			if (r->have[s]) {
+				char sd[64];
+
+				fl_fmt_sig(sd, sizeof(sd), r->st[s].stddev, prec);
+				fprintf(f, "| %s | %s | %u ", v[s], sd, r->st[s].n);
+			} else {
+				fprintf(f, "| - | | ");
+			}
+		}
+		fprintf(f, "| ");
+		/* markdown would read *x%* as emphasis */
+		for (const char *c = ch; *c; c++) {
+			if (*c == '|' || *c == '*')
+				fputc('\\', f);
+			fputc(*c, f);
+		}
+		if (p->multi) {
+			if (isnan(r->p))
+				fprintf(f, " | n/a");
+			else
+				fprintf(f, " | %s%.3g%s", r->significant ? "**" : "", r->p,
+					r->significant ? "**" : "");
+		}
 		fprintf(f, " |\n");
 	}
 	fprintf(f, "\n| histogram | A n | B n | P(B>A) | z | p (rank test) |\n"
 		"|---|---:|---:|---:|---:|---:|\n");
 	for (unsigned int i = 0; i < p->nrank; i++) {
 		const struct fl_csn_rank *k = &p->rank[i];
+		char name[64];
 
+		rank_name(name, sizeof(name), k, ' ');
 		if (!(k->have[0] && k->have[1])) {
 			not_compared(ch, sizeof(ch), k->have, k->why);
-			fprintf(f, "| %s | ", k->hist);
+			fprintf(f, "| %s | ", name);
 			md_cell(f, ch);
 			fprintf(f, " | | | | |\n");
 			continue;
 		}
-		fprintf(f, "| %s | %.0f | %.0f | %.3f | %.2f | %s%.3g%s |\n", k->hist, k->t.n[0],
+		fprintf(f, "| %s | %.0f | %.0f | %.3f | %.2f | %s%.3g%s |\n", name, k->t.n[0],
 			k->t.n[1], k->t.prob, k->t.z, k->significant ? "**" : "", k->t.p,
 			k->significant ? "**" : "");
 	}
-	fprintf(f, "\nRank test: %s. Bold: p < %g. %% = (B-A)/A.\n", RANK_TEST_WHAT, p->alpha);
-	fprintf(f, "\nBlame:\n- %s\n", p->c.explain);
+	fprintf(f, "\nRank test: %s. Bold: p < %g. %% = (B-A)/A.", RANK_TEST_WHAT, p->alpha);
+	if (p->multi)
+		fprintf(f, " \\*x.xx%%\\*: marked by mmtests compare-kernels' rule (the 95%% "
+			"intervals mean +- 1.96 sd of A and B do not overlap). p (Welch): Welch's "
+			"t-test over the recordings, two-sided.");
+	fprintf(f, "\n\nBlame:\n- %s\n", p->c.explain);
 	if (p->c.have[0] && p->c.have[1])
 		fl_bcmp_fb_md(f, &p->c);
 	for (unsigned int i = 0; i < p->nnotes; i++)

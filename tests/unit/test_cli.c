@@ -169,6 +169,41 @@ static void test_export_compare_plot(void **state)
 	v = ARGV("compare", "--seed", "-f", "csv", "A", "B");
 	assert_int_equal(parse_compare_args(6, v, &c, err, sizeof(err)), FL_ARGS_BAD);
 	assert_string_equal(err, "--seed applies to --format text only");
+	/* -a/-b: the words up to the next option are the side's */
+	v = ARGV("compare", "-a", "a1.snap", "a2.snap", "--precision", "3", "-b", "b1.snap",
+		 "-f", "md");
+	assert_int_equal(parse_compare_args(10, v, &c, err, sizeof(err)), FL_ARGS_RUN);
+	assert_int_equal(c.nlist[0], 2);
+	assert_int_equal(c.nlist[1], 1);
+	assert_string_equal(c.list[0][1], "a2.snap");
+	assert_string_equal(c.list[1][0], "b1.snap");
+	assert_int_equal(c.precision, 3);
+	assert_int_equal(c.fmt, FL_CMP_FMT_MD);
+	assert_null(c.a);
+	v = ARGV("compare", "-a", "a1.snap", "B");
+	assert_int_equal(parse_compare_args(4, v, &c, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "-a without -b");
+	v = ARGV("compare", "-a", "-b", "b1.snap");
+	assert_int_equal(parse_compare_args(4, v, &c, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "-a wants at least one snapshot or directory");
+	v = ARGV("compare", "-a", "x", "-b", "y", "z", "-b", "w");
+	assert_int_equal(parse_compare_args(8, v, &c, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "-b given twice (list its recordings after one -b)");
+	v = ARGV("compare", "-a", "x", "-b", "y", "--", "z");
+	assert_int_equal(parse_compare_args(7, v, &c, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "unexpected argument 'z' (with -a/-b, every recording follows "
+			    "one of them)");
+	v = ARGV("compare", "--precision", "0", "A", "B");
+	assert_int_equal(parse_compare_args(5, v, &c, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "--precision wants significant digits, 1 to 17, got '0'");
+	v = ARGV("compare", "--precision", "4", "--seed", "A", "B");
+	assert_int_equal(parse_compare_args(6, v, &c, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "--seed prints every digit, as the seed; --precision is for "
+			    "the other layouts");
+	v = ARGV("compare", "--precision", "4", "-f", "json", "A", "B");
+	assert_int_equal(parse_compare_args(7, v, &c, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "--precision applies to text and markdown (json and csv carry "
+			    "every digit)");
 
 	v = ARGV("plot", "--threads", "8", "-f", "svg", "S");
 	assert_int_equal(parse_plot_args(6, v, &p, err, sizeof(err)), FL_ARGS_RUN);

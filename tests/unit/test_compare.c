@@ -282,6 +282,38 @@ static void test_default_layout(void **state)
 	free(t);
 }
 
+/*
+ * --precision 3 rounds the statistics, not the %; one kernel on both
+ * sides: the labels name the directories.  Skylake, 1 thread: +1.31% with
+ * Welch's p = 0.0037, but mmtests would not mark it: the 95% intervals
+ * (1.96 x sd ~ 17000 and 20000 faults/s) overlap a 7500 faults/s change.
+ */
+static void test_precision(void **state)
+{
+	char out[256], *t, *row, *c[12];
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/sky-p3.txt", tmpdir);
+	assert_int_equal(run(out, "--precision", "3", FIX "/seed-sweeps/skylake-A",
+			     FIX "/seed-sweeps/skylake-B", NULL), 0);
+	t = slurp(out);
+	assert_non_null(strstr(t, "  pft_faults_cpu_1 (faults/s/cpu) "));
+	row = metric_row(t, "pft_faults_cpu_1", 1);
+	assert_int_equal(cells(row, c, 12), 9);
+	assert_string_equal(c[0], "(A) 5.12.0-smp-DEV (skylake-A)");
+	assert_string_equal(c[1], "30");
+	assert_string_equal(c[2], "565000");
+	assert_string_equal(c[4], "575000");
+	assert_string_equal(c[6], "8580");
+	free(row);
+	row = metric_pct_row(t, "pft_faults_cpu_1");
+	assert_int_equal(cells(row, c, 12), 9);
+	assert_string_equal(c[4], "+1.31%");
+	assert_true(strtod(c[8], NULL) < 0.005);
+	free(row);
+	free(t);
+}
+
 static void test_other_formats(void **state)
 {
 	char out[256], *t;
@@ -1395,6 +1427,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seed_skylake),
 		cmocka_unit_test(test_seed_rome),
+		cmocka_unit_test(test_precision),
 		cmocka_unit_test(test_default_layout),
 		cmocka_unit_test(test_other_formats),
 		cmocka_unit_test(test_snapshot_metrics),

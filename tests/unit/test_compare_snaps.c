@@ -8,7 +8,11 @@
  *    (p = 1), clearly shifted ones (p < 1e-6);
  *  - "not compared (A: why)" where a side cannot measure a figure
  *    (no lockless fault path, handle_mm_fault not timed), never a 0;
- *  - the rows in text, json, csv and markdown; default labels.
+ *  - the rows in text, json, csv and markdown; default labels;
+ *  - the rank test per CPU and per LLC domain (topology tags);
+ *  - several recordings a side (-a/-b, directories): COUNT ... STDDEV,
+ *    Welch's p and mmtests' mark per figure, worked out by hand;
+ *    --precision.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -28,7 +32,7 @@
 #include "snapshot.h"
 
 static char tmpdir[] = "/tmp/fl-test-compare-snaps-XXXXXX";
-static char pa[300], pb[300], pa2[300];
+static char pa[300], pb[300], pa2[300], ga[300], gb[300], da[300], db[300];
 
 #define HOOK(h) (1ULL << (h))
 
@@ -111,6 +115,28 @@ static void write_b(const char *path)
 		fl_hist_add(&c->hist[FL_H_MMAP_WAIT_R], 500);
 	assert_int_equal(fl_snapshot_write_file(path, &s, err, sizeof(err)), 0);
 	fl_snapshot_free(&s);
+}
+
+/* compare -f FMT -o OUT ARGS...; the output */
+static char *run_args(const char *fmt, const char *const *args)
+{
+	char out[400], *t;
+	char *argv[40];
+	int argc = 0;
+
+	snprintf(out, sizeof(out), "%s/out.%s", tmpdir, fmt);
+	argv[argc++] = "compare";
+	argv[argc++] = "-f";
+	argv[argc++] = (char *)fmt;
+	argv[argc++] = "-o";
+	argv[argc++] = out;
+	for (; *args && argc < 39; args++)
+		argv[argc++] = (char *)*args;
+	argv[argc] = NULL;
+	assert_int_equal(cmd_compare(argc, argv), 0);
+	t = fl_read_text(out, 1 << 20);
+	assert_non_null(t);
+	return t;
 }
 
 static char *run_out(const char *fmt, const char *a, const char *b, const char *extra)
@@ -206,6 +232,14 @@ static void test_rank_by_hand(void **state)
 	assert_true(isnan(r.p) && isnan(r.u));
 }
 
+static int has_note(const struct fl_cmp_snaps *p, const char *prefix)
+{
+	for (unsigned int i = 0; i < p->nnotes; i++)
+		if (!strncmp(p->notes[i], prefix, strlen(prefix)))
+			return 1;
+	return 0;
+}
+
 /* The model's figures of A and B (write_a, write_b), worked out by hand. */
 static void test_figures(void **state)
 {
@@ -260,13 +294,23 @@ static void test_figures(void **state)
 	 * pairs: P(B>A) = 0.875, far from 0.5: p < 1e-6.
 	 */
 	assert_string_equal(p.rank[0].hist, "fault_latency");
+	assert_null(p.rank[0].by);
 	assert_true(p.rank[0].have[0] && p.rank[0].have[1]);
 	assert_true(p.rank[0].t.u == 280000 && p.rank[0].t.prob == 0.875);
 	assert_true(p.rank[0].t.p < 1e-6 && p.rank[0].significant);
+	/*
+	 * Per CPU: A's CPU 0 has half its events (100 x 1000, 100 x 2000), B's
+	 * all 800; A's CPU 1 has no B counterpart: one test, and a note.
+	 * U = 400 x (100 + 50) + 400 x 200 = 140000 of 200 x 800: 0.875.
+	 */
+	assert_string_equal(p.rank[1].by, "cpu");
+	assert_int_equal(p.rank[1].group, 0);
+	assert_true(p.rank[1].t.n[0] == 200 && p.rank[1].t.n[1] == 800);
+	assert_true(p.rank[1].t.u == 140000 && p.rank[1].t.prob == 0.875);
 	/* A's handle_mm_fault was not timed: no test, the tag's reason */
-	assert_string_equal(p.rank[1].hist, "handle_mm_fault");
-	assert_true(!p.rank[1].have[0] && p.rank[1].have[1]);
-	assert_string_equal(p.rank[1].why[0], "unavailable (not timed by default (record --hmf))");
+	assert_string_equal(p.rank[2].hist, "handle_mm_fault");
+	assert_true(!p.rank[2].have[0] && p.rank[2].have[1]);
+	assert_string_equal(p.rank[2].why[0], "unavailable (not timed by default (record --hmf))");
 	/* lockless: A's kernel has no lockless path: never a 0 */
 	r = fl_cmp_snaps_row(&p, "lockless_attempted");
 	assert_true(r && !r->have[0] && r->have[1] && r->v[1] == 800 && isnan(r->pct));
@@ -279,11 +323,16 @@ static void test_figures(void **state)
 	r = fl_cmp_snaps_row(&p, "mmap_lock_wait_read_p50");
 	assert_true(r && !r->have[0] && r->have[1] && r->v[1] == 500);
 	assert_non_null(strstr(r->why[0], "unavailable (not recorded by default on this kernel"));
-	fl_cmp_snaps_free(&p);
 
+	/* no topology tags: per LLC and per node not compared, and said so */
+	assert_true(has_note(&p, "fault latency per cpu: 1 cpu with faults on one side only"));
+	assert_true(has_note(&p, "fault latency per llc: not compared (A: no topology_llc/"
+			     "topology_node tags; B: no topology_llc/topology_node tags)"));
+	fl_cmp_snaps_free(&p);
 	/* A against itself: every figure equal, every test p = 1 */
 	assert_int_equal(fl_cmp_snaps_build(&p, pa, pa, 0.05, err, sizeof(err)), 0);
 	assert_true(p.rank[0].t.p == 1 && p.rank[0].t.prob == 0.5 && !p.rank[0].significant);
+	assert_true(p.rank[1].by && p.rank[2].by && p.rank[1].t.p == 1 && p.rank[2].t.p == 1);
 	for (unsigned int i = 0; i < p.nrow; i++) {
 		assert_int_equal(p.row[i].have[0], p.row[i].have[1]);
 		if (p.row[i].have[0])
@@ -303,22 +352,30 @@ static void test_text(void **state)
 	assert_non_null(strstr(t, "(A) 6.1.0-test: "));
 	assert_non_null(strstr(t, "FIGURE | (A) 6.1.0-test | (B) 6.12.0-test | B vs A\n"));
 	assert_non_null(strstr(t, "\nfaults_user | 400 | 800 | +100.00%\n"));
-	assert_non_null(strstr(t, "\nfaults_user_per_s | 200.0/s | 800.0/s | +300.00%\n"));
-	assert_non_null(strstr(t, "\nfault_latency_p50 | 1.00us | 2.00us | +100.00%\n"));
-	assert_non_null(strstr(t, "\nfault_latency_p90 | 1.98us | 3.97us | +100.05%\n"));
+	/* the unit once, in the figure's cell; numbers to 4 significant digits */
+	assert_non_null(strstr(t, "\nfaults_user_per_s (faults/s) | 200 | 800 | +300.00%\n"));
+	assert_non_null(strstr(t, "\nfault_latency_p50 (ns) | 1000 | 2000 | +100.00%\n"));
+	assert_non_null(strstr(t, "\nfault_latency_p90 (ns) | 1983 | 3967 | +100.05%\n"));
 	/* the reason once under the table, each row pointing at it */
 	assert_non_null(strstr(t, "\nlockless_attempted | - | 800 | not compared [1]\n"));
 	assert_non_null(strstr(t, "\nlockless_succeeded | - | 780 | not compared [1]\n"));
-	assert_non_null(strstr(t, "\nlockless_retried_per_mille | - | 10.00 | not compared [1]\n"
+	assert_non_null(strstr(t, "\nlockless_retried_per_mille (\u2030) | - | 10 | not compared [1]\n"
 				  "[1] not compared (A: absent (this kernel has no lockless fault "
 				  "path (no per-VMA locks, no SPF)))\n"));
-	assert_non_null(strstr(t, "\nhandle_mm_fault_p50 | - | 1.50us | not compared [1]\n"));
+	assert_non_null(strstr(t, "\nhandle_mm_fault_p50 (ns) | - | 1500 | not compared [1]\n"));
 	assert_non_null(strstr(t, "\nfault_latency | 400 | 800 | 0.875 | 23.23 | *2.37e-119*\n"));
+	assert_non_null(strstr(t, "\nfault_latency cpu0 | 200 | 800 | 0.875 | 18.25 | *2.14e-74*\n"));
 	assert_non_null(strstr(t, "\nhandle_mm_fault: not compared (A: unavailable (not timed by "
 				  "default (record --hmf)))\n"));
 	assert_non_null(strstr(t, "[*] BLAME\n"));
 	assert_non_null(strstr(t, "phases: neither recording has them"));
 	assert_null(strstr(t, "nan"));
+	free(t);
+	/* --precision 2: 1983 -> 2000, 3967 -> 4000; whole counts stay whole */
+	t = run_args("text", (const char *[]){ "--precision", "2", pa, pb, NULL });
+	norm(t);
+	assert_non_null(strstr(t, "\nfault_latency_p90 (ns) | 2000 | 4000 | +100.05%\n"));
+	assert_non_null(strstr(t, "\nhandle_mm_fault_calls | 410 | 810 | +97.56%\n"));
 	free(t);
 }
 
@@ -336,6 +393,8 @@ static void test_json_csv_md(void **state)
 				  "\"pct\":null,\"gap_a\":\"absent (this kernel has no lockless"));
 	assert_non_null(strstr(t, "{\"histogram\":\"fault_latency\",\"compared\":true,\"n_a\":400,"
 				  "\"n_b\":800,\"u\":280000,\"prob_b_above_a\":0.875,"));
+	assert_non_null(strstr(t, "{\"histogram\":\"fault_latency\",\"by\":\"cpu\",\"group\":0,"
+				  "\"compared\":true,\"n_a\":200,\"n_b\":800,\"u\":140000,"));
 	assert_non_null(strstr(t, "{\"histogram\":\"handle_mm_fault\",\"compared\":false,"
 				  "\"gap_a\":\"unavailable (not timed by default (record --hmf))\"}"));
 	assert_non_null(strstr(t, ",\"blame\":{"));
@@ -343,16 +402,18 @@ static void test_json_csv_md(void **state)
 
 	t = run_out("csv", pa, pb, NULL);
 	assert_true(!strncmp(t, "section,name,unit,a,b,pct,p_value,significant,u,prob_b_above_a,z,"
-			     "gap_a,gap_b,text\n", 82));
-	assert_non_null(strstr(t, "\nrecording,label,,6.1.0-test,6.12.0-test,,,,,,,,,\n"));
-	assert_non_null(strstr(t, "\nfaults,faults_user,count,400,800,100,,,,,,,,\n"));
+			     "gap_a,gap_b,text,n_a,n_b,stddev_a,stddev_b,mmtests_marked\n", 123));
+	assert_non_null(strstr(t, "\nrecording,label,,6.1.0-test,6.12.0-test,,,,,,,,,,,,,,\n"));
+	/* one recording a side: n = 1, no stddev, no test */
+	assert_non_null(strstr(t, "\nfaults,faults_user,count,400,800,100,,,,,,,,,1,1,,,\n"));
 	assert_non_null(strstr(t, "\nlatency,fault_latency_p99,ns,1983,3967,"));
 	assert_non_null(strstr(t, "\nlockless,lockless_attempted,count,,800,,,,,,,\"absent (this "
-				  "kernel has no lockless fault path (no per-VMA locks, no SPF))\",,\n"));
+				  "kernel has no lockless fault path (no per-VMA locks, no SPF))\",,,,1,,,\n"));
 	assert_non_null(strstr(t, "\nrank_test,fault_latency,events,400,800,,"));
 	assert_non_null(strstr(t, ",yes,280000,0.875,"));
+	assert_non_null(strstr(t, "\nrank_test,fault_latency/cpu0,events,200,800,,"));
 	assert_non_null(strstr(t, "\nrank_test,handle_mm_fault,events,,,,,,,,,unavailable (not "
-				  "timed by default (record --hmf)),,\n"));
+				  "timed by default (record --hmf)),,,,,,,\n"));
 	assert_non_null(strstr(t, "\nblame,explain,,,,,,,,,,,,cannot compare the holders:"));
 	free(t);
 
@@ -363,13 +424,18 @@ static void test_json_csv_md(void **state)
 				  "absent (this kernel has no lockless fault path (no per-VMA locks, "
 				  "no SPF))) |\n"));
 	assert_non_null(strstr(t, "| fault_latency | 400 | 800 | 0.875 | "));
+	assert_non_null(strstr(t, "| fault_latency cpu0 | 200 | 800 | 0.875 | "));
+	assert_non_null(strstr(t, "| latency | fault_latency_p90 (ns) | 1983 | 3967 | +100.05% |\n"));
 	assert_non_null(strstr(t, "| **"));
 	assert_non_null(strstr(t, "| handle_mm_fault | not compared (A: unavailable (not timed by "
 				  "default (record --hmf))) | | | | |\n"));
 	free(t);
 }
 
-/* Same kernel on both sides: the labels are the file names; --label-a wins. */
+/*
+ * Same kernel release on both sides: the build strings (kernel_build, uname
+ * -v) when they differ, else the release with each file name; --label-a wins.
+ */
 static void test_labels(void **state)
 {
 	char *t;
@@ -377,12 +443,179 @@ static void test_labels(void **state)
 	(void)state;
 	t = run_out("json", pa, pa2, NULL);
 	assert_non_null(strstr(t, "\"a\":{\"file\":"));
-	assert_non_null(strstr(t, "\"label\":\"a.snap\""));
-	assert_non_null(strstr(t, "\"label\":\"a2.snap\""));
+	assert_non_null(strstr(t, "\"label\":\"6.1.0-test (a.snap)\""));
+	assert_non_null(strstr(t, "\"label\":\"6.1.0-test (a2.snap)\""));
 	free(t);
 	t = run_out("json", pa, pa2, "before");
 	assert_non_null(strstr(t, "\"label\":\"before\""));
-	assert_non_null(strstr(t, "\"label\":\"a2.snap\""));
+	assert_non_null(strstr(t, "\"label\":\"6.1.0-test (a2.snap)\""));
+	free(t);
+	/* the directories of -a/-b share 6.12.0-test, their builds differ */
+	t = run_out("text", da, db, NULL);
+	assert_non_null(strstr(t, "(A) #1 SMP base: 2 recordings in "));
+	assert_non_null(strstr(t, "(B) #7 SMP spf: 2 recordings in "));
+	free(t);
+}
+
+/*
+ * A recording for the -a/-b tests: 6.12.0-test, BUILD (kernel_build), 1 s,
+ * one CPU, FAULTS user faults, 10 fault latencies of LAT ns.
+ */
+static void write_rec(const char *path, const char *build, unsigned int faults, unsigned int lat)
+{
+	struct fl_snapshot s;
+	char err[256];
+
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(fl_snapshot_alloc_cpus(&s, 1), 0);
+	strcpy(s.hdr.kernel_release, "6.12.0-test");
+	s.hdr.duration_ns = 1000000000ULL;
+	s.hdr.backend = FL_BACKEND_BPF;
+	s.hdr.tier = FL_TIER_FENTRY;
+	s.hdr.lockless_kind = FL_LL_KIND_VMA_LOCK;
+	s.hdr.hooks_live = HOOK(FL_HOOK_PF_USER) | HOOK(FL_HOOK_HMF) | HOOK(FL_HOOK_LOCK_VMA);
+	s.cpu_online[0] = 1;
+	s.cpus[0].cnt[FL_C_FAULTS_USER] = faults;
+	s.cpus[0].cnt[FL_C_FAULTS_ENDED] = 10;
+	for (int k = 0; k < 10; k++)
+		fl_hist_add(&s.cpus[0].hist[FL_H_FAULT_LAT], lat);
+	assert_int_equal(fl_snapshot_set_tag(&s, "kernel_build", build), 0);
+	assert_int_equal(fl_snapshot_write_file(path, &s, err, sizeof(err)), 0);
+	fl_snapshot_free(&s);
+}
+
+/*
+ * Several recordings a side.  A: 100 and 102 faults, B: 200 and 204 (each
+ * in 1 s).  faults_user: A mean 101, sample sd sqrt(2); B 202, sqrt(8).
+ * Welch: t = 101 / sqrt(2/2 + 8/2) = 45.16857, df = 25 / (1 + 16) =
+ * 1.470588, p = I_{df/(df+t^2)}(df/2, 1/2) = 0.0027407 (mpmath).  mmtests,
+ * lower is better (a count): 101 / (1.959964 (sqrt 2 + sqrt 8)) = 12.146105,
+ * marked.  faults_user_per_s, higher is better: the harmonic means 100.990
+ * and 201.980, their sds 0.99990 and 1.99980: 100.990 / (1.959964 x
+ * 2.99970) = 17.177186, marked.  Latency: 10 events at 1000 ns per
+ * recording in A, at 2000 in B: pooled 20 against 20, U = 400 = all pairs.
+ */
+static void test_multi(void **state)
+{
+	const char *a[] = { NULL, NULL }, *b[] = { NULL, NULL };
+	char a1[320], a2[320], b1[320], b2[320], err[256];
+	const struct fl_csn_row *r;
+	struct fl_cmp_snaps p;
+	char *t;
+
+	(void)state;
+	snprintf(a1, sizeof(a1), "%s/run1.snap", da);
+	snprintf(a2, sizeof(a2), "%s/run2.snap", da);
+	snprintf(b1, sizeof(b1), "%s/run1.snap", db);
+	snprintf(b2, sizeof(b2), "%s/run2.snap", db);
+	a[0] = a1, a[1] = a2, b[0] = b1, b[1] = b2;
+	assert_int_equal(fl_cmp_snaps_build_n(&p, (const char *const *[2]){ a, b },
+					      (const unsigned int[2]){ 2, 2 }, 0.05, err,
+					      sizeof(err)), 0);
+	assert_true(p.multi);
+	r = fl_cmp_snaps_row(&p, "faults_user");
+	assert_true(r && r->st[0].n == 2 && r->st[1].n == 2);
+	assert_true(r->v[0] == 101 && r->v[1] == 202 && r->pct == 100);
+	assert_true(fabs(r->st[0].sd_sample - sqrt(2)) < 1e-12 && r->st[0].stddev == 1);
+	assert_true(fabs(r->p - 0.0027407115) < 1e-9 && r->significant);
+	assert_true(!r->higher_is_better && fabs(r->mm_ratio - 12.146105) < 1e-6 && r->mm_marked);
+	r = fl_cmp_snaps_row(&p, "faults_user_per_s");
+	assert_true(r && r->higher_is_better && fabs(r->mm_ratio - 17.177186) < 1e-6);
+	r = fl_cmp_snaps_row(&p, "fault_latency_mean");
+	assert_true(r && r->v[0] == 1000 && r->v[1] == 2000);
+	/* no spread on either side: mmtests' ratio is the difference itself */
+	assert_true(r->mm_ratio == 1000 && r->mm_marked);
+	assert_true(p.rank[0].t.n[0] == 20 && p.rank[0].t.n[1] == 20 && p.rank[0].t.u == 400);
+	fl_cmp_snaps_free(&p);
+
+	/* the same through -a/-b and through the two directories */
+	t = run_args("text", (const char *[]){ "-a", a1, a2, "-b", b1, b2, NULL });
+	norm(t);
+	assert_non_null(strstr(t, "\nfaults_user | | | | | | |\n"
+				  "(A) #1 SMP base | 2 | 100 | 102 | 101 | 101 | 1 |\n"
+				  "(B) #7 SMP spf | 2 | 200 | 204 | 202 | 202 | 2 |\n"
+				  "| | +100.00% | +100.00% | *+100.00%* | +100.00% | +100.00% | 0.00274\n"));
+	free(t);
+	t = run_args("json", (const char *[]){ da, db, NULL });
+	assert_non_null(strstr(t, "\"recordings\":[2,2]"));
+	assert_non_null(strstr(t, "\"name\":\"faults_user\",\"unit\":\"count\",\"compared\":true,"
+				  "\"a\":101,\"b\":202,\"pct\":100,\"stats\":{\"a\":{\"count\":2,"
+				  "\"min\":100,\"max\":102,\"mean\":101,\"median\":101,\"stddev\":1,"));
+	assert_non_null(strstr(t, "\"mmtests_marked\":true"));
+	free(t);
+	t = run_args("markdown", (const char *[]){ "--precision", "3", "-a", da, "-b", db, NULL });
+	assert_non_null(strstr(t, "| faults | faults_user | 101 | 1 | 2 | 202 | 2 | 2 | "
+				  "\\*+100.00%\\* | **0.00274** |\n"));
+	free(t);
+}
+
+/*
+ * Per CPU and per LLC domain: 4 CPUs, LLCs {0,1} and {2,3}, one node.  CPU
+ * 0: 100 events at 1000 ns on both sides (no change: p = 1); CPU 2: 100 at
+ * 1000 in A, 100 at 4000 in B: every pair has B above, U = 10000, P(B>A)
+ * = 1.  Ties: two buckets of 100, sum(t^3 - t) = 2 x 999900; var = 100 x
+ * 100 / 12 (201 - 1999800 / (200 x 199)) = 125628.14; z = (5000 - 0.5) /
+ * sqrt(var) = 14.105325.  LLC 0 is CPU 0's test, LLC 1 CPU 2's; one node: no
+ * per-node rows (the whole recording's test is that).
+ */
+static void write_topo(const char *path, unsigned long long lat2)
+{
+	struct fl_snapshot s;
+	char err[256];
+
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(fl_snapshot_alloc_cpus(&s, 4), 0);
+	strcpy(s.hdr.kernel_release, "6.12.0-test");
+	s.hdr.duration_ns = 1000000000ULL;
+	s.hdr.backend = FL_BACKEND_BPF;
+	s.hdr.tier = FL_TIER_FENTRY;
+	s.hdr.lockless_kind = FL_LL_KIND_VMA_LOCK;
+	s.hdr.hooks_live = HOOK(FL_HOOK_PF_USER) | HOOK(FL_HOOK_HMF) | HOOK(FL_HOOK_LOCK_VMA);
+	for (int c = 0; c < 4; c++)
+		s.cpu_online[c] = 1;
+	for (int k = 0; k < 100; k++) {
+		fl_hist_add(&s.cpus[0].hist[FL_H_FAULT_LAT], 1000);
+		fl_hist_add(&s.cpus[2].hist[FL_H_FAULT_LAT], lat2);
+	}
+	assert_int_equal(fl_snapshot_set_tag(&s, "topology_llc", "0-1 2-3"), 0);
+	assert_int_equal(fl_snapshot_set_tag(&s, "topology_node", "0:0-3"), 0);
+	assert_int_equal(fl_snapshot_write_file(path, &s, err, sizeof(err)), 0);
+	fl_snapshot_free(&s);
+}
+
+static const struct fl_csn_rank *rank_of(const struct fl_cmp_snaps *p, const char *by,
+					 unsigned int g)
+{
+	for (unsigned int i = 0; i < p->nrank; i++)
+		if (p->rank[i].by && !strcmp(p->rank[i].by, by) && p->rank[i].group == g)
+			return &p->rank[i];
+	return NULL;
+}
+
+static void test_groups(void **state)
+{
+	const struct fl_csn_rank *k;
+	struct fl_cmp_snaps p;
+	char err[256], *t;
+
+	(void)state;
+	assert_int_equal(fl_cmp_snaps_build(&p, ga, gb, 0.05, err, sizeof(err)), 0);
+	k = rank_of(&p, "cpu", 0);
+	assert_true(k && k->t.p == 1 && k->t.prob == 0.5 && !k->significant);
+	k = rank_of(&p, "cpu", 2);
+	assert_true(k && k->t.u == 10000 && k->t.prob == 1 && k->significant);
+	assert_true(fabs(k->t.z - 14.105325) < 1e-6);
+	assert_null(rank_of(&p, "cpu", 1));	/* no events on either side */
+	k = rank_of(&p, "llc", 0);
+	assert_true(k && k->t.p == 1 && k->t.n[0] == 100);
+	k = rank_of(&p, "llc", 1);
+	assert_true(k && k->t.u == 10000 && fabs(k->t.z - 14.105325) < 1e-6);
+	assert_null(rank_of(&p, "node", 0));
+	assert_false(has_note(&p, "fault latency per"));
+	fl_cmp_snaps_free(&p);
+	t = run_out("text", ga, gb, NULL);
+	norm(t);
+	assert_non_null(strstr(t, "\nfault_latency llc1 | 100 | 100 | 1.000 | 14.11 | *"));
 	free(t);
 }
 
@@ -397,6 +630,26 @@ static int setup(void **state)
 	write_a(pa, "6.1.0-test");
 	write_a(pa2, "6.1.0-test");
 	write_b(pb);
+	snprintf(ga, sizeof(ga), "%s/ga.snap", tmpdir);
+	snprintf(gb, sizeof(gb), "%s/gb.snap", tmpdir);
+	write_topo(ga, 1000);
+	write_topo(gb, 4000);
+	snprintf(da, sizeof(da), "%s/base", tmpdir);
+	snprintf(db, sizeof(db), "%s/spf", tmpdir);
+	if (mkdir(da, 0755) || mkdir(db, 0755))
+		return -1;
+	{
+		char f[400];
+
+		snprintf(f, sizeof(f), "%s/run1.snap", da);
+		write_rec(f, "#1 SMP base", 100, 1000);
+		snprintf(f, sizeof(f), "%s/run2.snap", da);
+		write_rec(f, "#1 SMP base", 102, 1000);
+		snprintf(f, sizeof(f), "%s/run1.snap", db);
+		write_rec(f, "#7 SMP spf", 200, 2000);
+		snprintf(f, sizeof(f), "%s/run2.snap", db);
+		write_rec(f, "#7 SMP spf", 204, 2000);
+	}
 	return 0;
 }
 
@@ -419,6 +672,8 @@ int main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_json_csv_md),
 		cmocka_unit_test(test_labels),
+		cmocka_unit_test(test_multi),
+		cmocka_unit_test(test_groups),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -75,6 +75,7 @@ struct fl_export_args {
 	const char *out, *topo_root, *run, *in;
 };
 
+#define FL_CMP_MAX_LIST	64
 enum fl_cmp_fmt { FL_CMP_FMT_TEXT, FL_CMP_FMT_JSON, FL_CMP_FMT_CSV, FL_CMP_FMT_MD };
 struct fl_compare_args {
 	enum fl_cmp_fmt fmt;
@@ -82,7 +83,11 @@ struct fl_compare_args {
 	const char *label[2], *kernel[2], *out;
 	double alpha;
 	int any_shape;			/* --any-shape: A and B of different pft shapes */
-	const char *a, *b;
+	int precision;			/* --precision N: significant digits; 0 = the default */
+	const char *a, *b;		/* NULL with -a/-b */
+	/* -a A1 A2 ... -b B1 B2 ...: recordings (or directories of them) a side */
+	const char *list[2][FL_CMP_MAX_LIST];
+	unsigned int nlist[2];
 };
 
 struct fl_plot_args {

@@ -95,7 +95,21 @@ static void check_accepted(unsigned int cmd, int argc, char **argv, const union 
 		FZ_ASSERT(a->exp.by >= FL_EXP_BY_CPU && a->exp.by <= FL_EXP_BY_TOTAL);
 		break;
 	case 4:
-		FZ_ASSERT(a->cmp.a && a->cmp.b && in_argv(argv, argc, a->cmp.b));
+		/* two positional sides, or -a/-b lists of words taken from argv */
+		if (a->cmp.nlist[0] || a->cmp.nlist[1]) {
+			FZ_ASSERT(a->cmp.nlist[0] && a->cmp.nlist[1] && !a->cmp.a && !a->cmp.b);
+			for (int s = 0; s < 2; s++) {
+				FZ_ASSERT(a->cmp.nlist[s] <= FL_CMP_MAX_LIST);
+				for (unsigned int k = 0; k < a->cmp.nlist[s]; k++)
+					FZ_ASSERT(in_argv(argv, argc, a->cmp.list[s][k]) &&
+						  a->cmp.list[s][k][0] != '-');
+			}
+		} else {
+			FZ_ASSERT(a->cmp.a && a->cmp.b && in_argv(argv, argc, a->cmp.b));
+		}
+		FZ_ASSERT(a->cmp.precision >= 0 && a->cmp.precision <= 17);
+		FZ_ASSERT(!a->cmp.precision || (!a->cmp.seed && (a->cmp.fmt == FL_CMP_FMT_TEXT ||
+								  a->cmp.fmt == FL_CMP_FMT_MD)));
 		FZ_ASSERT(a->cmp.alpha > 0 && a->cmp.alpha < 1);
 		FZ_ASSERT(!a->cmp.seed || a->cmp.fmt == FL_CMP_FMT_TEXT);
 		FZ_ASSERT(a->cmp.fmt >= FL_CMP_FMT_TEXT && a->cmp.fmt <= FL_CMP_FMT_MD);

@@ -13,8 +13,11 @@
  * 1.0 ones too, which have no checksums to stop a mutation) is instead
  * compared with itself as two recordings (fl_cmp_snaps_build, compare
  * A.snap B.snap): every figure the same on both sides or missing on both
- * with a reason, rank tests of small histograms at p = 1 and none
- * significant, p in [0, 1] everywhere; all four layouts written.
+ * with a reason, rank tests of small histograms (the whole recording's and
+ * per CPU / LLC / node, from the snapshot's topology tags) at p = 1 and
+ * none significant, p in [0, 1] everywhere; all four layouts written.  Then
+ * as two recordings a side (A A against A A): the same, each side's spread
+ * 0, never a Welch p below alpha nor an mmtests mark.
  */
 #include <math.h>
 #include <stdio.h>
@@ -25,35 +28,36 @@
 
 #define MAX_FILES 10
 
-/* compare A.snap A.snap on a snapshot input; 0 when the input is none */
-static int snaps(const unsigned char *data, size_t size)
+/* The oracle of A against itself, with N recordings of it a side. */
+static void same(const char *path, unsigned int n)
 {
-	struct fl_snapshot s;
+	const char *l[2] = { path, path };
+	struct fl_csn_view v = { .precision = 1 + (int)(n * 7) % 17 };
 	struct fl_cmp_snaps p;
-	char err[512], path[512];
+	char err[512];
 	FILE *f;
 
-	if (fl_snapshot_parse(data, size, &s, err, sizeof(err)))
-		return 0;
-	fl_snapshot_free(&s);
-	if (fz_write(fz_scratch(), "a.snap", data, size))
-		abort();
-	snprintf(path, sizeof(path), "%s/a.snap", fz_scratch());
-	if (fl_cmp_snaps_build(&p, path, path, 0.05, err, sizeof(err))) {
+	if (fl_cmp_snaps_build_n(&p, (const char *const *[2]){ l, l },
+				 (const unsigned int[2]){ n, n }, 0.05, err, sizeof(err))) {
 		FZ_ASSERT(err[0]);
-		return 1;
+		return;
 	}
+	FZ_ASSERT(p.multi == (n > 1));
 	for (unsigned int r = 0; r < p.nrow; r++) {
 		const struct fl_csn_row *w = &p.row[r];
 
 		FZ_ASSERT(w->have[0] == w->have[1]);
 		FZ_ASSERT(!w->have[0] || w->v[0] == w->v[1] || (isnan(w->v[0]) && isnan(w->v[1])));
 		FZ_ASSERT(w->have[0] || (w->why[0][0] && !strcmp(w->why[0], w->why[1])));
+		FZ_ASSERT(!w->significant && !w->mm_marked);
+		FZ_ASSERT(!w->have[0] || !strcmp(w->section, "blame") || w->st[0].n == n);
+		FZ_ASSERT(!w->have[0] || n < 2 || w->st[0].stddev == 0 || isnan(w->st[0].stddev));
 	}
 	for (unsigned int r = 0; r < p.nrank; r++) {
 		const struct fl_csn_rank *k = &p.rank[r];
 
 		FZ_ASSERT(k->have[0] == k->have[1]);
+		FZ_ASSERT(!k->by || (k->have[0] && k->t.n[0] > 0));
 		FZ_ASSERT(isnan(k->t.p) || (k->t.p >= 0 && k->t.p <= 1));
 		if (k->have[0] && k->t.n[0] > 0 && k->t.n[0] < 1e6)
 			FZ_ASSERT(k->t.p == 1 && k->t.prob == 0.5 && !k->significant);
@@ -62,12 +66,28 @@ static int snaps(const unsigned char *data, size_t size)
 	f = fopen("/dev/null", "w");
 	if (!f)
 		abort();
-	fl_cmp_snaps_write_text(f, &p);
+	fl_cmp_snaps_write_text(f, &p, &v);
 	fl_cmp_snaps_write_json(f, &p);
 	fl_cmp_snaps_write_csv(f, &p);
-	fl_cmp_snaps_write_md(f, &p);
+	fl_cmp_snaps_write_md(f, &p, &v);
 	fclose(f);
 	fl_cmp_snaps_free(&p);
+}
+
+/* compare A.snap A.snap, then A A against A A, on a snapshot input; 0 when the input is none */
+static int snaps(const unsigned char *data, size_t size)
+{
+	struct fl_snapshot s;
+	char err[512], path[512];
+
+	if (fl_snapshot_parse(data, size, &s, err, sizeof(err)))
+		return 0;
+	fl_snapshot_free(&s);
+	if (fz_write(fz_scratch(), "a.snap", data, size))
+		abort();
+	snprintf(path, sizeof(path), "%s/a.snap", fz_scratch());
+	same(path, 1);
+	same(path, 2);
 	return 1;
 }
 

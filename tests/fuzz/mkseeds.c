@@ -154,6 +154,10 @@ static int snapshot_seeds(const char *dir)
 		}
 		if (nr == 4) {
 			fl_snapshot_set_tag(&s, "kernel_version", "6.12.0");
+			fl_snapshot_set_tag(&s, "kernel_build", "#1 SMP PREEMPT_DYNAMIC");
+			/* compare's rank tests per LLC domain and node */
+			fl_snapshot_set_tag(&s, "topology_llc", "0-1 2-3");
+			fl_snapshot_set_tag(&s, "topology_node", "0:0-1 1:2-3");
 			/* record --self-cost tags (user/selfcost.h) */
 			fl_snapshot_set_tag(&s, "bpf_run.tp_pf_user", "403 80600");
 			fl_snapshot_set_tag(&s, "bpf_run.fx_hmf", "403 120900");
@@ -206,6 +210,7 @@ static const struct seed seeds[] = {
 	S("cli", "\x02-h"),
 	S("cli", "\x03--format\0prom\0-b\0node\0--topology-root\0/\0--run\0r\0-o\0x\0a.snap"),
 	S("cli", "\x04-f\0markdown\0--seed\0--label-a\0A\0--kernel-b\0" "6.1\0--alpha\0" "0.01\0A\0B"),
+	S("cli", "\x04-a\0a1.snap\0a2.snap\0--precision\0" "3\0-b\0dirB\0-f\0md"),
 	S("cli", "\x05-o\0plots\0-f\0svg\0--label-b\0b\0--threads\0" "8\0A\0B"),
 	S("cli", "\x06--root\0/\0--topology"),
 	S("cli", "\x07-q\0a.snap\0b.snap"),

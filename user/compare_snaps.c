@@ -163,6 +163,26 @@ static void side_why(char *dst, size_t len, const struct ins *I, int s, unsigned
 	dst[n] = '\0';
 }
 
+/* Whether every recording of side S has FIG; the side's reason when not. */
+static int side_fig(const struct ins *I, int s, enum fl_figure fig, char *dst, size_t len)
+{
+	char why[FL_CSN_WHY], first[FL_CSN_WHY];
+	unsigned int bad = 0, same = 0, at = 0;
+
+	for (unsigned int k = 0; k < I->n[s]; k++) {
+		if (fig_ok(&I->in[s][k], fig, why, sizeof(why)))
+			continue;
+		if (!bad++) {
+			at = k;
+			memcpy(first, why, sizeof(first));
+		}
+		same += !strcmp(why, first);
+	}
+	if (bad)
+		side_why(dst, len, I, s, at, first, same == I->n[s]);
+	return !bad;
+}
+
 /*
  * A row of FIG: value(in, arg) of every recording where FIG is available
  * and value() says it is defined (it sets why otherwise); a side has the
@@ -341,7 +361,7 @@ static int hist_rows(struct fl_cmp_snaps *p, const struct ins *I, const char *se
 	};
 	struct fl_csn_rank *rk;
 	struct fl_hist pool[2];
-	char name[48], why[FL_CSN_WHY];
+	char name[48];
 
 	for (unsigned int i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
 		struct hq a = { h, q[i].what };
@@ -355,16 +375,11 @@ static int hist_rows(struct fl_cmp_snaps *p, const struct ins *I, const char *se
 	/* several recordings a side: their events pooled */
 	memset(pool, 0, sizeof(pool));
 	for (int s = 0; s < 2; s++) {
-		unsigned int k;
-
-		for (k = 0; k < I->n[s]; k++) {
-			if (!fig_ok(&I->in[s][k], hist_fig(h), why, sizeof(why)))
-				break;
+		if (!side_fig(I, s, hist_fig(h), rk->why[s], sizeof(rk->why[s])))
+			continue;
+		for (unsigned int k = 0; k < I->n[s]; k++)
 			fl_hist_merge(&pool[s], &I->in[s][k].t.hist[h]);
-		}
-		if (k < I->n[s])
-			side_why(rk->why[s], sizeof(rk->why[s]), I, s, k, why, 0);
-		else if (!pool[s].count)
+		if (!pool[s].count)
 			snprintf(rk->why[s], sizeof(rk->why[s]), "unavailable (no %s events recorded)",
 				 fl_hist_name(h));
 		else

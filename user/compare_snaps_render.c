@@ -69,10 +69,17 @@ static void figure(char *buf, size_t len, const struct fl_csn_row *r)
 	snprintf(buf, len, *u ? "%s (%s)" : "%s", r->name, u);
 }
 
-/* A value to PREC significant digits; a whole count as it is. */
+/*
+ * A value to PREC significant digits; a count (and a mean of counts) keeps
+ * every digit before the point: 16424.6 faults is not "16420".
+ */
 static void value(char *buf, size_t len, const char *unit, double v, int prec)
 {
-	if (!strcmp(unit, "count") && v == floor(v) && fabs(v) < 1e15)
+	int count = !strcmp(unit, "count");
+
+	if (count && v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else if (count && fabs(v) >= pow(10, prec) && fabs(v) < 1e15)
 		snprintf(buf, len, "%.0f", v);
 	else
 		fl_fmt_sig(buf, len, v, prec);
@@ -287,7 +294,7 @@ static void text_rank(FILE *f, const struct fl_cmp_snaps *p)
 		p->multi ? "  Several recordings a side: their events pooled." : "");
 }
 
-/* "a.snap" or "3 recordings: a1.snap, a2.snap, a3.snap" (DIR/) */
+/* "a.snap", "3 recordings: a1.snap, a2.snap, a3.snap", "3 recordings in DIR" */
 static void recordings(FILE *f, const struct fl_cmp_snaps *p, int s)
 {
 	const struct fl_csn_side *sd = &p->side[s];
@@ -296,7 +303,11 @@ static void recordings(FILE *f, const struct fl_cmp_snaps *p, int s)
 		fputs(sd->file, f);
 		return;
 	}
-	fprintf(f, "%u recordings%s%s: ", sd->n, p->dir[s] ? " in " : "", p->dir[s] ? p->dir[s] : "");
+	if (p->dir[s]) {	/* the file names are the directory's listing */
+		fprintf(f, "%u recordings in %s", sd->n, p->dir[s]);
+		return;
+	}
+	fprintf(f, "%u recordings: ", sd->n);
 	for (unsigned int k = 0; k < sd->n; k++)
 		fprintf(f, "%s%s", k ? ", " : "", sd->files[k]);
 }
@@ -314,9 +325,9 @@ void fl_cmp_snaps_write_text(FILE *f, const struct fl_cmp_snaps *p, const struct
 			sd->secs, sd->n > 1 ? " on average" : "");
 	}
 	if (p->multi)
-		fprintf(f, "Per figure: its COUNT, MIN ... STDDEV over each side's recordings "
-			"(STDDEV: population); the %% row: (B-A)/A; *x.xx%%*: marked by mmtests\n"
-			"compare-kernels' rule (the 95%% intervals mean +- 1.96 sd do not overlap);\n"
+		fprintf(f, "Per figure: COUNT, MIN ... STDDEV (population) over each side's "
+			"recordings; the %% row (B-A)/A;\n*x.xx%%*: a change mmtests compare-kernels "
+			"would mark (the 95%% intervals mean +- 1.96 sd\nof A and B do not overlap); "
 			"P-VALUE: Welch's t-test, two-sided.\n");
 	for (unsigned int i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
 		text_section(f, p, sections[i].section, sections[i].title, prec_of(v));

@@ -354,6 +354,12 @@ int cmd_compare(int argc, char **argv)
 		return compare_snapshots(&o, (const char *const (*)[FL_CMP_MAX_LIST])in,
 					 (const unsigned int[2]){ 1, 1 });
 	}
+	if (is_snap_dir(o.a) != is_snap_dir(o.b)) {
+		fprintf(stderr, "faultline compare: %s is a directory of snapshots and %s is not: give "
+			"two of them, two snapshots or two pft-sweep directories\n",
+			is_snap_dir(o.a) ? o.a : o.b, is_snap_dir(o.a) ? o.b : o.a);
+		return 1;
+	}
 	if (is_file(o.a) || is_file(o.b)) {
 		fprintf(stderr, "faultline compare: %s is a file and %s is not: give two snapshots "
 			"or two pft-sweep directories\n", is_file(o.a) ? o.a : o.b,

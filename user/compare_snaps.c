@@ -347,6 +347,11 @@ static void rank_run(const struct fl_cmp_snaps *p, struct fl_csn_rank *k, const 
 {
 	fl_hist_rank_test(a, b, &k->t);
 	k->significant = k->t.p < p->alpha;
+	/* how large the shift is, beside whether there is one */
+	for (int s = 0; s < 2; s++) {
+		k->p50[s] = (double)fl_hist_quantile_ppm(s ? b : a, 500000);
+		k->p99[s] = (double)fl_hist_quantile_ppm(s ? b : a, 990000);
+	}
 }
 
 static int hist_rows(struct fl_cmp_snaps *p, const struct ins *I, const char *section,

@@ -79,6 +79,7 @@ struct fl_csn_rank {
 	int have[2];
 	char why[2][FL_CSN_WHY];
 	struct fl_rank_test t;		/* when both have it */
+	double p50[2], p99[2];		/* each side's quantiles of it, ns */
 	int significant;		/* p < alpha */
 };
 

@@ -253,28 +253,34 @@ static void text_section(FILE *f, const struct fl_cmp_snaps *p, const char *sect
 	free(ft.fn);
 }
 
-static void text_rank(FILE *f, const struct fl_cmp_snaps *p)
+static void text_rank(FILE *f, const struct fl_cmp_snaps *p, int prec)
 {
-	struct fl_table t = { .ncol = 6 };
-	static int right[6] = { 0, 1, 1, 1, 1, 1 };
+	struct fl_table t = { .ncol = 10 };
+	static int right[10] = { 0, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
 	char nc[2 * FL_CSN_WHY + 40];
 
 	t.right = right;
 	fprintf(f, "\n[*] RANK TEST (%s)\n", RANK_TEST_WHAT);
-	fl_table_add(&t, (char *[]){ "HISTOGRAM", "N (A)", "N (B)", "P(B>A)", "z", "p" });
+	fl_table_add(&t, (char *[]){ "HISTOGRAM", "N (A)", "N (B)", "P50 (A) ns", "P50 (B) ns",
+				     "P99 (A) ns", "P99 (B) ns", "P(B>A)", "z", "p" });
 	for (unsigned int i = 0; i < p->nrank; i++) {
 		const struct fl_csn_rank *k = &p->rank[i];
-		char c[5][48], name[64];
+		char c[9][48], name[64];
 
 		if (!(k->have[0] && k->have[1]))
 			continue;
 		rank_name(name, sizeof(name), k, ' ');
 		snprintf(c[0], sizeof(c[0]), "%.0f", k->t.n[0]);
 		snprintf(c[1], sizeof(c[1]), "%.0f", k->t.n[1]);
-		snprintf(c[2], sizeof(c[2]), "%.3f", k->t.prob);
-		snprintf(c[3], sizeof(c[3]), "%.2f", k->t.z);
-		snprintf(c[4], sizeof(c[4]), k->significant ? "*%.3g*" : "%.3g", k->t.p);
-		fl_table_add(&t, (char *[]){ name, c[0], c[1], c[2], c[3], c[4] });
+		fl_fmt_sig(c[2], sizeof(c[2]), k->p50[0], prec);
+		fl_fmt_sig(c[3], sizeof(c[3]), k->p50[1], prec);
+		fl_fmt_sig(c[4], sizeof(c[4]), k->p99[0], prec);
+		fl_fmt_sig(c[5], sizeof(c[5]), k->p99[1], prec);
+		snprintf(c[6], sizeof(c[6]), "%.3f", k->t.prob);
+		snprintf(c[7], sizeof(c[7]), "%.2f", k->t.z);
+		snprintf(c[8], sizeof(c[8]), k->significant ? "*%.3g*" : "%.3g", k->t.p);
+		fl_table_add(&t, (char *[]){ name, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+					     c[8] });
 	}
 	if (t.nrow > 1)
 		fl_table_print(f, &t);
@@ -287,10 +293,11 @@ static void text_rank(FILE *f, const struct fl_cmp_snaps *p)
 		not_compared(nc, sizeof(nc), k->have, k->why);
 		fprintf(f, "  %s: %s\n", k->hist, nc);
 	}
-	fprintf(f, "P(B>A): the chance that an event of B lies in a higher bucket than one of A "
-		"(ties count half; 0.5 = no shift).  *p*: p < %g.  Every event is one "
-		"observation: with many events a small shift is significant; the quantiles "
-		"above say how large it is.%s\n", p->alpha,
+	fprintf(f, "P50, P99: each side's quantiles of the histogram (the whole recording's, or "
+		"that CPU's, LLC domain's, node's).  P(B>A): the chance that an event of B lies "
+		"in a higher bucket than one of A (ties count half; 0.5 = no shift).  *p*: p < %g.  "
+		"Every event is one observation: with many events a small shift is significant; "
+		"the quantiles say how large it is.%s\n", p->alpha,
 		p->multi ? "  Several recordings a side: their events pooled." : "");
 }
 
@@ -332,7 +339,7 @@ void fl_cmp_snaps_write_text(FILE *f, const struct fl_cmp_snaps *p, const struct
 	for (unsigned int i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
 		text_section(f, p, sections[i].section, sections[i].title, prec_of(v));
 		if (!strcmp(sections[i].section, "mmap_lock"))
-			text_rank(f, p);
+			text_rank(f, p, prec_of(v));
 	}
 	fprintf(f, "\n[*] BLAME\n");
 	fl_bcmp_text(f, &p->c);
@@ -466,6 +473,14 @@ void fl_cmp_snaps_write_json(FILE *f, const struct fl_cmp_snaps *p)
 			fl_json_num(f, k->t.u);
 			fprintf(f, ",\"prob_b_above_a\":");
 			fl_json_num(f, k->t.prob);
+			fprintf(f, ",\"p50_a\":");
+			fl_json_num(f, k->p50[0]);
+			fprintf(f, ",\"p50_b\":");
+			fl_json_num(f, k->p50[1]);
+			fprintf(f, ",\"p99_a\":");
+			fl_json_num(f, k->p99[0]);
+			fprintf(f, ",\"p99_b\":");
+			fl_json_num(f, k->p99[1]);
 			fprintf(f, ",\"z\":");
 			fl_json_num(f, k->t.z);
 			fprintf(f, ",\"p\":");
@@ -666,8 +681,8 @@ void fl_cmp_snaps_write_md(FILE *f, const struct fl_cmp_snaps *p, const struct f
 		}
 		fprintf(f, " |\n");
 	}
-	fprintf(f, "\n| histogram | A n | B n | P(B>A) | z | p (rank test) |\n"
-		"|---|---:|---:|---:|---:|---:|\n");
+	fprintf(f, "\n| histogram | A n | B n | A p50 (ns) | B p50 (ns) | A p99 (ns) | B p99 (ns) "
+		"| P(B>A) | z | p (rank test) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (unsigned int i = 0; i < p->nrank; i++) {
 		const struct fl_csn_rank *k = &p->rank[i];
 		char name[64];
@@ -677,12 +692,18 @@ void fl_cmp_snaps_write_md(FILE *f, const struct fl_cmp_snaps *p, const struct f
 			not_compared(ch, sizeof(ch), k->have, k->why);
 			fprintf(f, "| %s | ", name);
 			md_cell(f, ch);
-			fprintf(f, " | | | | |\n");
+			fprintf(f, " | | | | | | | | |\n");
 			continue;
 		}
-		fprintf(f, "| %s | %.0f | %.0f | %.3f | %.2f | %s%.3g%s |\n", name, k->t.n[0],
-			k->t.n[1], k->t.prob, k->t.z, k->significant ? "**" : "", k->t.p,
-			k->significant ? "**" : "");
+		fprintf(f, "| %s | %.0f | %.0f ", name, k->t.n[0], k->t.n[1]);
+		for (int q = 0; q < 4; q++) {
+			char b[48];
+
+			fl_fmt_sig(b, sizeof(b), q < 2 ? k->p50[q] : k->p99[q - 2], prec);
+			fprintf(f, "| %s ", b);
+		}
+		fprintf(f, "| %.3f | %.2f | %s%.3g%s |\n", k->t.prob, k->t.z,
+			k->significant ? "**" : "", k->t.p, k->significant ? "**" : "");
 	}
 	fprintf(f, "\nRank test: %s. Bold: p < %g. %% = (B-A)/A.", RANK_TEST_WHAT, p->alpha);
 	if (p->multi)

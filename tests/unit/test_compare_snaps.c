@@ -307,6 +307,7 @@ static void test_figures(void **state)
 	assert_int_equal(p.rank[1].group, 0);
 	assert_true(p.rank[1].t.n[0] == 200 && p.rank[1].t.n[1] == 800);
 	assert_true(p.rank[1].t.u == 140000 && p.rank[1].t.prob == 0.875);
+	assert_true(p.rank[1].p50[0] == 1000 && p.rank[1].p99[1] == 3967);
 	/* A's handle_mm_fault was not timed: no test, the tag's reason */
 	assert_string_equal(p.rank[2].hist, "handle_mm_fault");
 	assert_true(!p.rank[2].have[0] && p.rank[2].have[1]);
@@ -363,8 +364,11 @@ static void test_text(void **state)
 				  "[1] not compared (A: absent (this kernel has no lockless fault "
 				  "path (no per-VMA locks, no SPF)))\n"));
 	assert_non_null(strstr(t, "\nhandle_mm_fault_p50 (ns) | - | 1500 | not compared [1]\n"));
-	assert_non_null(strstr(t, "\nfault_latency | 400 | 800 | 0.875 | 23.23 | *2.37e-119*\n"));
-	assert_non_null(strstr(t, "\nfault_latency cpu0 | 200 | 800 | 0.875 | 18.25 | *2.14e-74*\n"));
+	/* the test with the quantiles that say how large the shift is */
+	assert_non_null(strstr(t, "\nfault_latency | 400 | 800 | 1000 | 2000 | 1983 | 3967 | 0.875 | "
+				  "23.23 | *2.37e-119*\n"));
+	assert_non_null(strstr(t, "\nfault_latency cpu0 | 200 | 800 | 1000 | 2000 | 1983 | 3967 | "
+				  "0.875 | 18.25 | *2.14e-74*\n"));
 	assert_non_null(strstr(t, "\nhandle_mm_fault: not compared (A: unavailable (not timed by "
 				  "default (record --hmf)))\n"));
 	assert_non_null(strstr(t, "[*] BLAME\n"));
@@ -423,12 +427,13 @@ static void test_json_csv_md(void **state)
 	assert_non_null(strstr(t, "| lockless | lockless_attempted | - | 800 | not compared (A: "
 				  "absent (this kernel has no lockless fault path (no per-VMA locks, "
 				  "no SPF))) |\n"));
-	assert_non_null(strstr(t, "| fault_latency | 400 | 800 | 0.875 | "));
-	assert_non_null(strstr(t, "| fault_latency cpu0 | 200 | 800 | 0.875 | "));
+	assert_non_null(strstr(t, "| fault_latency | 400 | 800 | 1000 | 2000 | 1983 | 3967 | 0.875 | "));
+	assert_non_null(strstr(t, "| fault_latency cpu0 | 200 | 800 | 1000 | 2000 | 1983 | 3967 | "
+				  "0.875 | "));
 	assert_non_null(strstr(t, "| latency | fault_latency_p90 (ns) | 1983 | 3967 | +100.05% |\n"));
 	assert_non_null(strstr(t, "| **"));
 	assert_non_null(strstr(t, "| handle_mm_fault | not compared (A: unavailable (not timed by "
-				  "default (record --hmf))) | | | | |\n"));
+				  "default (record --hmf))) | | | | | | | | |\n"));
 	free(t);
 }
 
@@ -604,6 +609,8 @@ static void test_groups(void **state)
 	assert_true(k && k->t.p == 1 && k->t.prob == 0.5 && !k->significant);
 	k = rank_of(&p, "cpu", 2);
 	assert_true(k && k->t.u == 10000 && k->t.prob == 1 && k->significant);
+	/* 4000 ns: bucket [3840, 4096), its midpoint 3967 clamped up to the min */
+	assert_true(k->p50[0] == 1000 && k->p50[1] == 4000 && k->p99[1] == 4000);
 	assert_true(fabs(k->t.z - 14.105325) < 1e-6);
 	assert_null(rank_of(&p, "cpu", 1));	/* no events on either side */
 	k = rank_of(&p, "llc", 0);
@@ -615,7 +622,8 @@ static void test_groups(void **state)
 	fl_cmp_snaps_free(&p);
 	t = run_out("text", ga, gb, NULL);
 	norm(t);
-	assert_non_null(strstr(t, "\nfault_latency llc1 | 100 | 100 | 1.000 | 14.11 | *"));
+	assert_non_null(strstr(t, "\nfault_latency llc1 | 100 | 100 | 1000 | 4000 | 1000 | 4000 | "
+				  "1.000 | 14.11 | *"));
 	free(t);
 }
 

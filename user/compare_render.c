@@ -6,7 +6,6 @@
  * snapshots: compare_snaps_render.c).  faultline compare chooses.
  */
 #define _GNU_SOURCE
-#include <libgen.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>

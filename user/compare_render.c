@@ -323,12 +323,14 @@ void fl_cmp_write_text(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view
 
 static void json_stats(FILE *f, const struct fl_cmp_metric *m, int s)
 {
-	const struct fl_stats *st = &m->st[s];
-
-	if (!m->have[s]) {
+	if (!m->have[s])
 		fprintf(f, "null");
-		return;
-	}
+	else
+		fl_cmp_json_stats(f, &m->st[s]);
+}
+
+void fl_cmp_json_stats(FILE *f, const struct fl_stats *st)
+{
 	fprintf(f, "{\"count\":%u,\"min\":", st->n);
 	fl_json_num(f, st->min);
 	fprintf(f, ",\"max\":");

@@ -23,5 +23,7 @@ void fl_cmp_write_text(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view
 void fl_cmp_write_json(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view *o);
 void fl_cmp_write_csv(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view *o);
 void fl_cmp_write_md(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view *o);
+/* {"count", "min", "max", "mean", "median", "stddev", "stddev_sample"}: every A/B table's */
+void fl_cmp_json_stats(FILE *f, const struct fl_stats *st);
 
 #endif

@@ -163,24 +163,39 @@ static void side_why(char *dst, size_t len, const struct ins *I, int s, unsigned
 	dst[n] = '\0';
 }
 
+/* The recordings of a side that lack a figure: the first one's reason. */
+struct reasons {
+	unsigned int bad, same, at;
+	char first[FL_CSN_WHY];
+};
+
+static void reason_add(struct reasons *rs, unsigned int k, const char *why)
+{
+	if (!rs->bad++) {
+		rs->at = k;
+		snprintf(rs->first, sizeof(rs->first), "%s", why);
+	}
+	rs->same += !strcmp(why, rs->first);
+}
+
+/* 1 when a recording of side S lacked it: its reason into dst */
+static int reason_put(const struct reasons *rs, const struct ins *I, int s, char *dst, size_t len)
+{
+	if (rs->bad)
+		side_why(dst, len, I, s, rs->at, rs->first, rs->same == I->n[s]);
+	return rs->bad > 0;
+}
+
 /* Whether every recording of side S has FIG; the side's reason when not. */
 static int side_fig(const struct ins *I, int s, enum fl_figure fig, char *dst, size_t len)
 {
-	char why[FL_CSN_WHY], first[FL_CSN_WHY];
-	unsigned int bad = 0, same = 0, at = 0;
+	struct reasons rs = { 0 };
+	char why[FL_CSN_WHY];
 
-	for (unsigned int k = 0; k < I->n[s]; k++) {
-		if (fig_ok(&I->in[s][k], fig, why, sizeof(why)))
-			continue;
-		if (!bad++) {
-			at = k;
-			memcpy(first, why, sizeof(first));
-		}
-		same += !strcmp(why, first);
-	}
-	if (bad)
-		side_why(dst, len, I, s, at, first, same == I->n[s]);
-	return !bad;
+	for (unsigned int k = 0; k < I->n[s]; k++)
+		if (!fig_ok(&I->in[s][k], fig, why, sizeof(why)))
+			reason_add(&rs, k, why);
+	return !reason_put(&rs, I, s, dst, len);
 }
 
 /*
@@ -196,30 +211,23 @@ static int add_row(struct fl_cmp_snaps *p, const struct ins *I, const char *sect
 		   const void *arg)
 {
 	struct fl_csn_row *r = row_new(p, section, name, unit);
-	char why[FL_CSN_WHY], first[FL_CSN_WHY];
+	char why[FL_CSN_WHY];
 
 	if (!r)
 		return -1;
 	for (int s = 0; s < 2; s++) {
 		double *v = calloc(I->n[s], sizeof(*v));
-		unsigned int k, bad = 0, same = 0, at = 0;
+		struct reasons rs = { 0 };
 
 		if (!v)
 			return -1;
-		for (k = 0; k < I->n[s]; k++) {
+		for (unsigned int k = 0; k < I->n[s]; k++) {
 			why[0] = '\0';
-			if (fig_ok(&I->in[s][k], fig, why, sizeof(why)) &&
-			    !fn(&I->in[s][k], arg, &v[k], why, sizeof(why)))
-				continue;
-			if (!bad++) {
-				at = k;
-				memcpy(first, why, sizeof(first));
-			}
-			same += !strcmp(why, first);
+			if (!fig_ok(&I->in[s][k], fig, why, sizeof(why)) ||
+			    fn(&I->in[s][k], arg, &v[k], why, sizeof(why)))
+				reason_add(&rs, k, why);
 		}
-		if (bad)
-			side_why(r->why[s], sizeof(r->why[s]), I, s, at, first, same == I->n[s]);
-		else
+		if (!reason_put(&rs, I, s, r->why[s], sizeof(r->why[s])))
 			row_side(r, s, v, I->n[s]);
 		free(v);
 	}

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_render.h"
 #include "compare_snaps.h"
 #include "compare_table.h"
 #include "export_out.h"
@@ -392,26 +393,11 @@ static void json_stats(FILE *f, const struct fl_csn_row *r)
 {
 	fprintf(f, ",\"stats\":{");
 	for (int s = 0; s < 2; s++) {
-		const struct fl_stats *st = &r->st[s];
-
 		fprintf(f, "%s\"%c\":", s ? "," : "", 'a' + s);
-		if (!r->have[s]) {
+		if (r->have[s])
+			fl_cmp_json_stats(f, &r->st[s]);
+		else
 			fputs("null", f);
-			continue;
-		}
-		fprintf(f, "{\"count\":%u,\"min\":", st->n);
-		fl_json_num(f, st->min);
-		fprintf(f, ",\"max\":");
-		fl_json_num(f, st->max);
-		fprintf(f, ",\"mean\":");
-		fl_json_num(f, st->mean);
-		fprintf(f, ",\"median\":");
-		fl_json_num(f, st->median);
-		fprintf(f, ",\"stddev\":");
-		fl_json_num(f, st->stddev);
-		fprintf(f, ",\"stddev_sample\":");
-		fl_json_num(f, st->sd_sample);
-		fputc('}', f);
 	}
 	fprintf(f, "},\"welch_p\":");
 	fl_json_num(f, r->p);

@@ -462,6 +462,19 @@ static void test_labels(void **state)
 	free(t);
 }
 
+/* A 6.12-like recording of NR CPUs, 1 s, per-VMA locks, nothing counted yet. */
+static void snap_612(struct fl_snapshot *s, unsigned int nr)
+{
+	memset(s, 0, sizeof(*s));
+	assert_int_equal(fl_snapshot_alloc_cpus(s, nr), 0);
+	strcpy(s->hdr.kernel_release, "6.12.0-test");
+	s->hdr.duration_ns = 1000000000ULL;
+	s->hdr.backend = FL_BACKEND_BPF;
+	s->hdr.tier = FL_TIER_FENTRY;
+	s->hdr.lockless_kind = FL_LL_KIND_VMA_LOCK;
+	s->hdr.hooks_live = HOOK(FL_HOOK_PF_USER) | HOOK(FL_HOOK_HMF) | HOOK(FL_HOOK_LOCK_VMA);
+}
+
 /*
  * A recording for the -a/-b tests: 6.12.0-test, BUILD (kernel_build), 1 s,
  * one CPU, FAULTS user faults, 10 fault latencies of LAT ns.
@@ -471,14 +484,7 @@ static void write_rec(const char *path, const char *build, unsigned int faults, 
 	struct fl_snapshot s;
 	char err[256];
 
-	memset(&s, 0, sizeof(s));
-	assert_int_equal(fl_snapshot_alloc_cpus(&s, 1), 0);
-	strcpy(s.hdr.kernel_release, "6.12.0-test");
-	s.hdr.duration_ns = 1000000000ULL;
-	s.hdr.backend = FL_BACKEND_BPF;
-	s.hdr.tier = FL_TIER_FENTRY;
-	s.hdr.lockless_kind = FL_LL_KIND_VMA_LOCK;
-	s.hdr.hooks_live = HOOK(FL_HOOK_PF_USER) | HOOK(FL_HOOK_HMF) | HOOK(FL_HOOK_LOCK_VMA);
+	snap_612(&s, 1);
 	s.cpu_online[0] = 1;
 	s.cpus[0].cnt[FL_C_FAULTS_USER] = faults;
 	s.cpus[0].cnt[FL_C_FAULTS_ENDED] = 10;
@@ -568,14 +574,7 @@ static void write_topo(const char *path, unsigned long long lat2)
 	struct fl_snapshot s;
 	char err[256];
 
-	memset(&s, 0, sizeof(s));
-	assert_int_equal(fl_snapshot_alloc_cpus(&s, 4), 0);
-	strcpy(s.hdr.kernel_release, "6.12.0-test");
-	s.hdr.duration_ns = 1000000000ULL;
-	s.hdr.backend = FL_BACKEND_BPF;
-	s.hdr.tier = FL_TIER_FENTRY;
-	s.hdr.lockless_kind = FL_LL_KIND_VMA_LOCK;
-	s.hdr.hooks_live = HOOK(FL_HOOK_PF_USER) | HOOK(FL_HOOK_HMF) | HOOK(FL_HOOK_LOCK_VMA);
+	snap_612(&s, 4);
 	for (int c = 0; c < 4; c++)
 		s.cpu_online[c] = 1;
 	for (int k = 0; k < 100; k++) {

@@ -14,6 +14,9 @@
 # build, the one asked for, keeps the test short.
 # Needs root and a machine where faultline is not installed otherwise.
 #   tests/host/deb.sh [OUTDIR]
+# It builds in the working tree the test boxes copy from: run-all runs it
+# before them, not beside them.
+# serial: yes
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
 OUT=${1:-$TOP/out/host/deb}

@@ -4,6 +4,9 @@
 # faultline.8.rst by rst2man), and a man page that names no page we do
 # not install.
 #   tests/host/install.sh [OUTDIR]
+# It builds in the working tree the test boxes copy from: run-all runs it
+# before them, not beside them.
+# serial: yes
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
 OUT=${1:-$TOP/out/host}

@@ -617,17 +617,13 @@ static u64 fl_probes_in_state_mask(enum fl_hook_state state);
 static void fl_feat_state(void);
 
 /*
- * The mmap_lock tracepoints of kernels before 6.14 build the memcg path (a
- * string, cgroup_path() under a lock) for every event while any probe is
- * attached.  Without a lockless fault path every fault takes mmap_lock, so
- * that is most of a fault's recording cost: such kernels arm them only after
- * `mmap_lock on`.  The same rule as user space's (fl_mmap_lock_off(),
- * user/kfeatures.c), decided here from what this module found at load.
+ * Are the mmap_lock tracepoints held off until `mmap_lock on`?  abi.h's
+ * rule (fl_mmap_lock_keep_off), on what this module found at load.
  */
 static bool fl_mmap_held(void)
 {
-	return fl_mmap_memcg_proto && fl_kv.ll_kind == FL_LL_KIND_NONE &&
-	       !READ_ONCE(fl_mmap_lock_on);
+	return fl_mmap_lock_keep_off(fl_mmap_memcg_proto, fl_kv.ll_kind,
+				     READ_ONCE(fl_mmap_lock_on));
 }
 
 static bool fl_tp_is_mmap(const struct fl_tp *t)
@@ -1256,7 +1252,7 @@ void fl_probes_show(struct seq_file *m)
 	seq_printf(m, "mmap_lock tracepoint prototype: %s\n",
 		   fl_mmap_memcg_proto ? "with memcg_path (< 6.14)" : "without memcg_path (6.14+)");
 	seq_printf(m, "mmap_lock hooks: %s%s\n", READ_ONCE(fl_mmap_lock_on) ? "on" : "auto",
-		   fl_mmap_memcg_proto && fl_kv.ll_kind == FL_LL_KIND_NONE ?
+		   fl_mmap_lock_keep_off(fl_mmap_memcg_proto, fl_kv.ll_kind, false) ?
 		   " (auto = off here: memcg_path built per event, every fault takes mmap_lock)" : "");
 	seq_printf(m, "handle_mm_fault duration: %s\n", READ_ONCE(fl_time_hmf) ?
 		   "timed (hmf on)" : "not timed (hmf off: one clock read less per call)");

@@ -259,9 +259,10 @@ int fl_be_read(struct fl_be *be, struct fl_snapshot *s, bool rotate, char *err,
 	if (ret || be->id != FL_BACKEND_KMOD)
 		return ret;
 	s->hdr.filter_tgid = be->req.bpf.tgid;
-	/* the module holds them off where the bpf backend does, for the same reason */
-	if (!be->req.bpf.mmap_lock && !(s->hdr.hooks_live & m) && !(s->hdr.hooks_absent & m) &&
-	    s->hdr.lockless_kind == FL_LL_KIND_NONE &&
+	/* the module holds them off where the bpf backend does, by abi.h's rule */
+	if (!(s->hdr.hooks_live & m) && !(s->hdr.hooks_absent & m) &&
+	    fl_mmap_lock_keep_off(!!(s->hdr.flags & FL_SNAP_F_MMAP_MEMCG_PROTO),
+				  s->hdr.lockless_kind, be->req.bpf.mmap_lock) &&
 	    fl_snapshot_set_tag(s, FL_TAG_MMAP_LOCK_OFF, FL_MMAP_LOCK_OFF_WHY)) {
 		snprintf(err, errlen, "snapshot tag '%s' refused (no memory)", FL_TAG_MMAP_LOCK_OFF);
 		return -1;

@@ -42,10 +42,10 @@ bool fl_mmap_lock_off(const struct fl_kfeatures *f, bool asked)
 {
 	struct fl_kvals kv;
 
-	if (asked || !f->tp_mmap_lock || f->mmap_memcg != 1)
+	if (!f->tp_mmap_lock)
 		return false;
 	fl_kvals_from_features(f, &kv);
-	return kv.ll_kind == FL_LL_KIND_NONE;
+	return fl_mmap_lock_keep_off(f->mmap_memcg == 1, kv.ll_kind, asked);
 }
 
 const char *fl_lockless_describe(const struct fl_kfeatures *f)

@@ -85,14 +85,11 @@ int fl_kfeatures_read(struct fl_kfeatures *f, char *err, size_t errlen);
 void fl_kvals_from_features(const struct fl_kfeatures *f, struct fl_kvals *kv);
 
 /*
- * Keep the mmap_lock tracepoints off?  Before ~6.14 an attached one builds
- * the memcg path (a string, cgroup_path() under a lock) for every event,
- * and without a lockless fault path every fault takes mmap_lock: that would
- * be most of a fault's recording cost.  So where both hold (6.1) they are
- * off unless ASKED (`record --mmap-lock`), and blame sees write holds on
- * the rwsem write side instead.  The one rule for user space: the BPF
- * backend, phases and blame ask it; the module applies the same rule to
- * what it found at load (module/probes.c, fl_mmap_held()).
+ * Keep the mmap_lock tracepoints off (6.1: memcg_path built per event, no
+ * lockless fault path) unless ASKED (`record --mmap-lock`)?  abi.h's
+ * fl_mmap_lock_keep_off() on the facts F holds; false where the kernel has
+ * no mmap_lock tracepoints.  The BPF backend, phases and blame (whose write
+ * holds then come from the rwsem write side) ask it.
  */
 bool fl_mmap_lock_off(const struct fl_kfeatures *f, bool asked);
 

@@ -61,6 +61,20 @@ enum fl_lockless_kind {
 	FL_LL_KIND_UNKNOWN = 3,	/* the kernel has one but we cannot see it */
 };
 
+/*
+ * Keep the mmap_lock tracepoints off?  The one rule; the module and user
+ * space each give their own facts.  MEMCG_PATH: the tracepoints build the
+ * memcg path (a string, cgroup_path() under a lock) for every event while a
+ * probe is attached (before ~6.14).  LL_KIND: the lockless fault path; with
+ * none every fault takes mmap_lock, so that would be most of a fault's
+ * recording cost.  ASKED: wanted anyway (record --mmap-lock, the module's
+ * `mmap_lock on`).
+ */
+FL_INLINE int fl_mmap_lock_keep_off(int memcg_path, fl_u32 ll_kind, int asked)
+{
+	return memcg_path && ll_kind == FL_LL_KIND_NONE && !asked;
+}
+
 /* Hooks, as bits in fl_snap_header.hooks_live / hooks_absent. */
 enum fl_hook {
 	FL_HOOK_PF_USER = 0,		/* exceptions:page_fault_user */

@@ -166,6 +166,27 @@ static void test_mmap_lock_off(void **state)
 	assert_false(fl_mmap_lock_off(&f, false));
 }
 
+/* abi.h's fl_mmap_lock_keep_off(): the rule itself, as the module asks it. */
+static void test_mmap_lock_keep_off(void **state)
+{
+	static const struct {
+		int memcg, kind, asked, off;
+	} t[] = {
+		{ 1, FL_LL_KIND_NONE, 0, 1 },		/* 6.1 */
+		{ 1, FL_LL_KIND_NONE, 1, 0 },		/* 6.1, mmap_lock on */
+		{ 1, FL_LL_KIND_VMA_LOCK, 0, 0 },	/* 6.4-6.13 */
+		{ 1, FL_LL_KIND_SPF, 0, 0 },		/* an SPF patchset */
+		{ 1, FL_LL_KIND_UNKNOWN, 0, 0 },	/* a path we cannot hook */
+		{ 0, FL_LL_KIND_NONE, 0, 0 },		/* no memcg_path */
+		{ 0, FL_LL_KIND_VMA_LOCK, 1, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		assert_int_equal(!!fl_mmap_lock_keep_off(t[i].memcg, t[i].kind, t[i].asked),
+				 t[i].off);
+}
+
 static void test_kvals_none(void **state)
 {
 	struct fl_kfeatures f = feat();
@@ -1195,6 +1216,7 @@ int main(void)
 		cmocka_unit_test(test_kvals_spf),
 		cmocka_unit_test(test_kvals_none),
 		cmocka_unit_test(test_mmap_lock_off),
+		cmocka_unit_test(test_mmap_lock_keep_off),
 		cmocka_unit_test(test_vma_success),
 		cmocka_unit_test(test_vma_completed_is_end),
 		cmocka_unit_test(test_vma_abort),

@@ -42,7 +42,8 @@
 #include <faultline/blame.h>
 #include <faultline/intask.h>
 
-#define BL_MAX_TGIDS	8192
+#include "common.bpf.h"
+
 #define BL_MAX_HOLDERS	4096
 #define BL_FAULT_SCAN	16	/* frames looked at for the fault path */
 
@@ -121,13 +122,6 @@ struct {
 	__type(value, struct bl_site_stats);
 } zero_site SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, BL_MAX_TGIDS);
-	__type(key, __u32);
-	__type(value, __u8);
-} bl_tgids SEC(".maps");
-
 /*
  * Write holds open now, all mms (a hint, read by every read acquire: with
  * none open a fault's acquire_returned returns at once).  Written once per
@@ -136,7 +130,6 @@ struct {
 fl_u64 open_writes = 0;
 
 /* Set by user space before load. */
-const volatile bool filter_tgid = false;
 /* fault-path functions (kallsyms); nr_fault_ranges 0: every read wait counts */
 const volatile __u32 nr_fault_ranges = 0;
 const volatile struct fl_krange fault_ranges[BL_NR_RANGES] = {};
@@ -166,11 +159,6 @@ static __always_inline void count(fl_u32 id)
 		t->misc[id]++;
 }
 
-static __always_inline bool tgid_traced(__u32 tgid)
-{
-	return !filter_tgid || bpf_map_lookup_elem(&bl_tgids, &tgid);
-}
-
 struct mm_struct___bl {
 	struct task_struct *owner;
 } __attribute__((preserve_access_index));
@@ -185,11 +173,11 @@ static __always_inline bool mm_traced(struct mm_struct *mm)
 	if (!filter_tgid)
 		return true;
 	if (t->mm == mm)
-		return tgid_traced(t->tgid);
+		return fl_tgid_traced(t->tgid);
 	if (!bpf_core_field_exists(m->owner))
 		return false;
 	owner = BPF_CORE_READ(m, owner);
-	return owner && tgid_traced(BPF_CORE_READ(owner, tgid));
+	return owner && fl_tgid_traced(BPF_CORE_READ(owner, tgid));
 }
 
 static __always_inline struct bl_task *task_get(bool create)
@@ -392,7 +380,7 @@ static __always_inline void fallback(void *ctx, struct mm_struct *mm)
 
 	struct bl_task *st;
 
-	if (t->mm != mm || !tgid_traced(t->tgid))
+	if (t->mm != mm || !fl_tgid_traced(t->tgid))
 		return;
 	st = task_get(false);
 	if ((st && st->kfault) || !user_fallback(ctx))
@@ -514,7 +502,6 @@ static __always_inline void on_released(struct mm_struct *mm, bool write)
 		hold_end(st, key, d, now);
 }
 
-/* Prototype up to ~6.13: (mm, memcg_path, write[, success]). */
 /*
  * A kernel-mode fault on a user address (put_user, copy_to_user) never tries
  * the per-VMA lock: it goes to lock_mm_and_find_vma at once, and its stack
@@ -534,7 +521,7 @@ int BPF_PROG(bl_kfault, unsigned long address, struct pt_regs *regs,
 	struct bl_task *st;
 
 	if (address >= FL_USER_ADDR_END || !t->mm || t->pagefault_disabled ||
-	    !tgid_traced(t->tgid) || !cur_in_task())
+	    !fl_tgid_traced(t->tgid) || !cur_in_task())
 		return 0;
 	st = task_get(true);
 	if (st)
@@ -542,49 +529,10 @@ int BPF_PROG(bl_kfault, unsigned long address, struct pt_regs *regs,
 	return 0;
 }
 
-SEC("tp_btf/mmap_lock_start_locking")
-int BPF_PROG(bl_start_memcg, struct mm_struct *mm, const char *memcg_path, bool write)
-{
-	on_start(ctx, mm, write);
-	return 0;
-}
-
-SEC("tp_btf/mmap_lock_acquire_returned")
-int BPF_PROG(bl_acq_memcg, struct mm_struct *mm, const char *memcg_path, bool write,
-	     bool success)
-{
-	on_acquired(ctx, mm, write, success);
-	return 0;
-}
-
-SEC("tp_btf/mmap_lock_released")
-int BPF_PROG(bl_rel_memcg, struct mm_struct *mm, const char *memcg_path, bool write)
-{
-	on_released(mm, write);
-	return 0;
-}
-
-/* From ~6.14: (mm, write[, success]). */
-SEC("tp_btf/mmap_lock_start_locking")
-int BPF_PROG(bl_start, struct mm_struct *mm, bool write)
-{
-	on_start(ctx, mm, write);
-	return 0;
-}
-
-SEC("tp_btf/mmap_lock_acquire_returned")
-int BPF_PROG(bl_acq, struct mm_struct *mm, bool write, bool success)
-{
-	on_acquired(ctx, mm, write, success);
-	return 0;
-}
-
-SEC("tp_btf/mmap_lock_released")
-int BPF_PROG(bl_rel, struct mm_struct *mm, bool write)
-{
-	on_released(mm, write);
-	return 0;
-}
+/* The three mmap_lock events, both prototypes (common.bpf.h). */
+FL_MMAP_START_PROGS(bl_start_memcg, bl_start, on_start(ctx, mm, write))
+FL_MMAP_ACQ_PROGS(bl_acq_memcg, bl_acq, on_acquired(ctx, mm, write, success))
+FL_MMAP_REL_PROGS(bl_rel_memcg, bl_rel, on_released(mm, write))
 
 /*
  * The same three events on a preemptible kernel: kprobes on the functions
@@ -657,54 +605,12 @@ int BPF_KPROBE(bl_kp_rel, struct mm_struct *mm, unsigned long write)
 	return 0;
 }
 
-SEC("tp_btf/mmap_lock_start_locking")
-int BPF_PROG(bl_inl_start_memcg, struct mm_struct *mm, const char *memcg_path, bool write)
-{
-	if (!kp_seen(mm, BL_EV(1, write, 0)))
-		on_start(ctx, mm, write);
-	return 0;
-}
-
-SEC("tp_btf/mmap_lock_acquire_returned")
-int BPF_PROG(bl_inl_acq_memcg, struct mm_struct *mm, const char *memcg_path, bool write,
-	     bool success)
-{
-	if (!kp_seen(mm, BL_EV(2, write, success)))
-		on_acquired(ctx, mm, write, success);
-	return 0;
-}
-
-SEC("tp_btf/mmap_lock_released")
-int BPF_PROG(bl_inl_rel_memcg, struct mm_struct *mm, const char *memcg_path, bool write)
-{
-	if (!kp_seen(mm, BL_EV(3, write, 0)))
-		on_released(mm, write);
-	return 0;
-}
-
-SEC("tp_btf/mmap_lock_start_locking")
-int BPF_PROG(bl_inl_start, struct mm_struct *mm, bool write)
-{
-	if (!kp_seen(mm, BL_EV(1, write, 0)))
-		on_start(ctx, mm, write);
-	return 0;
-}
-
-SEC("tp_btf/mmap_lock_acquire_returned")
-int BPF_PROG(bl_inl_acq, struct mm_struct *mm, bool write, bool success)
-{
-	if (!kp_seen(mm, BL_EV(2, write, success)))
-		on_acquired(ctx, mm, write, success);
-	return 0;
-}
-
-SEC("tp_btf/mmap_lock_released")
-int BPF_PROG(bl_inl_rel, struct mm_struct *mm, bool write)
-{
-	if (!kp_seen(mm, BL_EV(3, write, 0)))
-		on_released(mm, write);
-	return 0;
-}
+FL_MMAP_START_PROGS(bl_inl_start_memcg, bl_inl_start,
+		    if (!kp_seen(mm, BL_EV(1, write, 0))) on_start(ctx, mm, write))
+FL_MMAP_ACQ_PROGS(bl_inl_acq_memcg, bl_inl_acq,
+		  if (!kp_seen(mm, BL_EV(2, write, success))) on_acquired(ctx, mm, write, success))
+FL_MMAP_REL_PROGS(bl_inl_rel_memcg, bl_inl_rel,
+		  if (!kp_seen(mm, BL_EV(3, write, 0))) on_released(mm, write))
 
 /*
  * The same three events without the mmap_lock tracepoints: fentry/fexit on
@@ -854,7 +760,7 @@ static __always_inline void fault_blocks(void *ctx, void *lock, struct mm_struct
 	struct bl_task *st;
 	fl_u64 key;
 
-	if (!tgid_traced(t->tgid))
+	if (!fl_tgid_traced(t->tgid))
 		return;
 	if (!in_fault_path(ctx)) {
 		count(BL_M_NOFAULT);
@@ -979,18 +885,6 @@ int BPF_PROG(bl_mr_end)
 	return 0;
 }
 
-/* ---- follow the workload's children ------------------------------------ */
+/* ---- follow the workload's children (where no other skeleton does) ---- */
 
-SEC("tp_btf/sched_process_fork")
-int BPF_PROG(bl_fork, struct task_struct *parent, struct task_struct *child)
-{
-	__u32 ptgid = parent->tgid, ctgid = child->tgid;
-	__u8 one = 1;
-
-	if (!filter_tgid || ptgid == ctgid)
-		return 0;
-	if (!bpf_map_lookup_elem(&bl_tgids, &ptgid))
-		return 0;
-	bpf_map_update_elem(&bl_tgids, &ctgid, &one, BPF_ANY);
-	return 0;
-}
+FL_FORK_FOLLOWER(bl_fork)

@@ -33,8 +33,7 @@
 #include <faultline/tstore.h>
 #include <faultline/intask.h>
 
-/* The tgid filter: one bit per tgid below pid_max (user space sizes it; at most 4M: 512 KiB) */
-#define FL_TGID_WORDS	((4u << 20) / 64)
+#include "common.bpf.h"
 
 /*
  * A fault in flight: its state-machine state plus, for the kprobe tier and
@@ -88,21 +87,6 @@ struct {
 	__type(value, struct fl_pcpu);
 } pcpu SEC(".maps");
 
-/*
- * Traced thread groups, a bit per tgid: set by user space (through the
- * mmapped array, atomically) and at fork, never cleared while recording.
- * A test is an inlined array lookup and one load: no hash, no cache.  Its
- * size follows pid_max at load (a tgid past it, after pid_max is raised, is
- * not traced), so a 256-CPU machine pays 32 KiB, not 512.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, FL_TGID_WORDS);
-	__type(key, __u32);
-	__type(value, __u64);
-} tgid_bits SEC(".maps");
-
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -112,8 +96,6 @@ struct {
 
 
 /* Set by user space before load. */
-const volatile bool filter_tgid = false;	/* false: system-wide */
-const volatile bool follow_fork = true;
 const volatile struct fl_kvals kvals = {};
 const volatile bool time_hmf = false;		/* --hmf: time handle_mm_fault calls */
 /*
@@ -219,25 +201,10 @@ static __always_inline bool cur_kthread_or_no_mm(void)
 /* Per-task state: task-local storage, or the tid-keyed hash (5.10). */
 FL_TSTORE(tstore, tstate, struct fl_task)
 
-/* The word of TGID's bit, or NULL past the array. */
-static __always_inline volatile __u64 *tgid_word(__u64 tgid)
-{
-	__u32 w = tgid >> 6;	/* a u64: as a u32, clang 14 masked off the bits it shifts out */
-
-	return bpf_map_lookup_elem(&tgid_bits, &w);
-}
-
-static __always_inline bool tgid_set(__u64 tgid)
-{
-	volatile __u64 *w = tgid_word(tgid);
-
-	return w && ((*w >> (tgid & 63)) & 1);
-}
-
 /* Is the current task traced? */
 static __always_inline bool traced_cur(void)
 {
-	return !filter_tgid || tgid_set(cur_tgid());
+	return fl_tgid_traced(cur_tgid());
 }
 
 /*
@@ -329,7 +296,7 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 	if (kernel_mode && kfault_not_ours(address))
 		return 0;
 	me = cur_ids(&tgid);
-	if ((filter_tgid && !tgid_set(tgid)) || !(cs = cpu_stats()))
+	if ((filter_tgid && !fl_tgid_set(tgid)) || !(cs = cpu_stats()))
 		return 0;
 	pc = pcpu_get();
 	if (!pc)
@@ -936,50 +903,10 @@ static __always_inline void on_mmap_released(struct mm_struct *mm, bool write)
 		fl_mmap_ev_released(ms, cs, write, bpf_ktime_get_ns());
 }
 
-/* Prototype up to ~6.13: (mm, memcg_path, write[, success]). */
-SEC("tp_btf/mmap_lock_start_locking")
-int BPF_PROG(tp_mmap_start_memcg, struct mm_struct *mm, const char *memcg_path, bool write)
-{
-	on_mmap_start(mm, write);
-	return 0;
-}
-
-SEC("tp_btf/mmap_lock_acquire_returned")
-int BPF_PROG(tp_mmap_acq_memcg, struct mm_struct *mm, const char *memcg_path, bool write,
-	     bool success)
-{
-	on_mmap_acquired(mm, write, success);
-	return 0;
-}
-
-SEC("tp_btf/mmap_lock_released")
-int BPF_PROG(tp_mmap_rel_memcg, struct mm_struct *mm, const char *memcg_path, bool write)
-{
-	on_mmap_released(mm, write);
-	return 0;
-}
-
-/* Prototype from ~6.14: (mm, write[, success]). */
-SEC("tp_btf/mmap_lock_start_locking")
-int BPF_PROG(tp_mmap_start, struct mm_struct *mm, bool write)
-{
-	on_mmap_start(mm, write);
-	return 0;
-}
-
-SEC("tp_btf/mmap_lock_acquire_returned")
-int BPF_PROG(tp_mmap_acq, struct mm_struct *mm, bool write, bool success)
-{
-	on_mmap_acquired(mm, write, success);
-	return 0;
-}
-
-SEC("tp_btf/mmap_lock_released")
-int BPF_PROG(tp_mmap_rel, struct mm_struct *mm, bool write)
-{
-	on_mmap_released(mm, write);
-	return 0;
-}
+/* Both prototypes (common.bpf.h). */
+FL_MMAP_START_PROGS(tp_mmap_start_memcg, tp_mmap_start, on_mmap_start(mm, write))
+FL_MMAP_ACQ_PROGS(tp_mmap_acq_memcg, tp_mmap_acq, on_mmap_acquired(mm, write, success))
+FL_MMAP_REL_PROGS(tp_mmap_rel_memcg, tp_mmap_rel, on_mmap_released(mm, write))
 
 /*
  * The same where the kernel is preemptible (backend_bpf.c preempt_guard):
@@ -990,27 +917,13 @@ int BPF_PROG(tp_mmap_rel, struct mm_struct *mm, bool write)
  * the guard's own instructions; the kprobe tier infers lockless outcomes
  * from these events, so a skipped one would miscount a fault.
  */
-#define MMAP_PG(name, fn, proto, ...)						\
-SEC("tp_btf/mmap_lock_" #proto)							\
-int BPF_PROG(name, __VA_ARGS__)							\
-{										\
-	bpf_preempt_disable();							\
-	fn;									\
-	bpf_preempt_enable();							\
-	return 0;								\
-}
-MMAP_PG(tp_mmap_start_memcg_pg, on_mmap_start(mm, write), start_locking,
-	struct mm_struct *mm, const char *memcg_path, bool write)
-MMAP_PG(tp_mmap_acq_memcg_pg, on_mmap_acquired(mm, write, success), acquire_returned,
-	struct mm_struct *mm, const char *memcg_path, bool write, bool success)
-MMAP_PG(tp_mmap_rel_memcg_pg, on_mmap_released(mm, write), released,
-	struct mm_struct *mm, const char *memcg_path, bool write)
-MMAP_PG(tp_mmap_start_pg, on_mmap_start(mm, write), start_locking,
-	struct mm_struct *mm, bool write)
-MMAP_PG(tp_mmap_acq_pg, on_mmap_acquired(mm, write, success), acquire_returned,
-	struct mm_struct *mm, bool write, bool success)
-MMAP_PG(tp_mmap_rel_pg, on_mmap_released(mm, write), released,
-	struct mm_struct *mm, bool write)
+#define PREEMPT_OFF(stmt)	bpf_preempt_disable(); stmt; bpf_preempt_enable()
+FL_MMAP_START_PROGS(tp_mmap_start_memcg_pg, tp_mmap_start_pg,
+		    PREEMPT_OFF(on_mmap_start(mm, write)))
+FL_MMAP_ACQ_PROGS(tp_mmap_acq_memcg_pg, tp_mmap_acq_pg,
+		  PREEMPT_OFF(on_mmap_acquired(mm, write, success)))
+FL_MMAP_REL_PROGS(tp_mmap_rel_memcg_pg, tp_mmap_rel_pg,
+		  PREEMPT_OFF(on_mmap_released(mm, write)))
 
 /* ---- lock:contention_begin/end on the task's own mmap_lock ----------- */
 
@@ -1088,29 +1001,7 @@ int BPF_PROG(tp_contention_end_pg, void *lock, int ret)
 
 /* ---- follow the workload's children ---------------------------------- */
 
-SEC("tp_btf/sched_process_fork")
-int BPF_PROG(tp_fork, struct task_struct *parent, struct task_struct *child)
-{
-	volatile __u64 *w;
-	__u32 ptgid, ctgid;
-
-	if (!filter_tgid || !follow_fork)
-		return 0;
-	ptgid = parent->tgid;
-	ctgid = child->tgid;
-	if (ptgid == ctgid)	/* a thread: already covered by its tgid */
-		return 0;
-	if (!tgid_set(ptgid))
-		return 0;
-	/*
-	 * An atomic add of a bit not yet set is an OR, and a child's fresh
-	 * tgid is set by nobody else meanwhile; BPF's atomic OR needs 5.12.
-	 */
-	w = tgid_word(ctgid);
-	if (w && !((*w >> (ctgid & 63)) & 1))
-		__sync_fetch_and_add(w, 1ULL << (ctgid & 63));
-	return 0;
-}
+FL_FORK_FOLLOWER(tp_fork)
 
 /* 5.10 (no task-local storage): a task's hash entry goes with the task. */
 FL_TSTORE_EXIT_PROG(tp_exit, tstate)

@@ -59,7 +59,8 @@
 
 #include <faultline/phases_abi.h>
 
-#define PH_MAX_TGIDS	8192
+#include "common.bpf.h"
+
 #define PH_MAX_CALLERS	1024
 #define PH_USER_ADDR_END 0x8000000000000000ULL
 
@@ -111,16 +112,7 @@ struct {
 /* Task-local storage, or on 5.10 a hash of tids emptied at exit (tstore.h). */
 FL_TSTORE(ptask, ptask, struct ph_task)
 
-/* Traced thread groups (same layout as faultline.bpf.c's, which may be reused). */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, PH_MAX_TGIDS);
-	__type(key, __u32);
-	__type(value, __u8);
-} ph_tgids SEC(".maps");
-
 /* Set by user space before load. */
-const volatile bool filter_tgid = false;
 const volatile bool do_phases = false;	/* charge phases (else context only) */
 const volatile bool do_locks = false;
 const volatile __u32 ll_flag = 0;	/* FAULT_FLAG_VMA_LOCK, 0 if none */
@@ -148,17 +140,13 @@ static __always_inline bool slot_busy(const struct ph_slot *s)
 	return s->a.fault_start || s->a.depth || s->reclaim;
 }
 
-/* Is the slot's task traced?  The tgid map is asked once per claim. */
+/* Is the slot's task traced?  The tgid filter is asked once per claim. */
 static __always_inline bool slot_traced(struct ph_slot *s)
 {
-	__u32 tgid;
-
 	if (!filter_tgid)
 		return true;
-	if (!s->traced) {
-		tgid = bpf_get_current_pid_tgid() >> 32;
-		s->traced = bpf_map_lookup_elem(&ph_tgids, &tgid) ? 1 : 2;
-	}
+	if (!s->traced)
+		s->traced = fl_tgid_set(bpf_get_current_pid_tgid() >> 32) ? 1 : 2;
 	return s->traced == 1;
 }
 
@@ -624,36 +612,9 @@ static __always_inline void mmap_wait_end(struct mm_struct *mm)
 		ph_pop(&s->a, FL_PH_MMAP_WAIT, FL_PH_MMAP_WAIT, bpf_ktime_get_ns(), pc->misc);
 }
 
-/* Prototype up to ~6.13: (mm, memcg_path, write[, success]). */
-SEC("tp_btf/mmap_lock_start_locking")
-int BPF_PROG(ph_mm_start_memcg, struct mm_struct *mm, const char *memcg_path, bool write)
-{
-	mmap_wait_start(mm);
-	return 0;
-}
-
-SEC("tp_btf/mmap_lock_acquire_returned")
-int BPF_PROG(ph_mm_acq_memcg, struct mm_struct *mm, const char *memcg_path, bool write,
-	     bool success)
-{
-	mmap_wait_end(mm);
-	return 0;
-}
-
-/* From ~6.14: (mm, write[, success]). */
-SEC("tp_btf/mmap_lock_start_locking")
-int BPF_PROG(ph_mm_start, struct mm_struct *mm, bool write)
-{
-	mmap_wait_start(mm);
-	return 0;
-}
-
-SEC("tp_btf/mmap_lock_acquire_returned")
-int BPF_PROG(ph_mm_acq, struct mm_struct *mm, bool write, bool success)
-{
-	mmap_wait_end(mm);
-	return 0;
-}
+/* Both prototypes (common.bpf.h); no release: a wait ends at the acquire. */
+FL_MMAP_START_PROGS(ph_mm_start_memcg, ph_mm_start, mmap_wait_start(mm))
+FL_MMAP_ACQ_PROGS(ph_mm_acq_memcg, ph_mm_acq, mmap_wait_end(mm))
 
 /* ---- lock contention --------------------------------------------------- */
 
@@ -884,21 +845,9 @@ int BPF_PROG(ph_cont_end, void *lock, int ret)
 	return 0;
 }
 
-/* ---- follow the workload's children (own tgid map only) -------------- */
+/* ---- follow the workload's children (where no other skeleton does) ---- */
 
-SEC("tp_btf/sched_process_fork")
-int BPF_PROG(ph_fork, struct task_struct *parent, struct task_struct *child)
-{
-	__u32 ptgid = parent->tgid, ctgid = child->tgid;
-	__u8 one = 1;
-
-	if (!filter_tgid || ptgid == ctgid)
-		return 0;
-	if (!bpf_map_lookup_elem(&ph_tgids, &ptgid))
-		return 0;
-	bpf_map_update_elem(&ph_tgids, &ctgid, &one, BPF_ANY);
-	return 0;
-}
+FL_FORK_FOLLOWER(ph_fork)
 
 /* 5.10 (no task-local storage): a task's hash entry goes with the task. */
 FL_TSTORE_EXIT_PROG(ph_exit, ptask)

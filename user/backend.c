@@ -37,6 +37,7 @@ static int bpf_start(struct fl_be *be, unsigned int tier, bool exact, char *err,
 
 	o.tier = tier;
 	o.exact = exact;
+	o.tgids = fl_be_tgids(be);
 	be->bpf = fl_bpf_start(&o, err, errlen);
 	return be->bpf ? 0 : -1;
 }
@@ -162,6 +163,11 @@ static void lockdown_hint(const char *cmd)
 	fclose(f);
 }
 
+struct fl_tgid_filter *fl_be_tgids(struct fl_be *be)
+{
+	return be->req.bpf.system_wide ? NULL : &be->tgids;
+}
+
 int fl_be_start(struct fl_be *be, const struct fl_be_req *req)
 {
 	const char *cmd = req->cmd;
@@ -171,6 +177,7 @@ int fl_be_start(struct fl_be *be, const struct fl_be_req *req)
 	memset(be, 0, sizeof(*be));
 	be->req = *req;
 	be->id = FL_BACKEND_NONE;
+	fl_tgid_filter_init(&be->tgids, req->bpf.system_wide ? 0 : req->bpf.tgid);
 	if (req->backend_req == FL_REC_B_KMOD) {
 		if (!kmod_loaded()) {
 			fprintf(stderr, "faultline %s: faultline.ko is not loaded (insmod module/faultline.ko)\n",
@@ -290,6 +297,7 @@ void fl_be_stop(struct fl_be *be)
 {
 	if (be->ops)
 		be->ops->stop(be);
+	fl_tgid_filter_close(&be->tgids);
 	be->ops = NULL;
 	be->bpf = NULL;
 	be->id = FL_BACKEND_NONE;

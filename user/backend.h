@@ -16,6 +16,7 @@
 
 #include "backend_bpf.h"
 #include "snapshot.h"
+#include "tgid_filter.h"
 
 struct fl_be_ops;
 
@@ -56,8 +57,15 @@ struct fl_be {
 	unsigned int id;			/* FL_BACKEND_*, FL_BACKEND_NONE */
 	struct fl_bpf *bpf;			/* the bpf backend's, or NULL */
 	struct fl_be_req req;		/* as started */
+	struct fl_tgid_filter tgids;	/* !req.bpf.system_wide: what every skeleton traces */
 	char kmod_blame_why[160];	/* req.blame and the module refused: why */
 };
+
+/*
+ * The traced thread groups every skeleton of this collector shares (the
+ * bpf backend's, phases', blame's: tgid_filter.h), NULL where system-wide.
+ */
+struct fl_tgid_filter *fl_be_tgids(struct fl_be *be);
 
 /* Choose and start; every line for the user is said here.  0 or -1. */
 int fl_be_start(struct fl_be *be, const struct fl_be_req *req);

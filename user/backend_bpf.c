@@ -30,6 +30,7 @@
 #include "intask_set.h"
 #include "preempt_model.h"
 #include "selfcost.h"
+#include "tgid_filter.h"
 #include "topology.h"
 #include "faultline.skel.h"
 
@@ -51,8 +52,6 @@ struct fl_bpf {
 	unsigned int nkevents;
 	const char *tracefs;
 	struct fl_prog_runs runs[FL_MAX_PROGS];	/* fl_bpf_tag_own_runs: last totals */
-	__u64 *tgid_bits;	/* the tgid_bits array, mmapped after load */
-	size_t tgid_words;
 };
 
 /* ---- libbpf logging --------------------------------------------------- */
@@ -219,7 +218,8 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 		n = plan_add(plan, n, guard ? PG(tp_contention_end_pg) : PG(tp_contention_end),
 			     HOOK(FL_HOOK_CONTENTION_END), R_OPTIONAL);
 	}
-	if (kf->tp_fork)
+	/* one skeleton follows forks for the shared filter (tgid_filter.h) */
+	if (kf->tp_fork && P && o->follow_fork && fl_tgid_filter_follower(o->tgids, "faultline"))
 		n = plan_add(plan, n, PG(tp_fork), 0, R_OPTIONAL);
 	/* no task-local storage: the tid-keyed hash is emptied at exit */
 	if (!kf->task_storage && tier != FL_TIER_TRACEPOINT)
@@ -498,25 +498,8 @@ static int tier_possible(unsigned int tier, const struct fl_kfeatures *kf,
 	return 0;
 }
 
-/* Words of the tgid bitmap: one bit per pid below pid_max (4M at most). */
-static size_t tgid_words(void)
-{
-	unsigned long pid_max = 4194304;
-	FILE *f = fopen("/proc/sys/kernel/pid_max", "re");
-
-	if (f) {
-		if (fscanf(f, "%lu", &pid_max) != 1 || pid_max < 1 || pid_max > 4194304)
-			pid_max = 4194304;
-		fclose(f);
-	}
-	return (pid_max + 63) / 64;
-}
-
 static void destroy_skel(struct fl_bpf *b)
 {
-	if (b->tgid_bits)
-		munmap(b->tgid_bits, b->tgid_words * sizeof(__u64));
-	b->tgid_bits = NULL;
 	faultline_bpf__destroy(b->skel);
 	b->skel = NULL;
 	remove_kevents(b);	/* after the perf events are closed */
@@ -588,8 +571,7 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 		return -1;
 	}
 	b->skel = skel;
-	skel->rodata->filter_tgid = !o->system_wide;
-	skel->rodata->follow_fork = o->follow_fork;
+	skel->rodata->filter_tgid = o->tgids != NULL;
 	skel->rodata->time_hmf = o->time_hmf;
 	skel->rodata->kp_lock_infer = kp_lock_infer(tier, &b->kf, o);
 	FL_INTASK_SET(skel->rodata, b->kf.pc_layout);
@@ -606,9 +588,7 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	skel->rodata->kvals.ll_flag = b->kv.ll_flag;
 	skel->rodata->kvals.vm_fault_retry = b->kv.vm_fault_retry;
 	skel->rodata->kvals.vm_fault_end = b->kv.vm_fault_end;
-	b->tgid_words = tgid_words();
-	if (bpf_map__set_max_entries(skel->maps.tgid_bits, b->tgid_words)) {
-		snprintf(why, len, "cannot size the tgid filter");
+	if (fl_tgid_filter_use(o->tgids, skel->maps.fl_tgids, why, len)) {
 		destroy_skel(b);
 		return -1;
 	}
@@ -647,19 +627,6 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	 */
 	skel->bss->slot = FL_BPF_SLOT_DISARMED;
 	b->slot = 0;
-	b->tgid_bits = mmap(NULL, b->tgid_words * sizeof(__u64), PROT_READ | PROT_WRITE,
-			    MAP_SHARED, bpf_map__fd(skel->maps.tgid_bits), 0);
-	if (b->tgid_bits == MAP_FAILED) {
-		b->tgid_bits = NULL;
-		snprintf(why, len, "mapping the tgid filter: %s", strerror(errno));
-		destroy_skel(b);
-		return -1;
-	}
-	if (b->tgid && fl_bpf_add_tgid(b, b->tgid)) {
-		snprintf(why, len, "adding tgid %u to the filter: %s", b->tgid, strerror(errno));
-		destroy_skel(b);
-		return -1;
-	}
 
 	if (attach_plan(b, plan, n, why, len)) {
 		destroy_skel(b);
@@ -751,17 +718,6 @@ const struct fl_kfeatures *fl_bpf_features(const struct fl_bpf *b)
 const char *fl_bpf_notes(const struct fl_bpf *b)
 {
 	return b->notes;
-}
-
-/* After load (the array mapped by load_tier); the programs' fork hook sets bits too. */
-int fl_bpf_add_tgid(struct fl_bpf *b, unsigned int tgid)
-{
-	if (!b->skel || !b->tgid_bits || tgid / 64 >= b->tgid_words) {
-		errno = ERANGE;
-		return -1;
-	}
-	__atomic_fetch_or(&b->tgid_bits[tgid / 64], 1ULL << (tgid % 64), __ATOMIC_SEQ_CST);
-	return 0;
 }
 
 int fl_read_online_cpus(unsigned char *online, unsigned int nr)
@@ -1060,9 +1016,8 @@ int fl_bpf_end(struct fl_bpf *b)
 				  &b->skel->links.tp_pf_user_pg, &b->skel->links.tp_pf_kernel_pg,
 				  &b->skel->links.tp_pf_user_cnt, &b->skel->links.tp_pf_kern_cnt };
 
-	if (!b->opts.system_wide) {
-		memset(b->tgid_bits, 0, b->tgid_words * sizeof(*b->tgid_bits));
-		__sync_synchronize();
+	if (b->opts.tgids) {
+		fl_tgid_filter_clear(b->opts.tgids);
 	} else {
 		for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++) {
 			bpf_link__destroy(*l[i]);

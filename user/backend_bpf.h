@@ -14,11 +14,15 @@
 #include "kfeatures.h"
 #include "snapshot.h"
 
+struct fl_tgid_filter;
+
 struct fl_bpf_opts {
 	unsigned int tier;	/* first FL_TIER_* to try; FL_TIER_NONE = best (fentry) */
 	bool exact;		/* only that tier, no fallback to lower ones */
 	bool system_wide;
 	unsigned int tgid;	/* traced thread group when !system_wide (0: none yet) */
+	struct fl_tgid_filter *tgids;	/* !system_wide: the filter, shared with the
+					 * other skeletons (tgid_filter.h) */
 	bool follow_fork;	/* add children of traced tgids */
 	bool time_hmf;		/* --hmf: time handle_mm_fault calls (an entry hook per call) */
 	bool mmap_lock;		/* --mmap-lock: attach the mmap_lock tracepoints where they are off by default */
@@ -60,8 +64,6 @@ unsigned int fl_bpf_tier(const struct fl_bpf *b);
 const struct fl_kfeatures *fl_bpf_features(const struct fl_bpf *b);
 /* "fentry tier refused: ...\n" lines for the tiers skipped before this one. */
 const char *fl_bpf_notes(const struct fl_bpf *b);
-
-int fl_bpf_add_tgid(struct fl_bpf *b, unsigned int tgid);
 
 /*
  * Fill s (cpus, cpu_online, header: backend, tier, hooks, lockless kind,

@@ -23,6 +23,7 @@
 #include "kfeatures.h"
 #include "ksyms.h"
 #include "preempt_model.h"
+#include "tgid_filter.h"
 
 /* per-CPU site map: at most this much memory, whatever the CPU count */
 #define BL_SITES_BYTES	(64u << 20)
@@ -213,8 +214,10 @@ static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
 	if (!s)
 		return fl_fail(b->why, sizeof(b->why), "cannot open the BPF object: %s",
 			       strerror(errno));
-	s->rodata->filter_tgid = o->tgid != 0;
+	s->rodata->filter_tgid = o->tgids != NULL;
 	FL_INTASK_SET(s->rodata, kf->pc_layout);
+	if (fl_tgid_filter_use(o->tgids, s->maps.fl_tgids, b->why, sizeof(b->why)))
+		return -1;
 	set_fault_ranges(b, k, kerr);
 	if (!kf->has_lock_vma)
 		snprintf(b->fb_why, sizeof(b->fb_why),
@@ -237,7 +240,7 @@ static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
 	bpf_program__set_autoload(s->progs.bl_switch, true);
 	bpf_program__set_autoload(s->progs.bl_cont_begin, true);
 	bpf_program__set_autoload(s->progs.bl_cont_end, true);
-	bpf_program__set_autoload(s->progs.bl_fork, o->tgid != 0);
+	bpf_program__set_autoload(s->progs.bl_fork, fl_tgid_filter_follower(o->tgids, "blame"));
 	bpf_program__set_autoload(s->progs.bl_dr_begin, reclaim);
 	bpf_program__set_autoload(s->progs.bl_dr_end, reclaim);
 	if (fl_btf_tp_nargs(o->btf, "mm_vmscan_memcg_reclaim_begin") >= 0 &&
@@ -250,14 +253,6 @@ static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
 		return fl_fail(b->why, sizeof(b->why),
 			       "programs refused by this kernel (load: %s; needs tp_btf, task "
 			       "storage and bpf_task_pt_regs, 5.15+)", strerror(-err));
-	if (o->tgid) {
-		__u32 tgid = o->tgid;
-		__u8 one = 1;
-
-		if (bpf_map_update_elem(bpf_map__fd(s->maps.bl_tgids), &tgid, &one, BPF_ANY))
-			return fl_fail(b->why, sizeof(b->why), "cannot set the tgid filter: %s",
-				       strerror(errno));
-	}
 	err = blame_bpf__attach(s);
 	if (err)
 		return fl_fail(b->why, sizeof(b->why), "attach: %s", strerror(-err));

@@ -4,7 +4,7 @@
  * mmap_lock for write while faults waited.  A separate BPF skeleton
  * (ebpf/blame.bpf.c) beside the main backend; Documentation/blame.rst.
  *
- *	struct fl_blame_opts o = { .btf = btf, .tgid = pid_or_0 };
+ *	struct fl_blame_opts o = { .btf = btf, .tgids = &be.tgids_or_NULL };
  *	struct fl_blame *b = fl_blame_open(&o, err, sizeof(err));
  *	...workload runs...
  *	fl_blame_read(b, &snap, err, sizeof(err));	// before writing snap
@@ -38,11 +38,14 @@
 #include "snapshot.h"
 
 struct fl_blame;
+struct fl_tgid_filter;
 struct btf;
 
 struct fl_blame_opts {
 	const struct btf *btf;	/* the kernel's BTF (read, not kept); NULL: nothing loads */
-	unsigned int tgid;	/* trace this thread group and its children; 0 = every task */
+	struct fl_tgid_filter *tgids;	/* the traced thread groups, shared with the
+					 * other skeletons (tgid_filter.h); NULL:
+					 * every task */
 };
 
 struct fl_blame *fl_blame_open(const struct fl_blame_opts *o, char *err, size_t errlen);

@@ -22,6 +22,7 @@
 #include "backend_bpf.h"
 #include "kfeatures.h"
 #include "ksyms.h"
+#include "tgid_filter.h"
 
 #define PH_TOP_CALLERS	16
 
@@ -35,7 +36,7 @@ struct fl_phases {
 	bool reclaim_ok;		/* direct-reclaim context hooks attached */
 	unsigned int ranges_dropped;	/* named functions beyond PH_NR_RANGES */
 	char notes[256];		/* phases seen only in part */
-	bool own_filter;		/* ph_tgids is ours (not shared) */
+	struct fl_tgid_filter *tgids;	/* the shared filter, NULL: every task */
 	bool all_callers;
 	unsigned int nr_cpus;
 	char phases_why[160];		/* reason when !phases_on */
@@ -407,7 +408,7 @@ static bool pair_wanted(const struct fl_phases *p, const struct load_env *e,
 	if (q->a == s->progs.ph_pf_kernel)
 		return e->fentry && fl_btf_tp_nargs(e->btf, q->hook) >= 0;
 	if (q->a == s->progs.ph_fork)
-		return p->own_filter;
+		return fl_tgid_filter_follower(p->tgids, "phases");
 	/* the per-CPU fault slots follow their tasks across switches */
 	if (q->a == s->progs.ph_switch)
 		return e->fentry;
@@ -453,12 +454,10 @@ static void note_phase(struct fl_phases *p, unsigned int ph, const char *why)
 static int open_skel(struct fl_phases *p, const struct fl_phases_opts *o,
 		     const struct load_env *e, char *why, size_t whylen)
 {
-	int err;
-
 	p->skel = phases_bpf__open();
 	if (!p->skel)
 		return fl_fail(why, whylen, "cannot open the BPF object: %s", strerror(errno));
-	p->skel->rodata->filter_tgid = o->tgids_map_fd >= 0 || o->tgid != 0;
+	p->skel->rodata->filter_tgid = o->tgids != NULL;
 	p->skel->rodata->do_phases = e->fentry && o->phases;
 	p->skel->rodata->do_locks = e->contention && o->locks;
 	p->skel->rodata->all_callers = p->all_callers;
@@ -472,12 +471,7 @@ static int open_skel(struct fl_phases *p, const struct fl_phases_opts *o,
 	}
 	if (e->k)
 		set_ranges(p, e->k);
-	if (o->tgids_map_fd >= 0) {
-		err = bpf_map__reuse_fd(p->skel->maps.ph_tgids, o->tgids_map_fd);
-		if (err)
-			return fl_fail(why, whylen, "cannot share the tgid map: %s", strerror(-err));
-	}
-	return 0;
+	return fl_tgid_filter_use(o->tgids, p->skel->maps.fl_tgids, why, whylen);
 }
 
 /* Only the wanted pairs' programs are loaded. */
@@ -595,15 +589,6 @@ static int try_load(struct fl_phases *p, const struct fl_phases_opts *o,
 		     e->fentry ? "fentry" : "tracepoint", strerror(-err));
 		goto out;
 	}
-	if (p->own_filter) {
-		__u32 tgid = o->tgid;
-		__u8 one = 1;
-
-		if (bpf_map_update_elem(bpf_map__fd(p->skel->maps.ph_tgids), &tgid, &one, BPF_ANY)) {
-			fl_fail(why, whylen, "cannot set the tgid filter: %s", strerror(errno));
-			goto out;
-		}
-	}
 	if (attach_all(p, e, pr, n, &at, why, whylen))
 		goto out;
 	p->contention_ok = at.contention_ok;
@@ -678,7 +663,7 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	p->all_callers = o->all_callers ||
 			 (getenv("FAULTLINE_LOCK_CALLERS") &&
 			  !strcmp(getenv("FAULTLINE_LOCK_CALLERS"), "all"));
-	p->own_filter = o->tgids_map_fd < 0 && o->tgid != 0;
+	p->tgids = o->tgids;
 	n = libbpf_num_possible_cpus();
 	p->nr_cpus = n > 0 ? (unsigned int)n : 0;
 
@@ -755,19 +740,6 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 	}
 	describe(p);
 	return p;
-}
-
-int fl_phases_add_tgid(struct fl_phases *p, unsigned int tgid, char *err, size_t errlen)
-{
-	__u8 one = 1;
-
-	if (!p->own_filter)
-		return fl_fail(err, errlen, "phases: tgid filter is not ours to change");
-	if (!p->skel)
-		return 0;
-	if (bpf_map_update_elem(bpf_map__fd(p->skel->maps.ph_tgids), &tgid, &one, BPF_ANY))
-		return fl_fail(err, errlen, "phases: add tgid %u: %s", tgid, strerror(errno));
-	return 0;
 }
 
 const char *fl_phases_describe(const struct fl_phases *p)

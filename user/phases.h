@@ -6,7 +6,7 @@
  *
  * Use from `record`:
  *
- *	struct fl_phases_opts po = { .tgids_map_fd = fd_or_-1, .tgid = pid_or_0,
+ *	struct fl_phases_opts po = { .tgids = &be.tgids_or_NULL,
  *				     .phases = true, .locks = true };
  *	struct fl_phases *ph = fl_phases_open(&po, err, sizeof(err));
  *	...workload runs...
@@ -40,15 +40,15 @@
 #include "snapshot.h"
 
 struct fl_phases;
+struct fl_tgid_filter;
 struct btf;
 
 struct fl_phases_opts {
 	const struct btf *btf;	/* the kernel's BTF (fl_btf_load(), kfeatures.h),
 				 * read, not kept; NULL: none (nothing loads) */
-	int tgids_map_fd;	/* >= 0: share this tgid filter map (the main
-				 * backend's `tgids`, u32 tgid -> u8); -1: none */
-	unsigned int tgid;	/* with tgids_map_fd < 0: trace this thread group
-				 * and its children; 0 = every task */
+	struct fl_tgid_filter *tgids;	/* the traced thread groups, shared with
+					 * the other skeletons (tgid_filter.h);
+					 * NULL: every task */
 	bool phases;		/* time the phases of every fault */
 	bool locks;		/* contended lock classes */
 	bool mmap_lock;		/* attach the mmap_lock tracepoints (mmap_wait) where
@@ -61,12 +61,6 @@ struct fl_phases_opts {
 };
 
 struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size_t errlen);
-/*
- * Add a thread group to the filter (only when opened with tgid != 0 and no
- * map fd).  The programs ask the filter once per task per CPU stint: a task
- * of that group already running is seen from its next context switch.
- */
-int fl_phases_add_tgid(struct fl_phases *p, unsigned int tgid, char *err, size_t errlen);
 /* One line: what is loaded, e.g. "phases: fentry (zero unavailable), locks: tracepoint". */
 const char *fl_phases_describe(const struct fl_phases *p);
 /* probe's list: each phase's function hooks, used, absent or superseded. */

@@ -604,13 +604,12 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 	return check_record_args(a, err, errlen);
 }
 
-/* --phases / --locks: the second skeleton, with its own tgid filter. */
+/* --phases / --locks: the second skeleton, on the backend's tgid filter. */
 static int start_phases(struct rec *r)
 {
 	struct fl_phases_opts po = {
 		.btf = r->btf,
-		.tgids_map_fd = -1,
-		.tgid = r->a.system_wide ? 0 : r->tgid,
+		.tgids = fl_be_tgids(&r->be),
 		.phases = r->a.phases,
 		.locks = r->a.locks,
 		.mmap_lock = r->a.mmap_lock,
@@ -631,14 +630,14 @@ static int start_phases(struct rec *r)
 }
 
 /*
- * --blame: the holder-attribution skeleton, its own tgid filter; with the
+ * --blame: the holder-attribution skeleton, on the backend's tgid filter; with the
  * module, the module's own holder hooks (armed by the backend's start).
  */
 static int start_blame(struct rec *r)
 {
 	struct fl_blame_opts bo = {
 		.btf = r->btf,
-		.tgid = r->a.system_wide ? 0 : r->tgid,
+		.tgids = fl_be_tgids(&r->be),
 	};
 	char err[512];
 

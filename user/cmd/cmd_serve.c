@@ -353,7 +353,7 @@ static int cgroup_scan(struct srv *s)
 		return -1;
 	}
 	while (fscanf(f, "%u", &pid) == 1)
-		fl_bpf_add_tgid(s->be.bpf, pid);
+		fl_tgid_filter_add(&s->be.tgids, pid);
 	fclose(f);
 	return 0;
 }

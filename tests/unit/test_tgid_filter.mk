@@ -1,0 +1,1 @@
+test_tgid_filter_LIBS := -lbpf -lelf -lz

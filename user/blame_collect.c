@@ -50,22 +50,13 @@ static const char *const fault_funcs[] = {
 	"lock_mm_and_find_vma", "do_user_addr_fault", "exc_page_fault",
 };
 
-/* [start, end) of kallsyms entry i: up to the next higher address, 0 = none. */
-static unsigned long long sym_end(const struct fl_ksyms *k, long i)
-{
-	for (size_t m = (size_t)i + 1; m < k->n; m++)
-		if (k->s[m].addr > k->s[i].addr)
-			return k->s[m].addr;
-	return 0;
-}
-
 /* The user-mode fault's last frame, for lockless-path fallbacks (try_load). */
 static void set_fault_entry(struct fl_blame *b, const struct fl_ksyms *k)
 {
 	long i = fl_ksyms_lookup(k, "asm_exc_page_fault");
 	long j = fl_ksyms_lookup(k, "lock_mm_and_find_vma");
-	unsigned long long end = i < 0 ? 0 : sym_end(k, i);
-	unsigned long long jend = j < 0 ? 0 : sym_end(k, j);
+	unsigned long long end = i < 0 ? 0 : fl_ksyms_end(k, i);
+	unsigned long long jend = j < 0 ? 0 : fl_ksyms_end(k, j);
 
 	if (!end || !jend) {
 		snprintf(b->fb_why, sizeof(b->fb_why),
@@ -96,7 +87,7 @@ static void set_fault_ranges(struct fl_blame *b, const struct fl_ksyms *k, const
 
 		if (i < 0)
 			continue;
-		end = sym_end(k, i);
+		end = fl_ksyms_end(k, i);
 		if (!end || n >= sizeof(b->skel->rodata->fault_ranges) /
 				  sizeof(b->skel->rodata->fault_ranges[0]))
 			continue;

@@ -314,6 +314,14 @@ long fl_ksyms_find(const struct fl_ksyms *k, unsigned long long addr)
 	return lo ? (long)lo - 1 : -1;
 }
 
+unsigned long long fl_ksyms_end(const struct fl_ksyms *k, size_t i)
+{
+	for (size_t m = i + 1; m < k->n; m++)
+		if (k->s[m].addr > k->s[i].addr)
+			return k->s[m].addr;
+	return 0;
+}
+
 /* First by_name position whose name is >= key (prefix: compare only its length). */
 static size_t lower_bound(const struct fl_ksyms *k, const char *key, size_t klen)
 {

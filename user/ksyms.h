@@ -55,6 +55,12 @@ int fl_ksyms_read(struct fl_ksyms *k, const char *path, bool text, char *err, si
 void fl_ksyms_free(struct fl_ksyms *k);
 /* Index of the symbol containing addr, or -1. */
 long fl_ksyms_find(const struct fl_ksyms *k, unsigned long long addr);
+/*
+ * End of symbol i's text: the next symbol at a higher address (aliases
+ * share one), 0 for the last.  [s[i].addr, end) is the function's range
+ * the skeletons get (struct fl_krange).
+ */
+unsigned long long fl_ksyms_end(const struct fl_ksyms *k, size_t i);
 /* Index of the lowest-address text symbol named exactly name, or -1. */
 long fl_ksyms_lookup(const struct fl_ksyms *k, const char *name);
 /* The text symbols whose names start with prefix: *first into by_name, and how many. */

@@ -208,17 +208,12 @@ static int set_ranges(struct fl_phases *p, const struct fl_ksyms *k)
 				first[k->by_name[c]] = (unsigned char)(j + 1);
 	}
 	for (i = 0; i < k->n; i++) {
-		unsigned long long end = 0;
+		unsigned long long end;
 
 		if (!first[i])
 			continue;
 		j = first[i] - 1;
-		/* end: the next symbol at a higher address */
-		for (size_t m = i + 1; m < k->n; m++)
-			if (k->s[m].addr > k->s[i].addr) {
-				end = k->s[m].addr;
-				break;
-			}
+		end = fl_ksyms_end(k, i);
 		if (!end || (n && r[n - 1].fn.start == k->s[i].addr))
 			continue;	/* alias of the previous range */
 		if (n == PH_NR_RANGES) {	/* said in locks.naming */

@@ -65,6 +65,35 @@ static void test_parse(void **state)
 	fl_ksyms_free(&k);
 }
 
+/* fl_ksyms_end(): a function's range ends at the next higher address. */
+static void test_end(void **state)
+{
+	struct fl_ksyms k;
+	char err[160];
+	long i;
+
+	(void)state;
+	assert_int_equal(fl_ksyms_parse(&k, text, strlen(text), err, sizeof(err)), 0);
+	i = fl_ksyms_lookup(&k, "handle_mm_fault");
+	assert_true(i >= 0);
+	assert_true(fl_ksyms_end(&k, i) == 0xffffffff81001800ULL);	/* its .cold part */
+	/* _stext and startup_64 are aliases: both end at the next address */
+	i = fl_ksyms_lookup(&k, "_stext");
+	assert_true(i >= 0);
+	assert_true(fl_ksyms_end(&k, i) == 0xffffffff81001000ULL);
+	i = fl_ksyms_lookup(&k, "startup_64");
+	assert_true(i >= 0);
+	assert_true(fl_ksyms_end(&k, i) == 0xffffffff81001000ULL);
+	i = fl_ksyms_lookup(&k, "last_without_newline");
+	assert_true(i >= 0);
+	assert_true(fl_ksyms_end(&k, i) == 0xffffffff81800000ULL);	/* _etext */
+	/* the highest symbol has no end */
+	i = fl_ksyms_lookup(&k, "_etext");
+	assert_true(i >= 0);
+	assert_true(fl_ksyms_end(&k, i) == 0);
+	fl_ksyms_free(&k);
+}
+
 static void test_prefix(void **state)
 {
 	struct fl_ksyms k;
@@ -151,6 +180,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_end),
 		cmocka_unit_test(test_prefix),
 		cmocka_unit_test(test_no_addresses),
 		cmocka_unit_test(test_read_chunks),

@@ -685,6 +685,8 @@ struct fl_bpf *fl_bpf_start(const struct fl_bpf_opts *o, char *err, size_t errle
 		snprintf(b->notes + strlen(b->notes), sizeof(b->notes) - strlen(b->notes),
 			 "%s tier refused: %s\n", fl_tier_name(t), why);
 	}
+	/* no tier loaded (the module may be used): phases then follows forks */
+	fl_tgid_filter_unfollow(o->tgids, "faultline");
 	snprintf(err, errlen, "%s", b->notes);
 	n = strlen(err);
 	if (n && err[n - 1] == '\n')

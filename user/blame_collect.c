@@ -283,6 +283,7 @@ static void load(struct fl_blame *b, const struct fl_blame_opts *o,
 	} else if (try_load(b, o, kf, k, kerr, BL_WRITES_TP)) {
 		blame_bpf__destroy(b->skel);
 		b->skel = NULL;
+		fl_tgid_filter_unfollow(o->tgids, "blame");
 	} else {
 		b->on = true;
 	}

@@ -704,6 +704,8 @@ struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size
 		if (o->locks && env.contention && try_load(p, o, &env, why, sizeof(why)))
 			snprintf(p->locks_why, sizeof(p->locks_why), "%s", why);
 	}
+	if (!p->skel)
+		fl_tgid_filter_unfollow(o->tgids, "phases");
 	if (p->skel && o->locks && p->contention_ok) {
 		p->locks_on = true;
 		/*

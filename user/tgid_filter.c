@@ -90,6 +90,12 @@ bool fl_tgid_filter_follower(struct fl_tgid_filter *f, const char *who)
 	return !strcmp(f->follower, who);
 }
 
+void fl_tgid_filter_unfollow(struct fl_tgid_filter *f, const char *who)
+{
+	if (f && f->follower && !strcmp(f->follower, who))
+		f->follower = NULL;
+}
+
 int fl_tgid_filter_add(struct fl_tgid_filter *f, unsigned int tgid)
 {
 	if (!f->bits || tgid / 64 >= f->words) {

@@ -47,6 +47,8 @@ int fl_tgid_filter_use(struct fl_tgid_filter *f, struct bpf_map *map, char *err,
  * again on a reload (a lower tier).  False without a filter.
  */
 bool fl_tgid_filter_follower(struct fl_tgid_filter *f, const char *who);
+/* WHO loaded nothing after all: the next skeleton to ask follows forks. */
+void fl_tgid_filter_unfollow(struct fl_tgid_filter *f, const char *who);
 
 /* Trace TGID too (and its children from now on).  0, or -1 with errno. */
 int fl_tgid_filter_add(struct fl_tgid_filter *f, unsigned int tgid);

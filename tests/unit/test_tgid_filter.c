@@ -36,8 +36,15 @@ static void test_follower(void **state)
 	fl_tgid_filter_init(&f, 0);
 	assert_true(fl_tgid_filter_follower(&f, "phases"));
 	assert_false(fl_tgid_filter_follower(&f, "faultline"));
+	/* one that loaded nothing gives it back; another's release is no release */
+	fl_tgid_filter_unfollow(&f, "faultline");
+	assert_false(fl_tgid_filter_follower(&f, "blame"));
+	fl_tgid_filter_unfollow(&f, "phases");
+	assert_true(fl_tgid_filter_follower(&f, "blame"));
+	assert_false(fl_tgid_filter_follower(&f, "phases"));
 	/* system-wide: nobody follows */
 	assert_false(fl_tgid_filter_follower(NULL, "faultline"));
+	fl_tgid_filter_unfollow(NULL, "faultline");
 }
 
 static void test_no_map(void **state)

@@ -88,6 +88,8 @@ blame_cost() {
 	grep -q '^blame=tracepoint$' /tmp/b.raw &&
 		fl_pass "blame was attached (blame=tracepoint)" || fl_fail "blame not attached: $(grep '^blame=' /tmp/b.raw)"
 	case $FL_SERIES in 6.1) want='fentry (rwsem write side)' ;; *) want=tracepoint ;; esac
+	# a kernel that preempts kernel code: kprobes (blame.rst)
+	fl_preemptible && want='kprobe (mmap_lock trace functions: preemptible kernel)'
 	fl_check_eq "blame's write holds seen by ($FL_SERIES)" \
 		"$(sed -n 's/^blame.writes=//p' /tmp/b.raw)" "$want"
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "errbuf.h"
 
 static void atomic_free(struct fl_atomic *a)
 {
@@ -29,14 +30,14 @@ int fl_atomic_open(struct fl_atomic *a, const char *path, char *err, size_t errl
 	if (!a->path || asprintf(&a->tmp, "%s.tmp.XXXXXX", path) < 0) {
 		a->tmp = NULL;
 		atomic_free(a);
-		snprintf(err, errlen, "%s: out of memory", path);
+		fl_fail(err, errlen, "%s: out of memory", path);
 		errno = ENOMEM;
 		return -1;
 	}
 	a->fd = mkostemp(a->tmp, O_CLOEXEC);
 	if (a->fd < 0) {
 		e = errno;
-		snprintf(err, errlen, "%s: %s", a->tmp, strerror(e));
+		fl_fail(err, errlen, "%s: %s", a->tmp, strerror(e));
 		atomic_free(a);
 		errno = e;
 		return -1;
@@ -67,7 +68,7 @@ int fl_atomic_commit(struct fl_atomic *a, FILE *f, int werr, char *err, size_t e
 	if (!e && rename(a->tmp, a->path))
 		e = errno;
 	if (e) {
-		snprintf(err, errlen, "%s: %s", a->path, strerror(e));
+		fl_fail(err, errlen, "%s: %s", a->path, strerror(e));
 		unlink(a->tmp);
 	}
 	atomic_free(a);

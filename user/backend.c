@@ -257,10 +257,8 @@ int fl_be_read(struct fl_be *be, struct fl_snapshot *s, bool rotate, char *err,
 	char why[128];
 	int ret;
 
-	if (!be->ops) {
-		snprintf(err, errlen, "no backend");
-		return -1;
-	}
+	if (!be->ops)
+		return fl_fail(err, errlen, "no backend");
 	ret = rotate && be->ops->rotate ? be->ops->rotate(be, s, err, errlen) :
 	      be->ops->read(be, s, err, errlen);
 	if (ret || be->id != FL_BACKEND_KMOD)
@@ -271,15 +269,12 @@ int fl_be_read(struct fl_be *be, struct fl_snapshot *s, bool rotate, char *err,
 	    fl_mmap_lock_keep_off(!!(s->hdr.flags & FL_SNAP_F_MMAP_MEMCG_PROTO),
 				  s->hdr.lockless_kind, be->req.bpf.mmap_lock) &&
 	    fl_snapshot_set_tag(s, FL_TAG_MMAP_LOCK_OFF, FL_MMAP_LOCK_OFF_WHY)) {
-		snprintf(err, errlen, "snapshot tag '%s' refused (no memory)", FL_TAG_MMAP_LOCK_OFF);
-		return -1;
+		return fl_fail(err, errlen, "snapshot tag '%s' refused (no memory)", FL_TAG_MMAP_LOCK_OFF);
 	}
 	snprintf(why, sizeof(why), "not timed by default: a clock read more on every call "
 		 "(%s --hmf times it)", be->req.cmd);
-	if (!be->req.bpf.time_hmf && fl_snapshot_set_tag(s, FL_TAG_HMF_OFF, why)) {
-		snprintf(err, errlen, "snapshot tag '%s' refused (no memory)", FL_TAG_HMF_OFF);
-		return -1;
-	}
+	if (!be->req.bpf.time_hmf && fl_snapshot_set_tag(s, FL_TAG_HMF_OFF, why))
+		return fl_fail(err, errlen, "snapshot tag '%s' refused (no memory)", FL_TAG_HMF_OFF);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "errbuf.h"
 #include "topology.h"
 
 const struct fl_cmp_kind fl_cmp_kinds[] = {
@@ -971,18 +972,16 @@ int fl_cmp_build(struct fl_cmp *c, const char *dir_a, const char *dir_b, double 
 oom:
 	free(thr);
 	fl_cmp_free(c);
-	snprintf(err, errlen, "out of memory");
-	return -1;
+	return fl_fail(err, errlen, "out of memory");
 }
 
 int fl_cmp_shape_check(const struct fl_cmp *c, int allow, char *err, size_t errlen)
 {
 	if (!c->shape_differs || allow)
 		return 0;
-	snprintf(err, errlen, "A (%s) is pft shape %s, B (%s) is %s: two workloads, not one "
-		 "workload on two kernels; --any-shape compares them anyway",
-		 c->sw[0].dir, c->shape[0], c->sw[1].dir, c->shape[1]);
-	return -1;
+	return fl_fail(err, errlen, "A (%s) is pft shape %s, B (%s) is %s: two workloads, not one "
+		       "workload on two kernels; --any-shape compares them anyway",
+		       c->sw[0].dir, c->shape[0], c->sw[1].dir, c->shape[1]);
 }
 
 const char *fl_cmp_side_label(const struct fl_cmp *c, int side, const char *label,

@@ -19,6 +19,7 @@
 #include "compare.h"
 #include "compare_label.h"
 #include "compare_snaps.h"
+#include "errbuf.h"
 #include "report_common.h"
 #include "topology.h"
 
@@ -739,10 +740,8 @@ static int read_side(struct fl_cmp_snaps *p, struct ins *I, int s, char *err, si
 		char krel[FL_KREL_LEN + 1], e[400];
 
 		in->file = sd->files[k];
-		if (fl_snapshot_read_file(in->file, &in->snap, e, sizeof(e))) {
-			snprintf(err, errlen, "%s", e);
-			return -1;
-		}
+		if (fl_snapshot_read_file(in->file, &in->snap, e, sizeof(e)))
+			return fl_fail(err, errlen, "%s", e);
 		memcpy(krel, in->snap.hdr.kernel_release, FL_KREL_LEN);
 		krel[FL_KREL_LEN] = '\0';
 		if (!k)
@@ -754,10 +753,8 @@ static int read_side(struct fl_cmp_snaps *p, struct ins *I, int s, char *err, si
 		secs += in->snap.hdr.duration_ns / 1e9;
 		fl_snapshot_total(&in->snap, &in->t);
 		fl_cmp_snapsum_fill(&in->ss, &in->snap);
-		if (fl_bcmp_rec_from(&p->rec[s][k], &in->snap)) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
+		if (fl_bcmp_rec_from(&p->rec[s][k], &in->snap))
+			return fl_fail(err, errlen, "out of memory");
 		if (in->t.cnt[FL_C_MISSED])
 			note(p, "%c: %s: %llu events missed: its figures are short by these",
 			     'A' + s, in->file, (unsigned long long)in->t.cnt[FL_C_MISSED]);
@@ -773,10 +770,8 @@ int fl_cmp_snaps_build_n(struct fl_cmp_snaps *p, const char *const *files[2],
 	int rc = -1;
 
 	memset(p, 0, sizeof(*p));
-	if (!n[0] || !n[1]) {
-		snprintf(err, errlen, "no recording for %s", n[0] ? "B" : "A");
-		return -1;
-	}
+	if (!n[0] || !n[1])
+		return fl_fail(err, errlen, "no recording for %s", n[0] ? "B" : "A");
 	p->alpha = alpha;
 	p->multi = n[0] > 1 || n[1] > 1;
 	for (int s = 0; s < 2; s++) {
@@ -786,7 +781,7 @@ int fl_cmp_snaps_build_n(struct fl_cmp_snaps *p, const char *const *files[2],
 		I.in[s] = calloc(n[s], sizeof(*I.in[s]));
 		p->rec[s] = calloc(n[s], sizeof(*p->rec[s]));
 		if (!p->side[s].files || !I.in[s] || !p->rec[s]) {
-			snprintf(err, errlen, "out of memory");
+			fl_fail(err, errlen, "out of memory");
 			goto out;
 		}
 	}
@@ -815,7 +810,7 @@ int fl_cmp_snaps_build_n(struct fl_cmp_snaps *p, const char *const *files[2],
 	rc = 0;
 	goto out;
 oom:
-	snprintf(err, errlen, "out of memory");
+	fl_fail(err, errlen, "out of memory");
 out:
 	for (int s = 0; s < 2; s++) {
 		for (unsigned int k = 0; I.in[s] && k < n[s]; k++) {

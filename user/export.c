@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "errbuf.h"
 #include "export.h"
 #include "kv.h"
 
@@ -135,8 +136,7 @@ int fl_export_group(struct fl_export_snap *es, enum fl_export_by by, const char 
 		if (!llc || !node) {
 			free(llc);
 			free(node);
-			snprintf(err, errlen, "out of memory");
-			return -1;
+			return fl_fail(err, errlen, "out of memory");
 		}
 		if (s->tags) {
 			l = fl_kv_get(s->tags, "topology_llc", llc, len);
@@ -154,9 +154,9 @@ int fl_export_group(struct fl_export_snap *es, enum fl_export_by by, const char 
 			have_topo = 1;
 		} else {
 			if (!(by == FL_EXP_BY_LLC ? l : n))
-				snprintf(err, errlen, "%s: no topology_%s tag (recorded without "
-					 "topology); --topology-root / uses this machine's sysfs",
-					 es->path, fl_export_by_name(by));
+				fl_fail(err, errlen, "%s: no topology_%s tag (recorded without "
+					"topology); --topology-root / uses this machine's sysfs",
+					es->path, fl_export_by_name(by));
 			free(llc);
 			free(node);
 			return -1;
@@ -209,8 +209,7 @@ int fl_export_group(struct fl_export_snap *es, enum fl_export_by by, const char 
 oom:
 	if (have_topo)
 		fl_topology_free(&t);
-	snprintf(err, errlen, "out of memory");
-	return -1;
+	return fl_fail(err, errlen, "out of memory");
 }
 
 static void free_snap(struct fl_export_snap *es)
@@ -232,24 +231,18 @@ static int add_snap(struct fl_export *e, const char *path, const char *run,
 	struct fl_export_snap *n = realloc(e->snaps, (e->nsnaps + 1) * sizeof(*n)), *es;
 	char why[400];
 
-	if (!n) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!n)
+		return fl_fail(err, errlen, "out of memory");
 	e->snaps = n;
 	es = &n[e->nsnaps];
 	memset(es, 0, sizeof(*es));
-	if (fl_snapshot_read_file(path, &es->s, why, sizeof(why))) {
-		snprintf(err, errlen, "%s", why);
-		return -1;
-	}
+	if (fl_snapshot_read_file(path, &es->s, why, sizeof(why)))
+		return fl_fail(err, errlen, "%s", why);
 	es->path = strdup(path);
 	es->run = strdup(run);
 	e->nsnaps++;
-	if (!es->path || !es->run) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!es->path || !es->run)
+		return fl_fail(err, errlen, "out of memory");
 	return fl_export_group(es, e->by, topo_root, err, errlen);
 }
 
@@ -279,7 +272,7 @@ static int add_dir(struct fl_export *e, const char *dir, const char *topo_root,
 			if (!nn || asprintf(&nn[n], "%s%s", k ? "snap/" : "", in[i]) < 0) {
 				names = nn ? nn : names;
 				fl_snapshot_names_free(in, nin);
-				snprintf(err, errlen, "out of memory");
+				fl_fail(err, errlen, "out of memory");
 				rc = -1;
 				goto out;
 			}
@@ -288,10 +281,8 @@ static int add_dir(struct fl_export *e, const char *dir, const char *topo_root,
 		}
 		fl_snapshot_names_free(in, nin);
 	}
-	if (!n) {
-		snprintf(err, errlen, "%s: no *.snap files (nor in %s/snap)", dir, dir);
-		return -1;
-	}
+	if (!n)
+		return fl_fail(err, errlen, "%s: no *.snap files (nor in %s/snap)", dir, dir);
 	qsort(names, n, sizeof(*names), cmp_str);
 	for (unsigned int i = 0; i < n && !rc; i++) {
 		char path[4096], run[512];
@@ -317,13 +308,11 @@ int fl_export_load(struct fl_export *e, const char *in, const char *run, const c
 {
 	struct stat st;
 
-	if (stat(in, &st)) {
-		snprintf(err, errlen, "%s: %s", in, strerror(errno));
-		return -1;
-	}
+	if (stat(in, &st))
+		return fl_fail(err, errlen, "%s: %s", in, strerror(errno));
 	if (S_ISDIR(st.st_mode)) {
 		if (run) {
-			snprintf(err, errlen, "--run applies to a single FILE");
+			fl_fail(err, errlen, "--run applies to a single FILE");
 			return -2;
 		}
 		return add_dir(e, in, topo_root, err, errlen);

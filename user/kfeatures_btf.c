@@ -6,6 +6,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "errbuf.h"
 #include "kfeatures.h"
 
 struct btf *fl_btf_load(char *err, size_t errlen)
@@ -14,8 +15,8 @@ struct btf *fl_btf_load(char *err, size_t errlen)
 	struct btf *btf = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
 
 	if (!btf)
-		snprintf(err, errlen, "no kernel BTF (%s): %s",
-			 path ? path : "/sys/kernel/btf/vmlinux", strerror(errno));
+		fl_fail(err, errlen, "no kernel BTF (%s): %s",
+			path ? path : "/sys/kernel/btf/vmlinux", strerror(errno));
 	return btf;
 }
 

@@ -430,7 +430,7 @@ static int attach_pair(struct pair *q, char *why, size_t whylen)
 	if (*q->lb)
 		return 0;
 fail:
-	snprintf(why, whylen, "attach %s: %s", q->hook, strerror(errno));
+	fl_fail(why, whylen, "attach %s: %s", q->hook, strerror(errno));
 	bpf_link__destroy(*q->la);
 	*q->la = NULL;
 	if (q->lb)

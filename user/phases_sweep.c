@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errbuf.h"
 #include "phases.h"
 #include "pftlog.h"
 
@@ -91,8 +92,7 @@ int fl_report_phases_sweep(const char *dir, FILE *out, bool phases, bool locks,
 	ag = calloc(sw.nseries ? sw.nseries : 1, sizeof(*ag));
 	if (!ag) {
 		fl_sweep_free(&sw);
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		return fl_fail(err, errlen, "out of memory");
 	}
 	for (i = 0; i < sw.nseries; i++)
 		for (k = 0; k < sw.series[i].nsnaps; k++) {

@@ -21,6 +21,7 @@
 
 #include <microhttpd.h>
 
+#include "errbuf.h"
 #include "serve_http.h"
 
 #define FL_HTTP_MAX_CONN	64
@@ -83,8 +84,8 @@ static int listen_addrs(const char *s, struct addrinfo **res, char *err, size_t 
 		goto bad;
 	e = getaddrinfo(host, NULL, &hints, res);
 	if (e) {
-		snprintf(err, errlen, "--listen '%s': %s", s,
-			 e == EAI_SYSTEM ? strerror(errno) : gai_strerror(e));
+		fl_fail(err, errlen, "--listen '%s': %s", s,
+			e == EAI_SYSTEM ? strerror(errno) : gai_strerror(e));
 		*res = NULL;
 		return -1;
 	}
@@ -96,8 +97,7 @@ static int listen_addrs(const char *s, struct addrinfo **res, char *err, size_t 
 	}
 	return 0;
 bad:
-	snprintf(err, errlen, "--listen '%s': expected ADDR:PORT, [V6ADDR]:PORT or :PORT", s);
-	return -1;
+	return fl_fail(err, errlen, "--listen '%s': expected ADDR:PORT, [V6ADDR]:PORT or :PORT", s);
 }
 
 /* The first address of --listen S (serve checks it before attaching). */
@@ -108,7 +108,7 @@ int fl_http_parse_listen(const char *s, void *sa, unsigned int *salen, char *err
 	if (listen_addrs(s, &res, err, errlen))
 		return -1;
 	if (!res || res->ai_addrlen > sizeof(struct sockaddr_storage)) {
-		snprintf(err, errlen, "--listen '%s': no address", s);
+		fl_fail(err, errlen, "--listen '%s': no address", s);
 		freeaddrinfo(res);
 		return -1;
 	}
@@ -271,13 +271,13 @@ struct fl_http *fl_http_start(const char *listen, struct fl_serve_model *m,
 	e = errno;
 	freeaddrinfo(res);
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot listen on %s: %s", listen, strerror(e));
+		fl_fail(err, errlen, "cannot listen on %s: %s", listen, strerror(e));
 		return NULL;
 	}
 	h = calloc(1, sizeof(*h));
 	if (!h) {
 		close(fd);
-		snprintf(err, errlen, "out of memory");
+		fl_fail(err, errlen, "out of memory");
 		return NULL;
 	}
 	h->m = m;
@@ -290,8 +290,8 @@ struct fl_http *fl_http_start(const char *listen, struct fl_serve_model *m,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)FL_HTTP_TIMEOUT_S,
 				MHD_OPTION_END);
 	if (!h->d) {
-		snprintf(err, errlen, "cannot serve on %s: %s", listen,
-			 errno ? strerror(errno) : "libmicrohttpd refused");
+		fl_fail(err, errlen, "cannot serve on %s: %s", listen,
+			errno ? strerror(errno) : "libmicrohttpd refused");
 		close(fd);	/* no thread of ours yet to reuse the number if it did */
 		free(h);
 		return NULL;

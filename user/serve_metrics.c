@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errbuf.h"
 #include "serve.h"
 
 int fl_serve_model_init(struct fl_serve_model *m, unsigned int nr_cpus)
@@ -131,8 +132,7 @@ int fl_serve_model_add(struct fl_serve_model *m, struct fl_snapshot *s, bool win
 			m->last.cpus = NULL;
 			m->last.cpu_online = NULL;
 			m->last.hdr.nr_cpus = 0;
-			snprintf(err, errlen, "out of memory");
-			return -1;
+			return fl_fail(err, errlen, "out of memory");
 		}
 		if (on && m->nr_cpus > m->last.hdr.nr_cpus)
 			memset(on + m->last.hdr.nr_cpus, 0, m->nr_cpus - m->last.hdr.nr_cpus);
@@ -236,10 +236,8 @@ static void model_totals(struct fl_serve_model *m)
 
 int fl_serve_model_save(struct fl_serve_model *m, const char *path, char *err, size_t errlen)
 {
-	if (!m->have_read) {
-		snprintf(err, errlen, "nothing read yet");
-		return -1;
-	}
+	if (!m->have_read)
+		return fl_fail(err, errlen, "nothing read yet");
 	model_totals(m);
 	return fl_snapshot_write_file(path, &m->last, err, errlen);
 }
@@ -250,10 +248,8 @@ int fl_serve_render(struct fl_serve_model *m, char *err, size_t errlen)
 	struct fl_export e = { .by = m->by, .prom_buckets = m->prom_buckets, .snaps = &es,
 			       .nsnaps = 1 };
 
-	if (!m->have_read) {
-		snprintf(err, errlen, "nothing read yet");
-		return -1;
-	}
+	if (!m->have_read)
+		return fl_fail(err, errlen, "nothing read yet");
 	model_totals(m);
 	es.s = m->last;
 	es.run = (char *)m->run;
@@ -271,15 +267,13 @@ int fl_serve_render(struct fl_serve_model *m, char *err, size_t errlen)
 			m->buf = malloc(m->cap);
 			if (!m->buf) {
 				free_groups(&es);
-				snprintf(err, errlen, "out of memory");
-				return -1;
+				return fl_fail(err, errlen, "out of memory");
 			}
 		}
 		f = fmemopen(m->buf, m->cap, "w");
 		if (!f) {
 			free_groups(&es);
-			snprintf(err, errlen, "fmemopen failed");
-			return -1;
+			return fl_fail(err, errlen, "fmemopen failed");
 		}
 		fl_export_prom(f, &e);
 		serve_families(f, m);
@@ -295,15 +289,13 @@ int fl_serve_render(struct fl_serve_model *m, char *err, size_t errlen)
 		m->buf = NULL;
 		if (m->cap > (1u << 30)) {
 			free_groups(&es);
-			snprintf(err, errlen, "exposition larger than 1 GiB");
-			return -1;
+			return fl_fail(err, errlen, "exposition larger than 1 GiB");
 		}
 		m->cap *= 2;
 		m->buf = malloc(m->cap);
 		if (!m->buf) {
 			free_groups(&es);
-			snprintf(err, errlen, "out of memory");
-			return -1;
+			return fl_fail(err, errlen, "out of memory");
 		}
 	}
 	free_groups(&es);

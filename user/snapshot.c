@@ -461,8 +461,8 @@ static int parse_source(struct source *r, struct fl_snapshot *s, char *err, size
 		return fl_fail(err, errlen, "not a faultline snapshot (bad magic 0x%08x)", s->hdr.magic);
 	if (FL_SNAP_MAJOR(s->hdr.version) != FL_SNAP_MAJOR(FL_SNAP_VERSION))
 		return fl_fail(err, errlen, "unsupported snapshot version %u.%u (this build reads %u.x)",
-			    s->hdr.version >> 16, s->hdr.version & 0xffff,
-			    FL_SNAP_MAJOR(FL_SNAP_VERSION));
+			       s->hdr.version >> 16, s->hdr.version & 0xffff,
+			       FL_SNAP_MAJOR(FL_SNAP_VERSION));
 	if (s->hdr.header_size < sizeof(s->hdr) || s->hdr.header_size % 8 ||
 	    s->hdr.header_size - sizeof(s->hdr) > src_left(r))
 		return fl_fail(err, errlen, "bad header size %u", s->hdr.header_size);
@@ -479,8 +479,8 @@ static int parse_source(struct source *r, struct fl_snapshot *s, char *err, size
 	if ((fl_u64)s->hdr.nr_cpus * sizeof(struct fl_cpu_stats) > src_left(r)) {
 		free(crc);
 		return fl_fail(err, errlen, "truncated snapshot: %u CPUs need %zu bytes, %zu present",
-			    s->hdr.nr_cpus, s->hdr.nr_cpus * sizeof(struct fl_cpu_stats),
-			    src_left(r));
+			       s->hdr.nr_cpus, s->hdr.nr_cpus * sizeof(struct fl_cpu_stats),
+			       src_left(r));
 	}
 	s->hdr.kernel_release[FL_KREL_LEN - 1] = '\0';
 	if (fl_snapshot_alloc_cpus(s, s->hdr.nr_cpus)) {
@@ -555,7 +555,7 @@ int fl_snapshot_read_file(const char *path, struct fl_snapshot *s,
 		char tmp[256];
 
 		snprintf(tmp, sizeof(tmp), "%s: %s", path, err);
-		snprintf(err, errlen, "%s", tmp);
+		fl_fail(err, errlen, "%s", tmp);
 	}
 	return ret;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "errbuf.h"
 #include "selfcost.h"
 #include "snapshot.h"
 
@@ -122,19 +123,17 @@ int fl_snapshot_merge(struct fl_snapshot *dst, const struct fl_snapshot *src,
 		      char *err, size_t errlen)
 {
 	if (!dst->cpus) {
-		if (copy_snapshot(dst, src)) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
+		if (copy_snapshot(dst, src))
+			return fl_fail(err, errlen, "out of memory");
 		return 0;
 	}
 	if (dst->hdr.nr_cpus != src->hdr.nr_cpus || dst->hdr.backend != src->hdr.backend ||
 	    dst->hdr.tier != src->hdr.tier || dst->hdr.lockless_kind != src->hdr.lockless_kind) {
-		snprintf(err, errlen, "snapshots from different recordings (CPUs %u/%u, backend %s/%s, tier %s/%s)",
-			 dst->hdr.nr_cpus, src->hdr.nr_cpus, fl_backend_name(dst->hdr.backend),
-			 fl_backend_name(src->hdr.backend), fl_tier_name(dst->hdr.tier),
-			 fl_tier_name(src->hdr.tier));
-		return -1;
+		return fl_fail(err, errlen, "snapshots from different recordings (CPUs %u/%u, "
+			       "backend %s/%s, tier %s/%s)",
+			       dst->hdr.nr_cpus, src->hdr.nr_cpus, fl_backend_name(dst->hdr.backend),
+			       fl_backend_name(src->hdr.backend), fl_tier_name(dst->hdr.tier),
+			       fl_tier_name(src->hdr.tier));
 	}
 	for (unsigned int c = 0; c < dst->hdr.nr_cpus; c++) {
 		fl_cpu_stats_add(&dst->cpus[c], &src->cpus[c]);
@@ -154,14 +153,10 @@ int fl_snapshot_merge(struct fl_snapshot *dst, const struct fl_snapshot *src,
 			if (!strcmp(dst->vmstat[i].name, src->vmstat[j].name))
 				dst->vmstat[i].after += src->vmstat[j].after - src->vmstat[j].before;
 	for (unsigned int i = 0; i < src->nr_extra; i++)
-		if (merge_extra(dst, &src->extra[i])) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-	if (fl_selfcost_merge(dst, src)) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+		if (merge_extra(dst, &src->extra[i]))
+			return fl_fail(err, errlen, "out of memory");
+	if (fl_selfcost_merge(dst, src))
+		return fl_fail(err, errlen, "out of memory");
 	return 0;
 }
 
@@ -175,10 +170,8 @@ int fl_snapshot_load(const char *path, struct fl_snapshot *out, unsigned int *nf
 
 	memset(out, 0, sizeof(*out));
 	*nfiles = 0;
-	if (stat(path, &st)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (stat(path, &st))
+		return fl_fail(err, errlen, "%s: %s", path, strerror(errno));
 	if (!S_ISDIR(st.st_mode)) {
 		if (fl_snapshot_read_file(path, out, err, errlen))
 			return -1;
@@ -188,7 +181,7 @@ int fl_snapshot_load(const char *path, struct fl_snapshot *out, unsigned int *nf
 	if (fl_snapshot_list_dir(path, &names, &n, err, errlen))
 		return -1;
 	if (!n) {
-		snprintf(err, errlen, "%s: no *.snap files", path);
+		fl_fail(err, errlen, "%s: no *.snap files", path);
 		goto out;
 	}
 	for (unsigned int i = 0; i < n; i++) {
@@ -199,7 +192,7 @@ int fl_snapshot_load(const char *path, struct fl_snapshot *out, unsigned int *nf
 		if (fl_snapshot_read_file(full, &s, err, errlen))
 			goto out;
 		if (fl_snapshot_merge(out, &s, e2, sizeof(e2))) {
-			snprintf(err, errlen, "%s: %s", full, e2);
+			fl_fail(err, errlen, "%s: %s", full, e2);
 			fl_snapshot_free(&s);
 			goto out;
 		}

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "errbuf.h"
 #include "vmstat.h"
 
 static const char *const prefixes[] = {
@@ -97,15 +98,13 @@ int fl_vmstat_read(struct fl_vmstat *v, const char *path, bool after,
 	if (!path)
 		path = "/proc/vmstat";
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (fd < 0)
+		return fl_fail(err, errlen, "%s: %s", path, strerror(errno));
 	while (len < sizeof(buf) - 1 && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			fl_fail(err, errlen, "%s: %s", path, strerror(errno));
 			close(fd);
 			return -1;
 		}
@@ -113,10 +112,8 @@ int fl_vmstat_read(struct fl_vmstat *v, const char *path, bool after,
 	}
 	close(fd);
 	buf[len] = '\0';
-	if (fl_vmstat_parse(v, buf, after)) {
-		snprintf(err, errlen, "%s: unexpected format", path);
-		return -1;
-	}
+	if (fl_vmstat_parse(v, buf, after))
+		return fl_fail(err, errlen, "%s: unexpected format", path);
 	return 0;
 }
 

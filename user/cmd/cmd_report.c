@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "errbuf.h"
 #include "export.h"
 #include "blame_report.h"
 #include "phases.h"
@@ -294,9 +295,8 @@ static int topo_groups(const struct fl_snapshot *s, enum fl_by by, int **group,
 	int *g;
 
 	if (!v) {
-		snprintf(err, errlen, "--by %s: the snapshot has no %s tag (recorded without "
-			 "topology)", fl_by_name(by), key);
-		return -1;
+		return fl_fail(err, errlen, "--by %s: the snapshot has no %s tag (recorded without "
+			       "topology)", fl_by_name(by), key);
 	}
 	if (by == FL_BY_LLC)
 		llc = strdup(v);
@@ -307,8 +307,7 @@ static int topo_groups(const struct fl_snapshot *s, enum fl_by by, int **group,
 		free(g);
 		free(llc);
 		free(node);
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		return fl_fail(err, errlen, "out of memory");
 	}
 	if (fl_topology_from_tags(llc, node, n, &t, err, errlen)) {
 		free(g);

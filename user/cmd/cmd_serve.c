@@ -25,6 +25,7 @@
 #include "atomic.h"
 #include "backend.h"
 #include "commands.h"
+#include "errbuf.h"
 #include "export.h"
 #include "export_out.h"
 #include "serve.h"
@@ -370,17 +371,17 @@ static int collect(struct srv *s)
 		s->vm_ok = false;
 	ret = fl_be_read(&s->be, &snap, true, err, sizeof(err));
 	if (!ret && s->stats_fd >= 0 && s->be.bpf && fl_bpf_tag_own_runs(s->be.bpf, &snap)) {
-		snprintf(err, sizeof(err), "reading the programs' run statistics");
+		fl_fail(err, sizeof(err), "reading the programs' run statistics");
 		ret = -1;
 	}
 	if (!ret && s->vm_ok && fl_vmstat_to_snapshot(&s->vm, &snap.vmstat, &snap.nr_vmstat)) {
-		snprintf(err, sizeof(err), "out of memory");
+		fl_fail(err, sizeof(err), "out of memory");
 		ret = -1;
 	}
 	pthread_mutex_lock(&s->mu);
 	if (!ret && !s->model_ok) {
 		if (fl_serve_model_init(&s->m, snap.hdr.nr_cpus)) {
-			snprintf(err, sizeof(err), "out of memory");
+			fl_fail(err, sizeof(err), "out of memory");
 			ret = -1;
 		} else {
 			s->model_ok = true;

@@ -486,15 +486,11 @@ int fl_bpf_tstore_hash(struct bpf_map *m)
 static int tier_possible(unsigned int tier, const struct fl_kfeatures *kf,
 			 char *why, size_t len)
 {
-	if (!kf->tp_pf_user) {
-		snprintf(why, len, "the kernel has no exceptions:page_fault_user tracepoint in BTF");
-		return -1;
-	}
+	if (!kf->tp_pf_user)
+		return fl_fail(why, len, "the kernel has no exceptions:page_fault_user tracepoint in BTF");
 
-	if (tier != FL_TIER_TRACEPOINT && !kf->has_hmf && !kf->has_do_hmf) {
-		snprintf(why, len, "no handle_mm_fault (or do_handle_mm_fault) in BTF");
-		return -1;
-	}
+	if (tier != FL_TIER_TRACEPOINT && !kf->has_hmf && !kf->has_do_hmf)
+		return fl_fail(why, len, "no handle_mm_fault (or do_handle_mm_fault) in BTF");
 	return 0;
 }
 
@@ -525,9 +521,8 @@ static int attach_plan(struct fl_bpf *b, const struct prog_plan *plan, int n,
 			int e = errno;
 
 			if (plan[i].role == R_CORE) {
-				snprintf(why, len, "attaching %s failed: %s",
-					 bpf_program__section_name(plan[i].prog), strerror(e));
-				return -1;
+				return fl_fail(why, len, "attaching %s failed: %s",
+					       bpf_program__section_name(plan[i].prog), strerror(e));
 			}
 			snprintf(b->notes + strlen(b->notes), sizeof(b->notes) - strlen(b->notes),
 				 "%s: attach failed (%s); not measured\n",
@@ -566,10 +561,8 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 		return -1;
 	last_warning[0] = '\0';
 	skel = faultline_bpf__open();
-	if (!skel) {
-		snprintf(why, len, "opening the BPF object: %s", strerror(errno));
-		return -1;
-	}
+	if (!skel)
+		return fl_fail(why, len, "opening the BPF object: %s", strerror(errno));
 	b->skel = skel;
 	skel->rodata->filter_tgid = o->tgids != NULL;
 	skel->rodata->time_hmf = o->time_hmf;
@@ -578,9 +571,8 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	if (!b->kf.task_storage) {
 		skel->rodata->task_btf = false;
 		if (fl_bpf_tstore_hash(skel->maps.tstate)) {
-			snprintf(why, len, "cannot make the per-task state a hash");
-			destroy_skel(b);
-			return -1;
+			fl_fail(why, len, "cannot make the per-task state a hash");
+			goto fail;
 		}
 	}
 	skel->rodata->kvals.ll_infer = b->kv.ll_infer;
@@ -588,10 +580,8 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	skel->rodata->kvals.ll_flag = b->kv.ll_flag;
 	skel->rodata->kvals.vm_fault_retry = b->kv.vm_fault_retry;
 	skel->rodata->kvals.vm_fault_end = b->kv.vm_fault_end;
-	if (fl_tgid_filter_use(o->tgids, skel->maps.fl_tgids, why, len)) {
-		destroy_skel(b);
-		return -1;
-	}
+	if (fl_tgid_filter_use(o->tgids, skel->maps.fl_tgids, why, len))
+		goto fail;
 
 	bpf_object__for_each_program(p, skel->obj)
 		bpf_program__set_autoload(p, false);
@@ -614,11 +604,10 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	err = faultline_bpf__load(skel);
 	if (err) {
 		if (last_warning[0])
-			snprintf(why, len, "loading failed: %s (%.300s)", strerror(-err), last_warning);
+			fl_fail(why, len, "loading failed: %s (%.300s)", strerror(-err), last_warning);
 		else
-			snprintf(why, len, "loading failed: %s", strerror(-err));
-		destroy_skel(b);
-		return -1;
+			fl_fail(why, len, "loading failed: %s", strerror(-err));
+		goto fail;
 	}
 	/*
 	 * Loaded and attached disarmed: the stats slot has no entry, so no
@@ -628,12 +617,13 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	skel->bss->slot = FL_BPF_SLOT_DISARMED;
 	b->slot = 0;
 
-	if (attach_plan(b, plan, n, why, len)) {
-		destroy_skel(b);
-		return -1;
-	}
+	if (attach_plan(b, plan, n, why, len))
+		goto fail;
 	b->tier = tier;
 	return 0;
+fail:
+	destroy_skel(b);	/* WHY says what failed */
+	return -1;
 }
 
 const char *fl_tier_describe(unsigned int tier)
@@ -656,7 +646,7 @@ struct fl_bpf *fl_bpf_start(const struct fl_bpf_opts *o, char *err, size_t errle
 
 	b = calloc(1, sizeof(*b));
 	if (!b) {
-		snprintf(err, errlen, "out of memory");
+		fl_fail(err, errlen, "out of memory");
 		return NULL;
 	}
 	b->gp_outer = b->gp_inner = -1;
@@ -669,7 +659,7 @@ struct fl_bpf *fl_bpf_start(const struct fl_bpf_opts *o, char *err, size_t errle
 	fl_kvals_from_features(&b->kf, &b->kv);
 	n = libbpf_num_possible_cpus();
 	if (n <= 0) {
-		snprintf(err, errlen, "cannot count possible CPUs: %s", strerror(-n));
+		fl_fail(err, errlen, "cannot count possible CPUs: %s", strerror(-n));
 		free(b);
 		return NULL;
 	}
@@ -687,7 +677,7 @@ struct fl_bpf *fl_bpf_start(const struct fl_bpf_opts *o, char *err, size_t errle
 	}
 	/* no tier loaded (the module may be used): phases then follows forks */
 	fl_tgid_filter_unfollow(o->tgids, "faultline");
-	snprintf(err, errlen, "%s", b->notes);
+	fl_fail(err, errlen, "%s", b->notes);
 	n = strlen(err);
 	if (n && err[n - 1] == '\n')
 		err[n - 1] = '\0';
@@ -1037,10 +1027,8 @@ int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,
 	unsigned int key = b->slot;
 	struct utsname u;
 
-	if (fl_snapshot_alloc_cpus(s, b->nr_cpus)) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (fl_snapshot_alloc_cpus(s, b->nr_cpus))
+		return fl_fail(err, errlen, "out of memory");
 	if (rotate) {
 		/* new events go to the other slot; wait for programs in flight */
 		b->skel->bss->slot = key ^ 1;
@@ -1048,10 +1036,8 @@ int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,
 		if (wait_programs(b, err, errlen))
 			return -1;
 	}
-	if (bpf_map__lookup_elem(b->skel->maps.stats, &key, sizeof(key), s->cpus, total, 0)) {
-		snprintf(err, errlen, "reading the per-CPU statistics: %s", strerror(errno));
-		return -1;
-	}
+	if (bpf_map__lookup_elem(b->skel->maps.stats, &key, sizeof(key), s->cpus, total, 0))
+		return fl_fail(err, errlen, "reading the per-CPU statistics: %s", strerror(errno));
 	/*
 	 * Without a handle_mm_fault hook the state machine sees every fault
 	 * as "never reached handle_mm_fault": meaningless, and reported
@@ -1065,8 +1051,7 @@ int fl_bpf_read(struct fl_bpf *b, struct fl_snapshot *s, bool rotate,
 
 		if (!zeros || bpf_map__update_elem(b->skel->maps.stats, &key, sizeof(key),
 						   zeros, total, 0)) {
-			snprintf(err, errlen, "clearing the per-CPU statistics: %s", strerror(errno));
-			return -1;
+			return fl_fail(err, errlen, "clearing the per-CPU statistics: %s", strerror(errno));
 		}
 		b->slot = key ^ 1;
 	}

@@ -788,7 +788,7 @@ int fl_bpf_tag_lost(struct bpf_object *obj, const char *skel, const struct fl_lo
 			continue;
 		sum += info.recursion_misses;
 		if (info.recursion_misses) {
-			snprintf(k, sizeof(k), "bpf_misses.%s.%s", skel, name);
+			snprintf(k, sizeof(k), FL_TAG_BPF_PROG_MISSES_PREFIX "%s.%s", skel, name);
 			snprintf(v, sizeof(v), "%llu", (unsigned long long)info.recursion_misses);
 			rc |= fl_snapshot_replace_tag(s, k, v);
 		}
@@ -801,24 +801,24 @@ int fl_bpf_tag_lost(struct bpf_object *obj, const char *skel, const struct fl_lo
 	for (unsigned int i = 0; i < nfigs; i++) {
 		if (!loaded[i])
 			continue;
-		snprintf(k, sizeof(k), "bpf_lost.%s", figs[i].figure);
+		snprintf(k, sizeof(k), FL_TAG_BPF_LOST_PREFIX "%s", figs[i].figure);
 		snprintf(v, sizeof(v), "%llu", fig[i]);
 		rc |= fl_snapshot_replace_tag(s, k, v);
 	}
-	snprintf(k, sizeof(k), "bpf_recursion_misses.%s", skel);
+	snprintf(k, sizeof(k), FL_TAG_BPF_SKEL_MISSES_PREFIX "%s", skel);
 	snprintf(v, sizeof(v), "%llu", sum);
 	rc |= fl_snapshot_replace_tag(s, k, v);
 	/* the total: every skeleton of this recording tagged so far, each once */
 	for (unsigned int i = 0; i < sizeof(lost_skels) / sizeof(lost_skels[0]); i++) {
 		const char *t;
 
-		snprintf(k, sizeof(k), "bpf_recursion_misses.%s", lost_skels[i]);
+		snprintf(k, sizeof(k), FL_TAG_BPF_SKEL_MISSES_PREFIX "%s", lost_skels[i]);
 		t = fl_snapshot_tag(s, k);
 		if (t)
 			total += strtoull(t, NULL, 10);
 	}
 	snprintf(v, sizeof(v), "%llu", total);
-	rc |= fl_snapshot_replace_tag(s, "bpf_recursion_misses", v);
+	rc |= fl_snapshot_replace_tag(s, FL_TAG_BPF_RECURSION_MISSES, v);
 	return rc ? -1 : 0;
 }
 
@@ -860,10 +860,10 @@ static void tag_recursion_misses(struct fl_bpf *b, struct fl_snapshot *s)
 		char v[32];
 
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)b->skel->bss->states_refused);
-		fl_snapshot_replace_tag(s, "bpf_lost.task_states", v);
+		fl_snapshot_replace_tag(s, FL_TAG_BPF_LOST_TASK_STATES, v);
 	}
 	/* every tier: the lock-event programs are guarded in all three */
-	fl_snapshot_replace_tag(s, "bpf_preempt_guard", preempt_guard_why);
+	fl_snapshot_replace_tag(s, FL_TAG_BPF_PREEMPT_GUARD, preempt_guard_why);
 }
 
 int fl_bpf_stats_enable(char *err, size_t errlen)

@@ -543,7 +543,7 @@ int fl_blame_read(struct fl_blame *b, struct fl_snapshot *s, char *err, size_t e
 	if (!b->on) {
 		free(t);
 		snprintf(buf, sizeof(buf), "unavailable (%s)", b->why);
-		if (fl_snapshot_set_tag(s, "blame", buf))
+		if (fl_snapshot_set_tag(s, FL_TAG_BLAME, buf))
 			return fl_fail(err, errlen, "blame: cannot set snapshot tags");
 		return 0;
 	}
@@ -552,21 +552,21 @@ int fl_blame_read(struct fl_blame *b, struct fl_snapshot *s, char *err, size_t e
 		free(t);
 		return -1;
 	}
-	rc |= fl_snapshot_set_tag(s, "blame", b->kmod ? "faultline.ko" : "tracepoint");
-	rc |= fl_snapshot_set_tag(s, "blame.fault_path", b->fault_path);
-	rc |= fl_snapshot_set_tag(s, "blame.writes", b->writes);
+	rc |= fl_snapshot_set_tag(s, FL_TAG_BLAME, b->kmod ? "faultline.ko" : "tracepoint");
+	rc |= fl_snapshot_set_tag(s, FL_TAG_BLAME_FAULT_PATH, b->fault_path);
+	rc |= fl_snapshot_set_tag(s, FL_TAG_BLAME_WRITES, b->writes);
 	if (b->fb_on)
-		rc |= fl_snapshot_set_tag(s, "blame.fallbacks", "tracepoint");
+		rc |= fl_snapshot_set_tag(s, FL_TAG_BLAME_FALLBACKS, "tracepoint");
 	else {
 		snprintf(buf, sizeof(buf), "unavailable (%s)", b->fb_why);
-		rc |= fl_snapshot_set_tag(s, "blame.fallbacks", buf);
+		rc |= fl_snapshot_set_tag(s, FL_TAG_BLAME_FALLBACKS, buf);
 	}
 	if (b->reclaim_on)
-		rc |= fl_snapshot_set_tag(s, "blame.reclaim",
+		rc |= fl_snapshot_set_tag(s, FL_TAG_BLAME_RECLAIM,
 					  b->kmod ? "tracepoint (faultline.ko)" : "tracepoint");
 	else {
 		snprintf(buf, sizeof(buf), "unavailable (%s)", b->reclaim_why);
-		rc |= fl_snapshot_set_tag(s, "blame.reclaim", buf);
+		rc |= fl_snapshot_set_tag(s, FL_TAG_BLAME_RECLAIM, buf);
 	}
 	snprintf(buf, sizeof(buf),
 		 "sites_full:%llu holders_full:%llu stack_fail:%llu nostate:%llu nested:%llu "
@@ -574,7 +574,7 @@ int fl_blame_read(struct fl_blame *b, struct fl_snapshot *s, char *err, size_t e
 		 t->misc[BL_M_SITES_FULL], t->misc[BL_M_HOLDERS_FULL], t->misc[BL_M_STACK_FAIL],
 		 t->misc[BL_M_NOSTATE], t->misc[BL_M_NESTED], t->misc[BL_M_NOFAULT],
 		 t->misc[BL_M_SELF]);
-	rc |= fl_snapshot_set_tag(s, "blame.events", buf);
+	rc |= fl_snapshot_set_tag(s, FL_TAG_BLAME_EVENTS, buf);
 	if (!b->kmod && b->skel)
 		rc |= fl_bpf_tag_lost(b->skel->obj, "blame", bl_lost_figs,
 				      sizeof(bl_lost_figs) / sizeof(bl_lost_figs[0]), s);

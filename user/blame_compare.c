@@ -16,7 +16,7 @@ int fl_bcmp_rec_from(struct fl_bcmp_rec *r, const struct fl_snapshot *s)
 	const struct fl_blame_total *t = fl_snapshot_blame_total(s);
 	const struct fl_blame_row *rows;
 	unsigned int nr = 0;
-	const char *tag = fl_snapshot_tag(s, "blame");
+	const char *tag = fl_snapshot_tag(s, FL_TAG_BLAME);
 
 	memset(r, 0, sizeof(*r));
 	r->secs = s->hdr.duration_ns / 1e9;

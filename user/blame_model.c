@@ -121,7 +121,7 @@ void fl_blame_frames_str(const struct fl_blame_row *r, char *buf, size_t len, co
 const char *fl_blame_fb_unavail(const struct fl_snapshot *s)
 {
 	const struct fl_blame_total *t = fl_snapshot_blame_total(s);
-	const char *tag = fl_snapshot_tag(s, "blame.fallbacks");
+	const char *tag = fl_snapshot_tag(s, FL_TAG_BLAME_FALLBACKS);
 
 	if (t && t->fb_seen == FL_BLAME_FB_ON)
 		return NULL;

@@ -28,7 +28,7 @@ static fl_u64 hold_ns(const struct fl_blame_row *r)
 
 static const char *unavail(const struct fl_snapshot *s)
 {
-	const char *t = fl_snapshot_tag(s, "blame");
+	const char *t = fl_snapshot_tag(s, FL_TAG_BLAME);
 
 	return t ? t : "absent (recorded without --blame)";
 }
@@ -57,9 +57,9 @@ int fl_report_blame(const struct fl_snapshot *s, FILE *out)
 	fl_fmt_pct_of(c, sizeof(c), blamed_ns, t->wait_all.sum);
 	fprintf(out, "fault mmap_lock waits: %llu, %s (%s per second); %s of it behind a known "
 		"writer\n", t->wait_all.count, a, b, c);
-	fprintf(out, "fault path: %s\n", fl_snapshot_tag(s, "blame.fault_path") ?: "?");
-	if (fl_snapshot_tag(s, "blame.writes"))
-		fprintf(out, "write holds seen by: %s\n", fl_snapshot_tag(s, "blame.writes"));
+	fprintf(out, "fault path: %s\n", fl_snapshot_tag(s, FL_TAG_BLAME_FAULT_PATH) ?: "?");
+	if (fl_snapshot_tag(s, FL_TAG_BLAME_WRITES))
+		fprintf(out, "write holds seen by: %s\n", fl_snapshot_tag(s, FL_TAG_BLAME_WRITES));
 	fbu = fl_blame_fb_unavail(s);
 	if (fbu)
 		fprintf(out, "lockless-path fallbacks: %s\n", fbu);
@@ -111,7 +111,7 @@ int fl_report_blame(const struct fl_snapshot *s, FILE *out)
 	}
 	if (!nr)
 		fprintf(out, "no write holds of mmap_lock on the traced processes' mms\n");
-	fprintf(out, "events: %s\n", fl_snapshot_tag(s, "blame.events") ?: "?");
+	fprintf(out, "events: %s\n", fl_snapshot_tag(s, FL_TAG_BLAME_EVENTS) ?: "?");
 	return ferror(out) ? -1 : 0;
 }
 
@@ -136,8 +136,8 @@ int fl_report_blame_raw(const struct fl_snapshot *s, FILE *out)
 	for (unsigned int i = 0; i < BL_M_NR; i++)
 		if (fl_blame_event_name(i))
 			fprintf(out, "blame.event.%s=%llu\n", fl_blame_event_name(i), t->misc[i]);
-	if (fl_snapshot_tag(s, "blame.writes"))	/* absent before it was tagged */
-		fprintf(out, "blame.writes=%s\n", fl_snapshot_tag(s, "blame.writes"));
+	if (fl_snapshot_tag(s, FL_TAG_BLAME_WRITES))	/* absent before it was tagged */
+		fprintf(out, "blame.writes=%s\n", fl_snapshot_tag(s, FL_TAG_BLAME_WRITES));
 	fbu = fl_blame_fb_unavail(s);
 	if (fbu)
 		fprintf(out, "blame.fallbacks=%s\n", fbu);

@@ -184,8 +184,8 @@ static void snapsum_groups(struct fl_cmp_snapsum *ss, const struct fl_snapshot *
 	n = nph > n ? nph : n;
 	n = nlk > n ? nlk : n;
 	for (int by = 0; by < 2; by++) {
-		const char *v = fl_snapshot_tag(s, by == FL_CMP_BY_NODE ? "topology_node" :
-						   "topology_llc");
+		const char *v = fl_snapshot_tag(s, by == FL_CMP_BY_NODE ? FL_TAG_TOPOLOGY_NODE :
+						   FL_TAG_TOPOLOGY_LLC);
 		struct fl_topology t = { 0 };
 		unsigned int ng = 0;
 		char *dup, err[128];
@@ -228,13 +228,13 @@ void fl_cmp_snapsum_fill(struct fl_cmp_snapsum *ss, const struct fl_snapshot *s)
 	ss->ok = 1;
 	fl_phases_summarize(s, NULL, 0, &ss->sum);
 	if (!ss->sum.phases) {
-		t = fl_snapshot_tag(s, "phases");
+		t = fl_snapshot_tag(s, FL_TAG_PHASES);
 		snprintf(ss->ph_why, sizeof(ss->ph_why), "%s",
 			 t && !strncmp(t, "unavailable", 11) ? t :
 			 "unavailable (not recorded with --phases)");
 	}
 	if (!ss->sum.locks) {
-		t = fl_snapshot_tag(s, "locks");
+		t = fl_snapshot_tag(s, FL_TAG_LOCKS);
 		snprintf(ss->lk_why, sizeof(ss->lk_why), "%s",
 			 t && !strncmp(t, "unavailable", 11) ? t :
 			 "unavailable (not recorded with --locks)");
@@ -286,7 +286,7 @@ static int read_sums(struct fl_cmp *c)
 					return -1;
 				}
 				c->have_blame |= cs->v[k].blame.have ||
-						 fl_snapshot_tag(&snap, "blame") != NULL;
+						 fl_snapshot_tag(&snap, FL_TAG_BLAME) != NULL;
 				c->have_phases |= cs->v[k].sum.phases;
 				c->side_phases[s] |= cs->v[k].sum.phases;
 				c->have_locks |= cs->v[k].sum.locks;

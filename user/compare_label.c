@@ -62,7 +62,8 @@ int fl_pick_labels(const struct fl_label_cand *c, unsigned int n, const char *co
 
 void fl_cmp_labels(const struct fl_cmp *c, const char *const over[2], char out[2][FL_LABEL_LEN])
 {
-	static const char *const keys[] = { "kernel_version", "kernel_build", "kernel_file" };
+	static const char *const keys[] = { FL_TAG_KERNEL_VERSION, FL_TAG_KERNEL_BUILD,
+					   FL_TAG_KERNEL_FILE };
 	char v[3][2][FL_LABEL_LEN];
 	struct fl_label_cand cand[3];
 

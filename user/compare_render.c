@@ -154,13 +154,13 @@ static void text_kernels(FILE *f, const struct fl_cmp *c, const struct fl_cmp_vi
 	for (int s = 0; s < 2; s++) {
 		char kb[256];
 		const char *k = o->kernel[s] ? o->kernel[s] :
-				side_tag(c, s, "kernel_file", kb, sizeof(kb));
+				side_tag(c, s, FL_TAG_KERNEL_FILE, kb, sizeof(kb));
 
 		fprintf(f, "%s+-----------------+\n| %s |\n+-----------------+\n",
 			s ? "\n" : "", box[s]);
 		if (k)
 			fprintf(f, "Kernel File: %s\n", k);
-		else if (side_tag(c, s, "kernel_version", kb, sizeof(kb)))
+		else if (side_tag(c, s, FL_TAG_KERNEL_VERSION, kb, sizeof(kb)))
 			fprintf(f, "Kernel: %s\n", kb);
 		else
 			fprintf(f, "Kernel: unknown (no kernel_version tag in %s/tags)\n",

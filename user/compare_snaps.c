@@ -439,8 +439,8 @@ static int side_groups(const struct ins *I, int s, enum fl_by by, struct groups 
 		if (!fig_ok(&I->in[s][k], FL_FIG_LATENCY, err, sizeof(err)))
 			return 1;	/* the whole recording's test says why */
 		if (by != FL_BY_CPU &&
-		    fl_topology_from_tags(fl_snapshot_tag(sn, "topology_llc"),
-					  fl_snapshot_tag(sn, "topology_node"), sn->hdr.nr_cpus, &t,
+		    fl_topology_from_tags(fl_snapshot_tag(sn, FL_TAG_TOPOLOGY_LLC),
+					  fl_snapshot_tag(sn, FL_TAG_TOPOLOGY_NODE), sn->hdr.nr_cpus, &t,
 					  err, sizeof(err))) {
 			side_why(g->why, sizeof(g->why), I, s, k, err, 0);
 			return 1;
@@ -719,9 +719,9 @@ static void side_fill(struct fl_csn_side *sd, const struct fl_snapshot *s)
 
 	memcpy(sd->krel, s->hdr.kernel_release, FL_KREL_LEN);
 	sd->krel[FL_KREL_LEN] = '\0';
-	v = fl_snapshot_tag(s, "kernel_build");
+	v = fl_snapshot_tag(s, FL_TAG_KERNEL_BUILD);
 	snprintf(sd->build, sizeof(sd->build), "%s", v ? v : "");
-	v = fl_snapshot_tag(s, "kernel_file");
+	v = fl_snapshot_tag(s, FL_TAG_KERNEL_FILE);
 	snprintf(sd->kfile, sizeof(sd->kfile), "%s", v ? v : "");
 	snprintf(sd->backend, sizeof(sd->backend), "%s", fl_backend_name(s->hdr.backend));
 	snprintf(sd->tier, sizeof(sd->tier), "%s", fl_tier_name(s->hdr.tier));

@@ -139,8 +139,8 @@ int fl_export_group(struct fl_export_snap *es, enum fl_export_by by, const char 
 			return fl_fail(err, errlen, "out of memory");
 		}
 		if (s->tags) {
-			l = fl_kv_get(s->tags, "topology_llc", llc, len);
-			n = fl_kv_get(s->tags, "topology_node", node, len);
+			l = fl_kv_get(s->tags, FL_TAG_TOPOLOGY_LLC, llc, len);
+			n = fl_kv_get(s->tags, FL_TAG_TOPOLOGY_NODE, node, len);
 		}
 		if ((by == FL_EXP_BY_LLC ? l : n) &&
 		    !fl_topology_from_tags(l, n, s->hdr.nr_cpus, &t, err, errlen)) {

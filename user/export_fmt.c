@@ -165,9 +165,9 @@ void fl_blame_json(FILE *f, const struct fl_snapshot *s)
 
 	r = fl_snapshot_blame(s, &nr);
 	if (!t || !r) {
-		if (fl_snapshot_tag(s, "blame")) {
+		if (fl_snapshot_tag(s, FL_TAG_BLAME)) {
 			fputs(",\"blame\":{\"available\":false,\"reason\":", f);
-			fl_json_str(f, fl_snapshot_tag(s, "blame"));
+			fl_json_str(f, fl_snapshot_tag(s, FL_TAG_BLAME));
 			fputc('}', f);
 		}
 		return;
@@ -387,9 +387,9 @@ static void csv_blame(FILE *f, const struct fl_export_snap *es)
 	r = fl_snapshot_blame(&es->s, &nr);
 	if (!t || !r) {
 		/* recorded without --blame: nothing, as json; unavailable: say why */
-		if (fl_snapshot_tag(&es->s, "blame"))
+		if (fl_snapshot_tag(&es->s, FL_TAG_BLAME))
 			csv_put(&at, "blame_fault_wait", "count", "", "", "",
-				fl_snapshot_tag(&es->s, "blame"));
+				fl_snapshot_tag(&es->s, FL_TAG_BLAME));
 		return;
 	}
 	csv_hist(&at, "blame_fault_wait", &t->wait_all);

@@ -880,10 +880,10 @@ static int set_tags(struct fl_phases *p, struct fl_snapshot *s)
 
 	if (p->want_phases) {
 		if (p->phases_on)
-			rc |= fl_snapshot_set_tag(s, "phases", "fentry");
+			rc |= fl_snapshot_set_tag(s, FL_TAG_PHASES, "fentry");
 		else {
 			snprintf(buf, sizeof(buf), "unavailable (%s)", p->phases_why);
-			rc |= fl_snapshot_set_tag(s, "phases", buf);
+			rc |= fl_snapshot_set_tag(s, FL_TAG_PHASES, buf);
 		}
 		buf[0] = 0;
 		for (ph = 0; p->phases_on && ph < FL_PH_NR; ph++) {
@@ -893,23 +893,23 @@ static int set_tags(struct fl_phases *p, struct fl_snapshot *s)
 					fl_phase_name(ph), p->phase_unavail[ph]);
 		}
 		if (off)
-			rc |= fl_snapshot_set_tag(s, "phases.unavailable", buf);
+			rc |= fl_snapshot_set_tag(s, FL_TAG_PHASES_UNAVAILABLE, buf);
 		if (p->phases_on && p->notes[0])
-			rc |= fl_snapshot_set_tag(s, "phases.notes", p->notes);
+			rc |= fl_snapshot_set_tag(s, FL_TAG_PHASES_NOTES, p->notes);
 	}
 	if (p->want_locks) {
 		if (p->locks_on) {
-			rc |= fl_snapshot_set_tag(s, "locks", "tracepoint");
-			rc |= fl_snapshot_set_tag(s, "locks.naming", p->naming);
+			rc |= fl_snapshot_set_tag(s, FL_TAG_LOCKS, "tracepoint");
+			rc |= fl_snapshot_set_tag(s, FL_TAG_LOCKS_NAMING, p->naming);
 			if (p->vma_unavail) {
 				snprintf(buf, sizeof(buf), "vma (%s)", p->vma_unavail);
-				rc |= fl_snapshot_set_tag(s, "locks.unavailable", buf);
+				rc |= fl_snapshot_set_tag(s, FL_TAG_LOCKS_UNAVAILABLE, buf);
 			}
 			if (p->all_callers)
-				rc |= fl_snapshot_set_tag(s, "locks.callers", "all");
+				rc |= fl_snapshot_set_tag(s, FL_TAG_LOCKS_CALLERS, "all");
 		} else {
 			snprintf(buf, sizeof(buf), "unavailable (%s)", p->locks_why);
-			rc |= fl_snapshot_set_tag(s, "locks", buf);
+			rc |= fl_snapshot_set_tag(s, FL_TAG_LOCKS, buf);
 		}
 	}
 	if (p->skel) {
@@ -923,7 +923,7 @@ static int set_tags(struct fl_phases *p, struct fl_snapshot *s)
 				 "lost:%llu",
 				 m[PH_M_UNPAIRED], m[PH_M_DEPTH], m[PH_M_NOSTATE],
 				 m[PH_M_CALLERS_FULL], m[PH_M_ABANDONED], m[PH_M_LOST]);
-			rc |= fl_snapshot_set_tag(s, "phases.events", buf);
+			rc |= fl_snapshot_set_tag(s, FL_TAG_PHASES_EVENTS, buf);
 		}
 		free(pc);
 	}

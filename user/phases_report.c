@@ -104,7 +104,7 @@ static bool tag_lists(const char *u, const char *name, char *why, size_t len)
 /* The phase names the snapshot's tags list as unavailable. */
 static void unavailable_phases(const struct fl_snapshot *s, int out[FL_PH_NR])
 {
-	const char *u = fl_snapshot_tag(s, "phases.unavailable");
+	const char *u = fl_snapshot_tag(s, FL_TAG_PHASES_UNAVAILABLE);
 
 	for (unsigned int p = 0; p < FL_PH_NR; p++)
 		out[p] = tag_lists(u, fl_phase_name(p), NULL, 0);
@@ -114,7 +114,7 @@ bool fl_lock_class_avail(const struct fl_snapshot *s, unsigned int cls, char *wh
 {
 	if (why && len)
 		why[0] = '\0';
-	return !tag_lists(fl_snapshot_tag(s, "locks.unavailable"), fl_lock_class_name(cls), why, len);
+	return !tag_lists(fl_snapshot_tag(s, FL_TAG_LOCKS_UNAVAILABLE), fl_lock_class_name(cls), why, len);
 }
 
 static double pct(fl_u64 part, fl_u64 whole)
@@ -153,7 +153,7 @@ int fl_report_phases(const struct fl_snapshot *s, FILE *out,
 {
 	const struct fl_phase_stats *ps;
 	struct fl_phase_stats t;
-	const char *tag = fl_snapshot_tag(s, "phases");
+	const char *tag = fl_snapshot_tag(s, FL_TAG_PHASES);
 	char label[32], tier[256];
 	int unavail[FL_PH_NR];
 	unsigned int nr, p;
@@ -168,10 +168,10 @@ int fl_report_phases(const struct fl_snapshot *s, FILE *out,
 	unavailable_phases(s, unavail);
 	fprintf(out, "phases: %s; mean ns per fault (a phase's mean counts every fault)\n",
 		tag ? tier : "recorded");
-	tag = fl_snapshot_tag(s, "phases.unavailable");
+	tag = fl_snapshot_tag(s, FL_TAG_PHASES_UNAVAILABLE);
 	if (tag)
 		fprintf(out, "unavailable: %s\n", tag);
-	tag = fl_snapshot_tag(s, "phases.notes");
+	tag = fl_snapshot_tag(s, FL_TAG_PHASES_NOTES);
 	if (tag)
 		fprintf(out, "notes: %s\n", tag);
 	fprintf(out, "%-8s %9s %9s", "", "faults", "latency");
@@ -209,7 +209,7 @@ int fl_report_phases(const struct fl_snapshot *s, FILE *out,
 		pct(t.unattributed_sum, t.lat_sum));
 	fprintf(out, "unattributed share: %.1f%% of %llu ns total fault latency; overrun: %llu faults\n",
 		pct(t.unattributed_sum, t.lat_sum), t.lat_sum, t.overrun);
-	tag = fl_snapshot_tag(s, "phases.events");
+	tag = fl_snapshot_tag(s, FL_TAG_PHASES_EVENTS);
 	if (tag)
 		fprintf(out, "events: %s\n", tag);
 	return ferror(out) ? -1 : 0;
@@ -235,7 +235,7 @@ int fl_report_locks(const struct fl_snapshot *s, FILE *out,
 	const struct fl_lock_stats *ls;
 	const struct fl_lock_caller *lc;
 	struct fl_lock_stats t;
-	const char *tag = fl_snapshot_tag(s, "locks");
+	const char *tag = fl_snapshot_tag(s, FL_TAG_LOCKS);
 	char label[32], buf[256];
 	unsigned int nr, nc, k, dom;
 	fl_u64 total = 0;
@@ -247,7 +247,7 @@ int fl_report_locks(const struct fl_snapshot *s, FILE *out,
 		fprintf(out, "locks: %s\n", tag ? buf : "unavailable (not recorded; use record --locks)");
 		return ferror(out) ? -1 : 0;
 	}
-	tag = fl_snapshot_tag(s, "locks.naming");
+	tag = fl_snapshot_tag(s, FL_TAG_LOCKS_NAMING);
 	fprintf(out, "locks: contended waits per class, count/total us%s%s\n",
 		tag ? "; named by " : "", tag ? tag : "");
 	fprintf(out, "%-8s", "");
@@ -293,12 +293,12 @@ int fl_report_locks(const struct fl_snapshot *s, FILE *out,
 			pct(t.wait[dom].sum, total));
 	else
 		fprintf(out, "dominant: none (no contention seen)\n");
-	tag = fl_snapshot_tag(s, "locks_caveat");
+	tag = fl_snapshot_tag(s, FL_TAG_LOCKS_CAVEAT);
 	if (tag)
 		fprintf(out, "note: %s\n", tag);
 	lc = fl_snapshot_lock_callers(s, &nc);
 	if (lc && nc) {
-		const char *all = fl_snapshot_tag(s, "locks.callers");
+		const char *all = fl_snapshot_tag(s, FL_TAG_LOCKS_CALLERS);
 
 		fprintf(out, "\ntop %s callers\n%-*s %9s %12s\n",
 			all && !strcmp(all, "all") ? "contending (every class)" : "\"other\"",
@@ -407,7 +407,7 @@ int fl_phases_explain(const struct fl_phases_summary *a, const struct fl_phases_
 
 void fl_phase_unavail_why(const struct fl_snapshot *s, unsigned int p, char *buf, size_t len)
 {
-	if (!tag_lists(fl_snapshot_tag(s, "phases.unavailable"), fl_phase_name(p), buf, len))
+	if (!tag_lists(fl_snapshot_tag(s, FL_TAG_PHASES_UNAVAILABLE), fl_phase_name(p), buf, len))
 		snprintf(buf, len, "unavailable");
 }
 
@@ -424,7 +424,7 @@ static void raw_phases(const struct fl_snapshot *s, FILE *out)
 	unsigned int nr, p, k;
 	char buf[1024];
 
-	tag = fl_snapshot_tag(s, "phases");
+	tag = fl_snapshot_tag(s, FL_TAG_PHASES);
 	snprintf(buf, sizeof(buf), "%s", tag ? tag : "");
 	ps = fl_snapshot_phases(s, &nr);
 	if (!ps) {
@@ -433,13 +433,13 @@ static void raw_phases(const struct fl_snapshot *s, FILE *out)
 		return;
 	}
 	fprintf(out, "phases=%s\n", tag ? buf : "recorded");
-	tag = fl_snapshot_tag(s, "phases.unavailable");
+	tag = fl_snapshot_tag(s, FL_TAG_PHASES_UNAVAILABLE);
 	if (tag)
 		fprintf(out, "phases.unavailable=%s\n", tag);
-	tag = fl_snapshot_tag(s, "phases.notes");
+	tag = fl_snapshot_tag(s, FL_TAG_PHASES_NOTES);
 	if (tag)
 		fprintf(out, "phases.notes=%s\n", tag);
-	tag = fl_snapshot_tag(s, "phases.events");
+	tag = fl_snapshot_tag(s, FL_TAG_PHASES_EVENTS);
 	if (tag)
 		fprintf(out, "phases.events=%s\n", tag);
 	unavailable_phases(s, unavail);
@@ -486,7 +486,7 @@ static void raw_locks(const struct fl_snapshot *s, FILE *out)
 	fl_u64 total = 0;
 	char buf[1024];
 
-	tag = fl_snapshot_tag(s, "locks");
+	tag = fl_snapshot_tag(s, FL_TAG_LOCKS);
 	snprintf(buf, sizeof(buf), "%s", tag ? tag : "");
 	ls = fl_snapshot_locks(s, &nr);
 	if (!ls) {
@@ -495,10 +495,10 @@ static void raw_locks(const struct fl_snapshot *s, FILE *out)
 		return;
 	}
 	fprintf(out, "locks=%s\n", tag ? buf : "recorded");
-	tag = fl_snapshot_tag(s, "locks.naming");
+	tag = fl_snapshot_tag(s, FL_TAG_LOCKS_NAMING);
 	if (tag)
 		fprintf(out, "locks.naming=%s\n", tag);
-	tag = fl_snapshot_tag(s, "locks_caveat");
+	tag = fl_snapshot_tag(s, FL_TAG_LOCKS_CAVEAT);
 	if (tag)
 		fprintf(out, "locks.caveat=%s\n", tag);
 	fl_lock_stats_sum(ls, nr, NULL, 0, &lt);
@@ -527,7 +527,7 @@ static void raw_locks(const struct fl_snapshot *s, FILE *out)
 	else
 		fprintf(out, "locks.dominant=none (no contention seen)\n");
 	lc = fl_snapshot_lock_callers(s, &nc);
-	tag = fl_snapshot_tag(s, "locks.callers");
+	tag = fl_snapshot_tag(s, FL_TAG_LOCKS_CALLERS);
 	fprintf(out, "locks.callers=%s\nlocks.callers.count=%u\n",
 		tag && !strcmp(tag, "all") ? "all" : "other", lc ? nc : 0);
 	for (k = 0; lc && k < nc; k++)

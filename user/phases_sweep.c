@@ -33,7 +33,7 @@ static void add_run(struct agg *a, const struct fl_snapshot *s)
 	fl_phases_summarize(s, NULL, 0, &m);
 	if (!m.phases || !m.faults) {
 		a->no_phases++;
-		t = fl_snapshot_tag(s, "phases");
+		t = fl_snapshot_tag(s, FL_TAG_PHASES);
 		if (!a->ph_why[0])
 			snprintf(a->ph_why, sizeof(a->ph_why), "%s",
 				 t && !strncmp(t, "unavailable", 11) ? t :
@@ -67,7 +67,7 @@ static void add_run(struct agg *a, const struct fl_snapshot *s)
 	}
 	if (!m.locks || !(faults > 0)) {
 		a->no_locks++;
-		t = fl_snapshot_tag(s, "locks");
+		t = fl_snapshot_tag(s, FL_TAG_LOCKS);
 		if (!a->lk_why[0])
 			snprintf(a->lk_why, sizeof(a->lk_why), "%s",
 				 t && !strncmp(t, "unavailable", 11) ? t :

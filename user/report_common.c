@@ -257,21 +257,21 @@ static void selfcost_lines(FILE *f, const struct fl_snapshot *s, const struct fl
 static const struct {
 	const char *tag, *what;
 } lost_figs[] = {
-	{ "bpf_lost.fault_starts", "fault starts" },
-	{ "bpf_lost.fault_ends", "fault ends" },
-	{ "bpf_lost.lockless_outcomes", "lockless outcomes" },
-	{ "bpf_lost.hmf_entries", "hmf entries" },
-	{ "bpf_lost.mmap_lock", "mmap_lock events" },
-	{ "bpf_lost.contention", "contention events" },
-	{ "bpf_lost.task_switches", "task switches" },
-	{ "bpf_lost.forks", "forks / exits" },
-	{ "bpf_lost.phases", "phase events" },
-	{ "bpf_lost.lock_waits", "lock-class waits" },
-	{ "bpf_lost.write_holds", "write holds (blame)" },
-	{ "bpf_lost.mmap_lock_inlined", "fault-path mmap_lock events (blame)" },
-	{ "bpf_lost.blame_waits", "blamed waits" },
-	{ "bpf_lost.blame_reclaim", "blamed reclaim" },
-	{ "bpf_lost.blame_switches", "blame switches" },
+	{ FL_TAG_BPF_LOST_PREFIX "fault_starts", "fault starts" },
+	{ FL_TAG_BPF_LOST_PREFIX "fault_ends", "fault ends" },
+	{ FL_TAG_BPF_LOST_PREFIX "lockless_outcomes", "lockless outcomes" },
+	{ FL_TAG_BPF_LOST_PREFIX "hmf_entries", "hmf entries" },
+	{ FL_TAG_BPF_LOST_PREFIX "mmap_lock", "mmap_lock events" },
+	{ FL_TAG_BPF_LOST_PREFIX "contention", "contention events" },
+	{ FL_TAG_BPF_LOST_PREFIX "task_switches", "task switches" },
+	{ FL_TAG_BPF_LOST_PREFIX "forks", "forks / exits" },
+	{ FL_TAG_BPF_LOST_PREFIX "phases", "phase events" },
+	{ FL_TAG_BPF_LOST_PREFIX "lock_waits", "lock-class waits" },
+	{ FL_TAG_BPF_LOST_PREFIX "write_holds", "write holds (blame)" },
+	{ FL_TAG_BPF_LOST_PREFIX "mmap_lock_inlined", "fault-path mmap_lock events (blame)" },
+	{ FL_TAG_BPF_LOST_PREFIX "blame_waits", "blamed waits" },
+	{ FL_TAG_BPF_LOST_PREFIX "blame_reclaim", "blamed reclaim" },
+	{ FL_TAG_BPF_LOST_PREFIX "blame_switches", "blame switches" },
 };
 
 static void lost_lines(FILE *f, const struct fl_snapshot *s)
@@ -366,10 +366,10 @@ void fl_print_summary(FILE *f, const struct fl_snapshot *s, const struct fl_cpu_
 	if (t->cnt[FL_C_MISSED])
 		fprintf(f, "  %-22s %llu (figures above are short by these)\n", "events missed",
 			t->cnt[FL_C_MISSED]);
-	if (fl_snapshot_tag(s, "bpf_recursion_misses") &&
-	    strcmp(fl_snapshot_tag(s, "bpf_recursion_misses"), "0")) {
+	if (fl_snapshot_tag(s, FL_TAG_BPF_RECURSION_MISSES) &&
+	    strcmp(fl_snapshot_tag(s, FL_TAG_BPF_RECURSION_MISSES), "0")) {
 		fprintf(f, "  %-22s %s (BPF programs skipped: another program ran on the CPU)\n",
-			"bpf recursion misses", fl_snapshot_tag(s, "bpf_recursion_misses"));
+			"bpf recursion misses", fl_snapshot_tag(s, FL_TAG_BPF_RECURSION_MISSES));
 		lost_lines(f, s);
 	}
 	selfcost_lines(f, s, t);

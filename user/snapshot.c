@@ -426,7 +426,7 @@ static int widen_phases(struct fl_snapshot *s)
 		r->data = n;
 		r->sec.size = (fl_u64)r->sec.count * sizeof(struct fl_phase_stats);
 
-		old = fl_snapshot_tag(s, "phases.unavailable");
+		old = fl_snapshot_tag(s, FL_TAG_PHASES_UNAVAILABLE);
 		len = (old ? strlen(old) + 2 : 0) + (FL_PH_NR - FL_PH_NR_V1) * (sizeof(why) + 16);
 		tag = malloc(len + 1);
 		if (!tag)
@@ -437,8 +437,8 @@ static int widen_phases(struct fl_snapshot *s)
 		for (unsigned int p = FL_PH_NR_V1; p < FL_PH_NR; p++)
 			snprintf(tag + strlen(tag), len + 1 - strlen(tag), "%s%s%s",
 				 tag[0] ? "; " : "", fl_phase_name(p), why);
-		drop_tag(s, "phases.unavailable");
-		if (fl_snapshot_set_tag(s, "phases.unavailable", tag)) {
+		drop_tag(s, FL_TAG_PHASES_UNAVAILABLE);
+		if (fl_snapshot_set_tag(s, FL_TAG_PHASES_UNAVAILABLE, tag)) {
 			free(tag);
 			return -1;
 		}
@@ -846,7 +846,8 @@ void fl_snapshot_total(const struct fl_snapshot *s, struct fl_cpu_stats *out)
 		fl_cpu_stats_add(out, &s->cpus[c]);
 }
 
-const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key)
+/* The value of the KEY= line, kept in the snapshot's cache of values handed out. */
+static const char *tag_value(const struct fl_snapshot *s, const char *key)
 {
 	/* the values handed out are the snapshot's: a cache, not its contents */
 	struct fl_snapshot *own = (struct fl_snapshot *)s;
@@ -884,6 +885,18 @@ const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key)
 		p = eol ? eol + 1 : p + n;
 	}
 	return NULL;
+}
+
+const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key)
+{
+	static const struct { const char *now, *old; } renamed[] = FL_TAG_RENAMED;
+	const char *v = tag_value(s, key);
+
+	/* a snapshot recorded before the key was renamed */
+	for (size_t i = 0; !v && i < sizeof(renamed) / sizeof(renamed[0]); i++)
+		if (!strcmp(key, renamed[i].now))
+			v = tag_value(s, renamed[i].old);
+	return v;
 }
 
 int fl_snapshot_set_tag(struct fl_snapshot *s, const char *key, const char *value)

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <faultline/abi.h>
+#include "tag_keys.h"
 
 /*
  * Format 1.1: checksums.  The header grows by struct fl_snap_crc (header_size
@@ -128,15 +129,14 @@ void fl_snapshot_names_free(char **names, unsigned int n);
 void fl_snapshot_total(const struct fl_snapshot *s, struct fl_cpu_stats *out);
 /* fl_cpu_stats_add (dst += src for one CPU record) is in faultline/abi.h. */
 /*
- * Value of tag KEY (any length) or NULL (absent, or out of memory).  The
+ * Value of tag KEY (any length; tag_keys.h) or NULL (absent, or out of
+ * memory); a renamed KEY is found under its old name too.  The
  * string is the snapshot's, valid until fl_snapshot_free(s), whatever is
  * looked up or set meanwhile (no shared buffer: two values can be held at
  * once); asking again for the same value returns the same string.
  */
 const char *fl_snapshot_tag(const struct fl_snapshot *s, const char *key);
-/* Figures a recording left out for their cost: the value says why. */
-#define FL_TAG_HMF_OFF		"hmf_not_timed"
-#define FL_TAG_MMAP_LOCK_OFF	"mmap_lock_not_recorded"
+/* FL_TAG_MMAP_LOCK_OFF's value (tag_keys.h: every key) */
 #define FL_MMAP_LOCK_OFF_WHY							\
 	"not recorded by default on this kernel: its mmap_lock tracepoints build a "	\
 	"memcg path string per event while attached, and with no lockless fault path "	\

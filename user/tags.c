@@ -195,14 +195,14 @@ static int tag_kernel(struct fl_snapshot *s, const char *root)
 			snprintf(arch, sizeof(arch), "%s", u.machine);
 	}
 	if (rel[0]) {
-		r |= set(s, "kernel_version", rel);
+		r |= set(s, FL_TAG_KERNEL_VERSION, rel);
 		if (sscanf(rel, "%u.%u", &maj, &min) == 2) {
 			r |= setu(s, "kernel_version_major", maj);
 			r |= setu(s, "kernel_version_minor", min);
 		}
 	}
 	if (build[0])
-		r |= set(s, "kernel_build", build);
+		r |= set(s, FL_TAG_KERNEL_BUILD, build);
 	for (char *p = arch; *p; p++)
 		*p = toupper((unsigned char)*p);
 	if (arch[0])
@@ -311,9 +311,9 @@ int fl_tags_collect_root(struct fl_snapshot *s, const char *root)
 
 			if (!fl_topology_tags(&t, &llc, &node)) {
 				if (llc)
-					r |= set(s, "topology_llc", llc);
+					r |= set(s, FL_TAG_TOPOLOGY_LLC, llc);
 				if (node)
-					r |= set(s, "topology_node", node);
+					r |= set(s, FL_TAG_TOPOLOGY_NODE, node);
 				free(llc);
 				free(node);
 			}

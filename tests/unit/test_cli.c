@@ -265,7 +265,7 @@ static void test_record_tags(void **state)
 	assert_int_equal(fl_record_tag_window(&s, "pft -m 1g", NULL, 7, err, sizeof(err)), 0);
 	assert_string_equal(fl_snapshot_tag(&s, "command"), "pft -m 1g");
 	assert_string_equal(fl_snapshot_tag(&s, "interval_index"), "7");
-	assert_null(fl_snapshot_tag(&s, "locks_caveat"));
+	assert_null(fl_snapshot_tag(&s, "locks.caveat"));
 	fl_snapshot_free(&s);
 
 	memset(&s, 0, sizeof(s));
@@ -281,7 +281,7 @@ static void test_record_tags(void **state)
 	fl_snapshot_free(&s);
 	memset(&s, 0, sizeof(s));
 	assert_int_equal(fl_record_tag_window(&s, "x", "spin\nwaits", 0, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "'locks_caveat' refused"));
+	assert_non_null(strstr(err, "'locks.caveat' refused"));
 	fl_snapshot_free(&s);
 }
 

@@ -38,7 +38,7 @@ static char pa[300], pb[300], pa2[300], ga[300], gb[300], da[300], db[300];
 
 /*
  * A: kernel 6.1.0-test, 2 s, 2 CPUs, no lockless fault path, handle_mm_fault
- * not timed (the hmf_not_timed tag), mmap_lock tracepoints off (its tag);
+ * not timed (the handle_mm_fault_not_timed tag), mmap_lock tracepoints off (its tag);
  * 300 + 100 user faults, 4 kernel-mode, 2 unhandled, 410 hmf calls; fault
  * latency 200 x 1000 ns, 200 x 2000 ns.
  * B: kernel 6.12.0-test, 1 s, per-VMA locks with abort reasons, mmap_lock

@@ -326,6 +326,37 @@ static void test_tag_replace(void **state)
 	fl_snapshot_free(&s);
 }
 
+/*
+ * A key renamed since (tag_keys.h FL_TAG_RENAMED) is read under its old
+ * spelling from a snapshot file that has only that one; the new one wins
+ * where both are there.
+ */
+static void test_tag_renamed(void **state)
+{
+	struct fl_snapshot a, b;
+	char path[] = "/tmp/fl-snap-XXXXXX", err[256];
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	make_snap(&a);
+	assert_int_equal(fl_snapshot_set_tag(&a, "hmf_not_timed", "not timed by default"), 0);
+	assert_int_equal(fl_snapshot_set_tag(&a, "locks_caveat", "spinlock waits hidden"), 0);
+	assert_int_equal(fl_snapshot_write_file(path, &a, err, sizeof(err)), 0);
+	assert_int_equal(fl_snapshot_read_file(path, &b, err, sizeof(err)), 0);
+	unlink(path);
+	assert_string_equal(FL_TAG_HMF_OFF, "handle_mm_fault_not_timed");
+	assert_string_equal(FL_TAG_LOCKS_CAVEAT, "locks.caveat");
+	assert_string_equal(fl_snapshot_tag(&b, FL_TAG_HMF_OFF), "not timed by default");
+	assert_string_equal(fl_snapshot_tag(&b, FL_TAG_LOCKS_CAVEAT), "spinlock waits hidden");
+	assert_null(fl_snapshot_tag(&b, FL_TAG_MMAP_LOCK_OFF));
+	assert_int_equal(fl_snapshot_set_tag(&b, "handle_mm_fault_not_timed", "new"), 0);
+	assert_string_equal(fl_snapshot_tag(&b, FL_TAG_HMF_OFF), "new");
+	fl_snapshot_free(&a);
+	fl_snapshot_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_writer),
 		cmocka_unit_test(test_tag_values_owned),
 		cmocka_unit_test(test_tag_replace),
+		cmocka_unit_test(test_tag_renamed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -873,7 +873,7 @@ static int sweep_plots(struct ctx *c, const char *a, const char *b)
 		} else {
 			char kv[256];
 			const char *v = c->label[0][0] ? c->label[0] : cmp.sw[0].tags ?
-				fl_kv_get(cmp.sw[0].tags, "kernel_version", kv, sizeof(kv)) : NULL;
+				fl_kv_get(cmp.sw[0].tags, FL_TAG_KERNEL_VERSION, kv, sizeof(kv)) : NULL;
 
 			snprintf(lb[0], sizeof(lb[0]), "%.*s", FL_LABEL_LEN - 1, v ? v : cmp.sw[0].dir);
 		}

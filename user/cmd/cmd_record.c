@@ -384,14 +384,17 @@ int fl_record_tag_window(struct fl_snapshot *s, const char *cmdline, const char 
 {
 	char buf[32];
 
-	if (cmdline && cmdline[0] && fl_snapshot_set_tag(s, "command", cmdline))
-		return fl_fail(err, errlen, "snapshot tag 'command' refused (a newline, or no memory)");
-	if (caveat && fl_snapshot_set_tag(s, "locks_caveat", caveat))
-		return fl_fail(err, errlen, "snapshot tag 'locks_caveat' refused (a newline, or no memory)");
+	if (cmdline && cmdline[0] && fl_snapshot_set_tag(s, FL_TAG_COMMAND, cmdline))
+		return fl_fail(err, errlen, "snapshot tag '%s' refused (a newline, or no memory)",
+			       FL_TAG_COMMAND);
+	if (caveat && fl_snapshot_set_tag(s, FL_TAG_LOCKS_CAVEAT, caveat))
+		return fl_fail(err, errlen, "snapshot tag '%s' refused (a newline, or no memory)",
+			       FL_TAG_LOCKS_CAVEAT);
 	if (interval_index >= 0) {
 		snprintf(buf, sizeof(buf), "%lld", interval_index);
-		if (fl_snapshot_set_tag(s, "interval_index", buf))
-			return fl_fail(err, errlen, "snapshot tag 'interval_index' refused (no memory)");
+		if (fl_snapshot_set_tag(s, FL_TAG_INTERVAL_INDEX, buf))
+			return fl_fail(err, errlen, "snapshot tag '%s' refused (no memory)",
+				       FL_TAG_INTERVAL_INDEX);
 	}
 	return 0;
 }

@@ -174,8 +174,9 @@ static void raw_unavail(const char *key, enum fl_avail a, const char *why)
 /* The per-skeleton, per-figure and per-program skipped runs (fl_bpf_tag_lost), as tagged. */
 static void raw_lost(const struct fl_snapshot *s)
 {
-	static const char *const pre[] = { "bpf_recursion_misses.", "bpf_lost.", "bpf_misses.",
-					    "bpf_preempt_guard=" };
+	static const char *const pre[] = { FL_TAG_BPF_SKEL_MISSES_PREFIX, FL_TAG_BPF_LOST_PREFIX,
+					   FL_TAG_BPF_PROG_MISSES_PREFIX,
+					   FL_TAG_BPF_PREEMPT_GUARD "=" };
 	const char *p = s->tags;
 
 	for (unsigned int i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
@@ -253,8 +254,8 @@ static void print_raw(const struct fl_snapshot *s, const struct fl_cpu_stats *t,
 			printf("%s.%s_ns=%llu\n", fl_hist_name(id), q[k].k,
 			       fl_hist_quantile_ppm(hh, q[k].ppm));
 	}
-	if (fl_snapshot_tag(s, "bpf_recursion_misses"))
-		printf("bpf_recursion_misses=%s\n", fl_snapshot_tag(s, "bpf_recursion_misses"));
+	if (fl_snapshot_tag(s, FL_TAG_BPF_RECURSION_MISSES))
+		printf("bpf_recursion_misses=%s\n", fl_snapshot_tag(s, FL_TAG_BPF_RECURSION_MISSES));
 	raw_lost(s);
 	raw_selfcost(s);
 	/* per CPU: what scripts need to check per-CPU sums and kept CPUs */
@@ -275,7 +276,7 @@ static void print_raw(const struct fl_snapshot *s, const struct fl_cpu_stats *t,
 		printf("vmstat.%s=%lld\n", s->vmstat[i].name,
 		       (long long)(s->vmstat[i].after - s->vmstat[i].before));
 	fl_report_phases_raw(s, stdout);
-	if (fl_snapshot_tag(s, "blame"))
+	if (fl_snapshot_tag(s, FL_TAG_BLAME))
 		fl_report_blame_raw(s, stdout);
 }
 
@@ -287,7 +288,7 @@ static void print_raw(const struct fl_snapshot *s, const struct fl_cpu_stats *t,
 static int topo_groups(const struct fl_snapshot *s, enum fl_by by, int **group,
 		       unsigned int *ngroups, char *err, size_t errlen)
 {
-	const char *key = by == FL_BY_LLC ? "topology_llc" : "topology_node";
+	const char *key = by == FL_BY_LLC ? FL_TAG_TOPOLOGY_LLC : FL_TAG_TOPOLOGY_NODE;
 	const char *v = fl_snapshot_tag(s, key);
 	struct fl_topology t = { 0 };
 	char *llc = NULL, *node = NULL;
@@ -440,7 +441,7 @@ int cmd_report(int argc, char **argv)
 	if (a.raw) {
 		print_raw(&s, tot, nfiles);
 	} else {
-		const char *cmd = fl_snapshot_tag(&s, "command");
+		const char *cmd = fl_snapshot_tag(&s, FL_TAG_COMMAND);
 
 		printf("faultline report: %s", a.path);
 		if (nfiles > 1)

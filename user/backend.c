@@ -73,7 +73,10 @@ static void bpf_stop(struct fl_be *be)
 	be->bpf = NULL;
 }
 
-/* --mmap-lock / --hmf (or back to the module's defaults) for the enable kmod_start sends */
+/*
+ * --mmap-lock / --handle-mm-fault (or back to the module's defaults) for
+ * the enable kmod_start sends
+ */
 static int kmod_start_be(struct fl_be *be, unsigned int tier, bool exact, char *err,
 			 size_t len)
 {
@@ -272,7 +275,7 @@ int fl_be_read(struct fl_be *be, struct fl_snapshot *s, bool rotate, char *err,
 		return fl_fail(err, errlen, "snapshot tag '%s' refused (no memory)", FL_TAG_MMAP_LOCK_OFF);
 	}
 	snprintf(why, sizeof(why), "not timed by default: a clock read more on every call "
-		 "(%s --hmf times it)", be->req.cmd);
+		 "(%s --handle-mm-fault times it)", be->req.cmd);
 	if (!be->req.bpf.time_hmf && fl_snapshot_set_tag(s, FL_TAG_HMF_OFF, why))
 		return fl_fail(err, errlen, "snapshot tag '%s' refused (no memory)", FL_TAG_HMF_OFF);
 	return 0;

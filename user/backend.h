@@ -48,7 +48,7 @@ struct fl_be_req {
 	bool quiet;			/* notes only on failure */
 	bool no_kmod;			/* auto never takes the module (it filters one tgid) */
 	bool blame;			/* the module: its holder hooks too (`blame on`) */
-	struct fl_bpf_opts bpf;		/* filter, --hmf, --mmap-lock, BTF (tier, exact: set here) */
+	struct fl_bpf_opts bpf;		/* filter, --handle-mm-fault, --mmap-lock, BTF (tier, exact: set here) */
 };
 
 /* The backend in use. */

@@ -125,7 +125,7 @@ static int plan_add(struct prog_plan *plan, int n, struct bpf_program *p,
 /*
  * The kprobe tier's kretprobe alone on per-VMA-lock kernels: the call's lock
  * is read from the mmap_lock tracepoints (faultline.bpf.c, kret_flags()),
- * which must then be there; --hmf needs the entry kprobe anyway.
+ * which must then be there; --handle-mm-fault needs the entry kprobe anyway.
  */
 static bool kp_lock_infer(unsigned int tier, const struct fl_kfeatures *kf,
 			  const struct fl_bpf_opts *o)
@@ -592,7 +592,7 @@ static int load_tier(struct fl_bpf *b, unsigned int tier, const struct fl_bpf_op
 	/*
 	 * abort / retry reasons: the fexit has the VMA; a kretprobe has not,
 	 * but where the kprobe tier loads its entry kprobe (preemptible
-	 * kernels, --hmf) that one keeps it for the kretprobe (kp_why)
+	 * kernels, --handle-mm-fault) that one keeps it for the kretprobe (kp_why)
 	 */
 	b->kv.ll_why = (tier == FL_TIER_FENTRY ||
 			(tier == FL_TIER_KPROBE && skel->rodata->hmf_entry)) &&
@@ -739,7 +739,7 @@ static void tag_not_timed(struct fl_bpf *b, struct fl_snapshot *s)
 	if (b->tier != FL_TIER_TRACEPOINT && !b->opts.time_hmf)
 		fl_snapshot_set_tag(s, FL_TAG_HMF_OFF,
 				    "not timed by default: an entry hook on every call costs about "
-				    "as much as the rest of the tier (record --hmf times it)");
+				    "as much as the rest of the tier (record --handle-mm-fault times it)");
 	if (fl_mmap_lock_off(&b->kf, b->opts.mmap_lock))
 		fl_snapshot_set_tag(s, FL_TAG_MMAP_LOCK_OFF, FL_MMAP_LOCK_OFF_WHY);
 }

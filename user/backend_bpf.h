@@ -24,7 +24,7 @@ struct fl_bpf_opts {
 	struct fl_tgid_filter *tgids;	/* !system_wide: the filter, shared with the
 					 * other skeletons (tgid_filter.h) */
 	bool follow_fork;	/* add children of traced tgids */
-	bool time_hmf;		/* --hmf: time handle_mm_fault calls (an entry hook per call) */
+	bool time_hmf;		/* --handle-mm-fault: time handle_mm_fault calls (an entry hook per call) */
 	bool mmap_lock;		/* --mmap-lock: attach the mmap_lock tracepoints where they are off by default */
 	const struct btf *btf;	/* the kernel's BTF (fl_btf_load()), read at start; NULL: loaded there */
 };

@@ -160,7 +160,7 @@ int kmod_mmap_lock(bool on, char *err, size_t errlen)
 	return kmod_control(on ? "mmap_lock on" : "mmap_lock auto", err, errlen);
 }
 
-/* record --hmf: time each handle_mm_fault call (a clock read more per call) */
+/* record --handle-mm-fault: time each handle_mm_fault call (a clock read more per call) */
 int kmod_time_hmf(bool on, char *err, size_t errlen)
 {
 	return kmod_control(on ? "hmf on" : "hmf off", err, errlen);

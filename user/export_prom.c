@@ -85,7 +85,7 @@ static const struct {
 	  "fault's entry (exceptions:page_fault_user/kernel) to its final handle_mm_fault "
 	  "return, retries included." },
 	{ "faultline_handle_mm_fault_seconds", "Duration in seconds of each handle_mm_fault "
-	  "call (entry to return; measured with --hmf)." },
+	  "call (entry to return; measured with --handle-mm-fault)." },
 	{ "faultline_mmap_lock_wait_read_seconds", "Time in seconds traced tasks waited to "
 	  "take mmap_lock for read (mmap_lock_start_locking to acquire_returned)." },
 	{ "faultline_mmap_lock_wait_write_seconds", "Time in seconds traced tasks waited to "

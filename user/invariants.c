@@ -56,7 +56,7 @@ int fl_snapshot_check(const struct fl_snapshot *s, FILE *out)
 	fl_snapshot_total(s, &t);
 	if (timed) {
 		verdict(&c, lat_cpu == 0, "CPUs where latency samples != faults ended", 0, lat_cpu);
-		/* the calls are always counted; their duration only with record --hmf */
+		/* the calls are always counted; their duration only with record --handle-mm-fault */
 		if (!fl_snapshot_tag(s, FL_TAG_HMF_OFF))
 			verdict(&c, hmf_cpu == 0, "CPUs where handle_mm_fault samples != calls", 0,
 				hmf_cpu);

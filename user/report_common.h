@@ -17,7 +17,7 @@ enum fl_figure {
 	FL_FIG_MMAP,		/* mmap_lock wait / hold */
 	FL_FIG_CONTENTION,	/* lock:contention on mmap_lock */
 	FL_FIG_VMSTAT,		/* /proc/vmstat counters */
-	FL_FIG_HMF_TIME,	/* handle_mm_fault duration (record --hmf) */
+	FL_FIG_HMF_TIME,	/* handle_mm_fault duration (record --handle-mm-fault) */
 	FL_FIG_LL_WHY,		/* why the lockless path gave up (FL_C_LLW_*) */
 	FL_FIG_NR,
 };

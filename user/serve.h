@@ -91,6 +91,7 @@ struct fl_serve_args {
 	const char *output;		/* -o: the snapshot written at exit, or NULL */
 	const char *run;
 	bool self_cost, time_hmf, mmap_lock, quiet;
+	const char *hmf_opt;		/* the spelling given: --handle-mm-fault or --hmf */
 };
 int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, size_t errlen);
 

@@ -59,6 +59,14 @@ static void test_record(void **state)
 	assert_int_equal(parse_record_args(4, v, &a, err, sizeof(err)), FL_ARGS_RUN);
 	assert_true(a.time_hmf);
 	assert_true(a.mmap_lock);
+	/* the name it has now; --hmf above is its first spelling, kept */
+	v = ARGV("record", "--handle-mm-fault", "-a");
+	assert_int_equal(parse_record_args(3, v, &a, err, sizeof(err)), FL_ARGS_RUN);
+	assert_true(a.time_hmf);
+	v = ARGV("record", "--handle-mm-fault", "--tier", "tracepoint", "-a");
+	assert_int_equal(parse_record_args(5, v, &a, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "--handle-mm-fault needs a handle_mm_fault hook: "
+			    "not with --tier tracepoint");
 	v = ARGV("record", "-q");
 	assert_int_equal(parse_record_args(2, v, &a, err, sizeof(err)), FL_ARGS_BAD);
 	assert_string_equal(err, "nothing to trace: give -- CMD, -p PID or -a");

@@ -62,6 +62,13 @@ static void test_options(void **state)
 	v = ARGV("serve", "-o", "/tmp/s.snap", "--output", "/tmp/t.snap");
 	assert_int_equal(parse_serve_args(5, v, &a, err, sizeof(err)), FL_ARGS_RUN);
 	assert_string_equal(a.output, "/tmp/t.snap");	/* the last one given */
+	/* --handle-mm-fault, and --hmf, its first spelling */
+	v = ARGV("serve", "--handle-mm-fault");
+	assert_int_equal(parse_serve_args(2, v, &a, err, sizeof(err)), FL_ARGS_RUN);
+	assert_true(a.time_hmf && !a.mmap_lock);
+	v = ARGV("serve", "--hmf", "--mmap-lock");
+	assert_int_equal(parse_serve_args(3, v, &a, err, sizeof(err)), FL_ARGS_RUN);
+	assert_true(a.time_hmf && a.mmap_lock);
 	v = ARGV("serve", "-h");
 	assert_int_equal(parse_serve_args(2, v, &a, err, sizeof(err)), FL_ARGS_HELP);
 }
@@ -81,6 +88,8 @@ static void test_refused(void **state)
 		{ 5, ARGV("serve", "-b", "kmod", "--tier", "fentry"), "--tier is for the bpf backend" },
 		{ 4, ARGV("serve", "--hmf", "--tier", "tracepoint"),
 		  "--hmf needs a handle_mm_fault hook: not with --tier tracepoint" },
+		{ 4, ARGV("serve", "--handle-mm-fault", "--tier", "tracepoint"),
+		  "--handle-mm-fault needs a handle_mm_fault hook: not with --tier tracepoint" },
 		{ 4, ARGV("serve", "-b", "kmod", "--self-cost"),
 		  "--self-cost times BPF programs: not with -b kmod" },
 		{ 4, ARGV("serve", "--cgroup", "/sys/fs/cgroup/x", "-a"), "--cgroup excludes -a and -p" },

@@ -111,9 +111,9 @@ static void usage(FILE *f)
 "                         (implies --locks; see Documentation/blame.rst)\n"
 "      --self-cost        also time faultline's own BPF programs (kernel BPF run-time\n"
 "                         statistics, on for the run): runs and ns per program\n"
-"      --hmf              also time each handle_mm_fault call (an entry hook per call:\n"
+"      --handle-mm-fault  also time each handle_mm_fault call (an entry hook per call:\n"
 "                         it about doubles what the bpf tiers cost a fault; -b kmod:\n"
-"                         one clock read more)\n"
+"                         one clock read more); --hmf is the same\n"
 "      --mmap-lock        record mmap_lock wait/hold where it is off by default for its\n"
 "                         cost (kernels < 6.14 with no lockless fault path: see probe)\n"
 "With CMD: CMD and its children are traced, its exit status is returned.\n");
@@ -515,11 +515,15 @@ static int check_record_args(const struct fl_record_args *a, char *err, size_t e
 		return fl_args_bad(err, errlen, "--phases/--locks%s figures are cumulative: not with -i",
 				   a->blame ? "/--blame" : "");
 	if (a->time_hmf && a->tier_req == FL_TIER_TRACEPOINT)
-		return fl_args_bad(err, errlen, "--hmf needs a handle_mm_fault hook: not with --tier tracepoint");
+		return fl_args_bad(err, errlen, "%s needs a handle_mm_fault hook: not with --tier tracepoint",
+				   a->hmf_opt);
 	if (a->self_cost && a->backend_req == FL_REC_B_KMOD)
 		return fl_args_bad(err, errlen, "--self-cost times BPF programs: not with -b kmod");
 	return FL_ARGS_RUN;
 }
+
+/* getopt values of the long options without a short one */
+enum { O_HMF_OLD = 256 };
 
 int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err, size_t errlen)
 {
@@ -536,7 +540,8 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 		{ "locks", no_argument, NULL, 'L' },
 		{ "blame", no_argument, NULL, 'B' },
 		{ "self-cost", no_argument, NULL, 'C' },
-		{ "hmf", no_argument, NULL, 'H' },
+		{ "handle-mm-fault", no_argument, NULL, 'H' },
+		{ "hmf", no_argument, NULL, O_HMF_OLD },	/* its first spelling */
 		{ "mmap-lock", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -591,7 +596,9 @@ int parse_record_args(int argc, char **argv, struct fl_record_args *a, char *err
 			a->self_cost = true;
 			break;
 		case 'H':
+		case O_HMF_OLD:
 			a->time_hmf = true;
+			a->hmf_opt = c == 'H' ? "--handle-mm-fault" : "--hmf";
 			break;
 		case 'M':
 			a->mmap_lock = true;

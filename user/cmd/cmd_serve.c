@@ -55,8 +55,8 @@ static void usage(FILE *f)
 "usage: faultline serve [--listen ADDR:PORT] [-a | -p PID | --cgroup PATH]\n"
 "                       [--per-cpu | --by llc|node] [--prom-buckets coarse|full]\n"
 "                       [-b auto|bpf|kmod] [--tier fentry|kprobe|tracepoint] [-i SEC]\n"
-"                       [--textfile DIR] [--run NAME] [--self-cost] [--hmf] [--mmap-lock]\n"
-"                       [-o FILE] [-d SEC] [-q]\n"
+"                       [--textfile DIR] [--run NAME] [--self-cost] [--handle-mm-fault]\n"
+"                       [--mmap-lock] [-o FILE] [-d SEC] [-q]\n"
 "  -l, --listen ADDR:PORT serve /metrics there (default " FL_SERVE_DEFAULT_LISTEN
 "; [V6]:PORT for IPv6;\n"
 "                         ADDR may be a name, e.g. localhost; port 0: any free port)\n"
@@ -77,7 +77,7 @@ static void usage(FILE *f)
 "  -o, --output FILE      at exit, write what /metrics served (all counts since start)\n"
 "                         as a snapshot for report / export / compare (atomic rename)\n"
 "      --self-cost        also export the BPF programs' own runs and run time\n"
-"      --hmf, --mmap-lock as record\n"
+"      --handle-mm-fault, --mmap-lock  as record\n"
 "  -d, --duration SEC     exit (status 0) after SEC seconds\n"
 "  -q, --quiet            no notes on stderr\n"
 "SIGTERM/SIGINT: detach and exit 0; SIGHUP: detach and attach the backend again.\n");
@@ -92,7 +92,7 @@ static void serve_defaults(struct fl_serve_args *a)
 	a->run = "serve";
 }
 
-enum { O_PERCPU = 256, O_BY, O_TIER, O_TEXTFILE, O_RUN, O_SELF, O_HMF, O_MMAP, O_CGROUP,
+enum { O_PERCPU = 256, O_BY, O_TIER, O_TEXTFILE, O_RUN, O_SELF, O_HMF, O_HMF_OLD, O_MMAP, O_CGROUP,
        O_PROM_BUCKETS };
 
 /* what the cross-option checks need beyond the arguments themselves */
@@ -197,7 +197,9 @@ static int parse_opt(int c, char *arg, struct fl_serve_args *a,
 		a->self_cost = true;
 		break;
 	case O_HMF:
+	case O_HMF_OLD:
 		a->time_hmf = true;
+		a->hmf_opt = c == O_HMF ? "--handle-mm-fault" : "--hmf";
 		break;
 	case O_MMAP:
 		a->mmap_lock = true;
@@ -231,8 +233,8 @@ static int check_args(struct fl_serve_args *a, const struct serve_seen *seen,
 	if (a->backend_req == FL_REC_B_KMOD && a->tier_req)
 		return fl_args_bad(err, errlen, "--tier is for the bpf backend");
 	if (a->time_hmf && a->tier_req == FL_TIER_TRACEPOINT)
-		return fl_args_bad(err, errlen, "--hmf needs a handle_mm_fault hook: not with "
-				   "--tier tracepoint");
+		return fl_args_bad(err, errlen, "%s needs a handle_mm_fault hook: not with "
+				   "--tier tracepoint", a->hmf_opt);
 	if (a->backend_req == FL_REC_B_KMOD && a->self_cost)
 		return fl_args_bad(err, errlen, "--self-cost times BPF programs: not with -b kmod");
 	return FL_ARGS_RUN;
@@ -255,7 +257,8 @@ int parse_serve_args(int argc, char **argv, struct fl_serve_args *a, char *err, 
 		{ "textfile", required_argument, NULL, O_TEXTFILE },
 		{ "run", required_argument, NULL, O_RUN },
 		{ "self-cost", no_argument, NULL, O_SELF },
-		{ "hmf", no_argument, NULL, O_HMF },
+		{ "handle-mm-fault", no_argument, NULL, O_HMF },
+		{ "hmf", no_argument, NULL, O_HMF_OLD },	/* its first spelling */
 		{ "mmap-lock", no_argument, NULL, O_MMAP },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },

@@ -55,7 +55,8 @@ struct fl_record_args {
 	bool quiet;
 	bool phases, locks;
 	bool self_cost;			/* time our BPF programs (kernel bpf stats) */
-	bool time_hmf;			/* --hmf: time handle_mm_fault calls */
+	bool time_hmf;			/* --handle-mm-fault: time handle_mm_fault calls */
+	const char *hmf_opt;		/* the spelling given: --handle-mm-fault or --hmf */
 	bool mmap_lock;			/* --mmap-lock: where they are off by default for their cost */
 	bool blame;			/* --blame: mmap_lock write holders (implies --locks) */
 	char **cmd;			/* NULL-terminated, or NULL */

@@ -75,40 +75,40 @@ static void bpf_stop(struct fl_be *be)
 
 /*
  * --mmap-lock / --handle-mm-fault (or back to the module's defaults) for
- * the enable kmod_start sends
+ * the enable fl_kmod_start sends
  */
 static int kmod_start_be(struct fl_be *be, unsigned int tier, bool exact, char *err,
 			 size_t len)
 {
 	(void)tier;	/* the module has the kprobe tier only (the parsers refuse --tier) */
 	(void)exact;
-	if (kmod_mmap_lock(be->req.bpf.mmap_lock, err, len))
+	if (fl_kmod_mmap_lock(be->req.bpf.mmap_lock, err, len))
 		return -1;
-	if (kmod_time_hmf(be->req.bpf.time_hmf, err, len))
+	if (fl_kmod_time_hmf(be->req.bpf.time_hmf, err, len))
 		return -1;
 	/* refused (hooks absent: 5.10 has no mmap_lock tracepoints): said, not fatal */
-	if (kmod_blame(be->req.blame, be->kmod_blame_why, sizeof(be->kmod_blame_why)) &&
+	if (fl_kmod_blame(be->req.blame, be->kmod_blame_why, sizeof(be->kmod_blame_why)) &&
 	    !be->req.blame)
 		return fl_fail(err, len, "%s", be->kmod_blame_why);
-	return kmod_start(be->req.bpf.tgid, err, len);
+	return fl_kmod_start(be->req.bpf.tgid, err, len);
 }
 
 static int kmod_read_be(struct fl_be *be, struct fl_snapshot *s, char *err, size_t errlen)
 {
 	(void)be;
-	return kmod_read(s, err, errlen);
+	return fl_kmod_read(s, err, errlen);
 }
 
 static int kmod_arm_be(struct fl_be *be, char *err, size_t errlen)
 {
 	(void)be;
-	return kmod_arm(err, errlen);
+	return fl_kmod_arm(err, errlen);
 }
 
 static void kmod_stop_be(struct fl_be *be)
 {
 	(void)be;
-	kmod_stop();
+	fl_kmod_stop();
 }
 
 static const struct fl_be_ops ops_bpf = {
@@ -182,7 +182,7 @@ int fl_be_start(struct fl_be *be, const struct fl_be_req *req)
 	be->id = FL_BACKEND_NONE;
 	fl_tgid_filter_init(&be->tgids, req->bpf.system_wide ? 0 : req->bpf.tgid);
 	if (req->backend_req == FL_REC_B_KMOD) {
-		if (!kmod_loaded()) {
+		if (!fl_kmod_loaded()) {
 			fprintf(stderr, "faultline %s: faultline.ko is not loaded (insmod module/faultline.ko)\n",
 				cmd);
 			return -1;
@@ -209,7 +209,7 @@ int fl_be_start(struct fl_be *be, const struct fl_be_req *req)
 	if (req->no_kmod) {
 		snprintf(kmsg, sizeof(kmsg), "kmod backend: not with these options (the module "
 			 "filters one thread group)");
-	} else if (kmod_loaded()) {
+	} else if (fl_kmod_loaded()) {
 		if (!be_start(be, &ops_kmod, FL_TIER_KPROBE, true, kerr, sizeof(kerr))) {
 			say(be, fentry_err);
 			if (!req->quiet)

@@ -47,7 +47,7 @@ static int module_listed(void)
 	return found;
 }
 
-int kmod_loaded(void)
+int fl_kmod_loaded(void)
 {
 	if (is_dir(kmod_dir()))
 		return 1;
@@ -132,7 +132,7 @@ static int kmod_control(const char *cmd, char *err, size_t errlen)
 	return 0;
 }
 
-int kmod_start(unsigned int tgid, char *err, size_t errlen)
+int fl_kmod_start(unsigned int tgid, char *err, size_t errlen)
 {
 	char cmd[32];
 
@@ -143,30 +143,30 @@ int kmod_start(unsigned int tgid, char *err, size_t errlen)
 	return kmod_control(cmd, err, errlen);
 }
 
-int kmod_arm(char *err, size_t errlen)
+int fl_kmod_arm(char *err, size_t errlen)
 {
 	if (kmod_control("reset", err, errlen) || kmod_control("enable", err, errlen))
 		return -1;
 	return 0;
 }
 
-int kmod_blame(bool on, char *err, size_t errlen)
+int fl_kmod_blame(bool on, char *err, size_t errlen)
 {
 	return kmod_control(on ? "blame on" : "blame off", err, errlen);
 }
 
-int kmod_mmap_lock(bool on, char *err, size_t errlen)
+int fl_kmod_mmap_lock(bool on, char *err, size_t errlen)
 {
 	return kmod_control(on ? "mmap_lock on" : "mmap_lock auto", err, errlen);
 }
 
 /* record --handle-mm-fault: time each handle_mm_fault call (a clock read more per call) */
-int kmod_time_hmf(bool on, char *err, size_t errlen)
+int fl_kmod_time_hmf(bool on, char *err, size_t errlen)
 {
 	return kmod_control(on ? "hmf on" : "hmf off", err, errlen);
 }
 
-int kmod_read(struct fl_snapshot *s, char *err, size_t errlen)
+int fl_kmod_read(struct fl_snapshot *s, char *err, size_t errlen)
 {
 	char path[512], why[384];
 	int fd, ret;
@@ -193,7 +193,7 @@ int kmod_read(struct fl_snapshot *s, char *err, size_t errlen)
 	return 0;
 }
 
-void kmod_stop(void)
+void fl_kmod_stop(void)
 {
 	char err[256];
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * user/backend_kmod.c against a fake module directory (FAULTLINE_KMOD_DIR):
- * the command sequence kmod_start/kmod_arm/kmod_stop write through the
- * session file (one open from the first command to kmod_stop), and kmod_read parsing a
+ * the command sequence fl_kmod_start/fl_kmod_arm/fl_kmod_stop write through the
+ * session file (one open from the first command to fl_kmod_stop), and fl_kmod_read parsing a
  * snapshot written by user/snapshot.c, rejecting garbage and a BPF snapshot.
  */
 #include <stdarg.h>
@@ -101,10 +101,10 @@ static void test_loaded(void **state)
 {
 	char path[128];
 
-	assert_int_equal(kmod_loaded(), 1);
+	assert_int_equal(fl_kmod_loaded(), 1);
 	snprintf(path, sizeof(path), "%s/nonexistent", dir);
 	setenv("FAULTLINE_KMOD_DIR", path, 1);
-	assert_int_equal(kmod_loaded(), 0);
+	assert_int_equal(fl_kmod_loaded(), 0);
 	setenv("FAULTLINE_KMOD_DIR", dir, 1);
 }
 
@@ -112,15 +112,15 @@ static void test_start_stop_sequence(void **state)
 {
 	char err[256] = "", buf[256];
 
-	assert_int_equal(kmod_start(4321, err, sizeof(err)), 0);
+	assert_int_equal(fl_kmod_start(4321, err, sizeof(err)), 0);
 	get_file("session", buf, sizeof(buf));
-	/* nothing counts before kmod_arm: the collector's baselines come first */
+	/* nothing counts before fl_kmod_arm: the collector's baselines come first */
 	assert_string_equal(buf, "disable\ntgid 4321\n");
-	assert_int_equal(kmod_arm(err, sizeof(err)), 0);
-	kmod_stop();
+	assert_int_equal(fl_kmod_arm(err, sizeof(err)), 0);
+	fl_kmod_stop();
 	get_file("session", buf, sizeof(buf));
 	assert_string_equal(buf, "disable\ntgid 4321\nreset\nenable\ndisable\n");
-	kmod_stop();	/* idempotent: no session, nothing written */
+	fl_kmod_stop();	/* idempotent: no session, nothing written */
 	get_file("session", buf, sizeof(buf));
 	assert_string_equal(buf, "disable\ntgid 4321\nreset\nenable\ndisable\n");
 }
@@ -130,17 +130,17 @@ static void test_mmap_lock(void **state)
 	char err[256] = "", buf[256];
 
 	put_file("session", "", 0);
-	assert_int_equal(kmod_mmap_lock(true, err, sizeof(err)), 0);
-	assert_int_equal(kmod_start(7, err, sizeof(err)), 0);
-	assert_int_equal(kmod_arm(err, sizeof(err)), 0);
-	kmod_stop();
-	assert_int_equal(kmod_mmap_lock(false, err, sizeof(err)), 0);
-	kmod_stop();
+	assert_int_equal(fl_kmod_mmap_lock(true, err, sizeof(err)), 0);
+	assert_int_equal(fl_kmod_start(7, err, sizeof(err)), 0);
+	assert_int_equal(fl_kmod_arm(err, sizeof(err)), 0);
+	fl_kmod_stop();
+	assert_int_equal(fl_kmod_mmap_lock(false, err, sizeof(err)), 0);
+	fl_kmod_stop();
 	get_file("session", buf, sizeof(buf));
 	assert_string_equal(buf, "mmap_lock on\ndisable\ntgid 7\nreset\nenable\ndisable\n"
 				 "mmap_lock auto\ndisable\n");
 	setenv("FAULTLINE_KMOD_DIR", "/nonexistent/faultline", 1);
-	assert_int_equal(kmod_mmap_lock(true, err, sizeof(err)), -1);
+	assert_int_equal(fl_kmod_mmap_lock(true, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "/nonexistent/faultline/session"));
 	setenv("FAULTLINE_KMOD_DIR", dir, 1);
 }
@@ -150,13 +150,13 @@ static void test_time_hmf(void **state)
 	char err[256] = "", buf[256];
 
 	put_file("session", "", 0);
-	assert_int_equal(kmod_time_hmf(true, err, sizeof(err)), 0);
-	assert_int_equal(kmod_time_hmf(false, err, sizeof(err)), 0);
+	assert_int_equal(fl_kmod_time_hmf(true, err, sizeof(err)), 0);
+	assert_int_equal(fl_kmod_time_hmf(false, err, sizeof(err)), 0);
 	get_file("session", buf, sizeof(buf));
 	assert_string_equal(buf, "hmf on\nhmf off\n");
-	kmod_stop();
+	fl_kmod_stop();
 	setenv("FAULTLINE_KMOD_DIR", "/nonexistent/faultline", 1);
-	assert_int_equal(kmod_time_hmf(true, err, sizeof(err)), -1);
+	assert_int_equal(fl_kmod_time_hmf(true, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "/nonexistent/faultline/session"));
 	setenv("FAULTLINE_KMOD_DIR", dir, 1);
 }
@@ -166,7 +166,7 @@ static void test_start_without_module(void **state)
 	char err[256] = "";
 
 	setenv("FAULTLINE_KMOD_DIR", "/nonexistent/faultline", 1);
-	assert_int_equal(kmod_start(0, err, sizeof(err)), -1);
+	assert_int_equal(fl_kmod_start(0, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "/nonexistent/faultline/session"));
 	assert_non_null(strstr(err, "load the faultline.ko built with this collector"));
 	setenv("FAULTLINE_KMOD_DIR", dir, 1);
@@ -178,7 +178,7 @@ static void test_read_snapshot(void **state)
 	char err[256] = "";
 
 	write_snapshot(FL_BACKEND_KMOD, 300);	/* > 64 KiB: exercises the read loop */
-	assert_int_equal(kmod_read(&s, err, sizeof(err)), 0);
+	assert_int_equal(fl_kmod_read(&s, err, sizeof(err)), 0);
 	assert_int_equal(s.hdr.backend, FL_BACKEND_KMOD);
 	assert_int_equal(s.hdr.nr_cpus, 300);
 	assert_int_equal(s.hdr.filter_tgid, 42);
@@ -198,7 +198,7 @@ static void test_read_rejects_bpf_snapshot(void **state)
 	char err[256] = "";
 
 	write_snapshot(FL_BACKEND_BPF, 2);
-	assert_int_equal(kmod_read(&s, err, sizeof(err)), -1);
+	assert_int_equal(fl_kmod_read(&s, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "not kmod"));
 }
 
@@ -208,10 +208,10 @@ static void test_read_rejects_garbage(void **state)
 	char err[256] = "";
 
 	put_file("snapshot", "hello, world\n", 13);
-	assert_int_equal(kmod_read(&s, err, sizeof(err)), -1);
+	assert_int_equal(fl_kmod_read(&s, err, sizeof(err)), -1);
 	assert_true(strlen(err) > 0);
 	put_file("snapshot", "", 0);
-	assert_int_equal(kmod_read(&s, err, sizeof(err)), -1);
+	assert_int_equal(fl_kmod_read(&s, err, sizeof(err)), -1);
 }
 
 int main(void)

@@ -152,7 +152,7 @@ int cmd_probe(int argc, char **argv)
 		fl_kfields_print(stdout, btf, fl_ksyms_data(NULL, 0));
 		btf__free(btf);
 	}
-	kmod = kmod_loaded();
+	kmod = fl_kmod_loaded();
 	printf("kmod backend: %s\n", kmod ? "faultline.ko loaded" : "faultline.ko not loaded");
 	if (ok[FL_TIER_FENTRY])
 		use = FL_TIER_FENTRY;

@@ -289,7 +289,7 @@ static void load(struct fl_blame *b, const struct fl_blame_opts *o,
 	}
 }
 
-struct fl_blame *fl_blame_open(const struct fl_blame_opts *o, char *err, size_t errlen)
+struct fl_blame *fl_blame_start(const struct fl_blame_opts *o, char *err, size_t errlen)
 {
 	struct fl_kfeatures kf;
 	struct fl_blame *b;
@@ -335,7 +335,7 @@ struct fl_blame *fl_blame_open(const struct fl_blame_opts *o, char *err, size_t 
 	return b;
 }
 
-struct fl_blame *fl_blame_open_kmod(const char *why, char *err, size_t errlen)
+struct fl_blame *fl_blame_start_kmod(const char *why, char *err, size_t errlen)
 {
 	struct fl_blame *b = calloc(1, sizeof(*b));
 
@@ -361,7 +361,7 @@ const char *fl_blame_describe(const struct fl_blame *b)
 	return b->desc;
 }
 
-void fl_blame_close(struct fl_blame *b)
+void fl_blame_stop(struct fl_blame *b)
 {
 	if (!b)
 		return;

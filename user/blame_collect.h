@@ -5,18 +5,18 @@
  * (ebpf/blame.bpf.c) beside the main backend; Documentation/blame.rst.
  *
  *	struct fl_blame_opts o = { .btf = btf, .tgids = &be.tgids_or_NULL };
- *	struct fl_blame *b = fl_blame_open(&o, err, sizeof(err));
+ *	struct fl_blame *b = fl_blame_start(&o, err, sizeof(err));
  *	...workload runs...
  *	fl_blame_read(b, &snap, err, sizeof(err));	// before writing snap
- *	fl_blame_close(b);
+ *	fl_blame_stop(b);
  *
- * fl_blame_open() fails (NULL) only for bad arguments or out of memory; a
+ * fl_blame_start() fails (NULL) only for bad arguments or out of memory; a
  * kernel that cannot run it still gets a handle whose snapshot says
  * "blame=unavailable (why)", never zero figures.
  *
  * The rows and their reading are blame_rows.h and blame_model.h.
  *
- * What fl_blame_read() adds (cumulative since open; replaces sections of
+ * What fl_blame_read() adds (cumulative since start; replaces sections of
  * the same types):
  *   FL_SEC_BLAME        struct fl_blame_row per call site, by wait caused (top BL_TOP_ROWS)
  *   FL_SEC_BLAME_TOTAL  one struct fl_blame_total
@@ -48,16 +48,16 @@ struct fl_blame_opts {
 					 * every task */
 };
 
-struct fl_blame *fl_blame_open(const struct fl_blame_opts *o, char *err, size_t errlen);
+struct fl_blame *fl_blame_start(const struct fl_blame_opts *o, char *err, size_t errlen);
 /*
  * -b kmod: faultline.ko's own holder hooks (`blame on`, module/blame.c); its
  * snapshot brings the rows, fl_blame_read() makes them the same sections.
  * why: the module refused `blame on` (the handle says unavailable), or NULL.
  */
-struct fl_blame *fl_blame_open_kmod(const char *why, char *err, size_t errlen);
+struct fl_blame *fl_blame_start_kmod(const char *why, char *err, size_t errlen);
 /* One line: "blame: tracepoint (...)" or "blame: unavailable (why)". */
 const char *fl_blame_describe(const struct fl_blame *b);
 int fl_blame_read(struct fl_blame *b, struct fl_snapshot *s, char *err, size_t errlen);
-void fl_blame_close(struct fl_blame *b);
+void fl_blame_stop(struct fl_blame *b);
 
 #endif

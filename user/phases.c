@@ -633,7 +633,7 @@ static void describe(struct fl_phases *p)
 			 p->naming);
 }
 
-struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size_t errlen)
+struct fl_phases *fl_phases_start(const struct fl_phases_opts *o, char *err, size_t errlen)
 {
 	struct load_env env = {0};
 	struct fl_kfeatures kf;
@@ -744,7 +744,7 @@ const char *fl_phases_describe(const struct fl_phases *p)
 	return p->desc;
 }
 
-void fl_phases_close(struct fl_phases *p)
+void fl_phases_stop(struct fl_phases *p)
 {
 	if (!p)
 		return;

@@ -8,18 +8,18 @@
  *
  *	struct fl_phases_opts po = { .tgids = &be.tgids_or_NULL,
  *				     .phases = true, .locks = true };
- *	struct fl_phases *ph = fl_phases_open(&po, err, sizeof(err));
+ *	struct fl_phases *ph = fl_phases_start(&po, err, sizeof(err));
  *	...workload runs...
  *	fl_phases_read(ph, &snap, err, sizeof(err));	// before writing snap
- *	fl_phases_close(ph);
+ *	fl_phases_stop(ph);
  *
- * fl_phases_open() fails (NULL) only for bad arguments or out of memory.  A
+ * fl_phases_start() fails (NULL) only for bad arguments or out of memory.  A
  * kernel that cannot run a part (no fentry, no contention tracepoints, not
  * root) still gets a handle: what it could not load is written into the
  * snapshot as "unavailable (reason)" tags, never as zero figures.
  *
  * What fl_phases_read() adds to the snapshot (values are cumulative since
- * open; sections of the same types already in s->extra are replaced):
+ * start; sections of the same types already in s->extra are replaced):
  *   FL_SEC_PHASES        per possible CPU struct fl_phase_stats (if phases ran)
  *   FL_SEC_LOCKS         per possible CPU struct fl_lock_stats  (if locks ran)
  *   FL_SEC_LOCK_CALLERS  top callers of "other" contention, symbolised
@@ -60,13 +60,13 @@ struct fl_phases_opts {
 				 * environment (for `record`) */
 };
 
-struct fl_phases *fl_phases_open(const struct fl_phases_opts *o, char *err, size_t errlen);
+struct fl_phases *fl_phases_start(const struct fl_phases_opts *o, char *err, size_t errlen);
 /* One line: what is loaded, e.g. "phases: fentry (zero unavailable), locks: tracepoint". */
 const char *fl_phases_describe(const struct fl_phases *p);
 /* probe's list: each phase's function hooks, used, absent or superseded. */
 void fl_phases_probe(FILE *out, const struct btf *btf);
 int fl_phases_read(struct fl_phases *p, struct fl_snapshot *s, char *err, size_t errlen);
-void fl_phases_close(struct fl_phases *p);
+void fl_phases_stop(struct fl_phases *p);
 /* record --self-cost: tag s with these programs' runs and run time (selfcost.h). */
 int fl_phases_tag_runs(struct fl_phases *p, struct fl_snapshot *s);
 

@@ -256,9 +256,9 @@ static void record_cleanup(struct rec *r)
 	int st = 0;
 
 	if (r->ph)
-		fl_phases_close(r->ph);
+		fl_phases_stop(r->ph);
 	r->ph = NULL;
-	fl_blame_close(r->bl);
+	fl_blame_stop(r->bl);
 	r->bl = NULL;
 	fl_be_stop(&r->be);
 	btf__free(r->btf);
@@ -629,7 +629,7 @@ static int start_phases(struct rec *r)
 	r->locks_caveat = r->a.locks ? fl_spin_contention_caveat(NULL) : NULL;
 	if (r->locks_caveat && !r->a.quiet)
 		fprintf(stderr, "faultline record: note: %s\n", r->locks_caveat);
-	r->ph = fl_phases_open(&po, err, sizeof(err));
+	r->ph = fl_phases_start(&po, err, sizeof(err));
 	if (!r->ph) {
 		fprintf(stderr, "faultline record: --phases/--locks: %s\n", err);
 		return -1;
@@ -652,10 +652,10 @@ static int start_blame(struct rec *r)
 	char err[512];
 
 	if (r->be.id == FL_BACKEND_KMOD)
-		r->bl = fl_blame_open_kmod(r->be.kmod_blame_why[0] ? r->be.kmod_blame_why : NULL,
-					   err, sizeof(err));
+		r->bl = fl_blame_start_kmod(r->be.kmod_blame_why[0] ? r->be.kmod_blame_why : NULL,
+					    err, sizeof(err));
 	else
-		r->bl = fl_blame_open(&bo, err, sizeof(err));
+		r->bl = fl_blame_start(&bo, err, sizeof(err));
 	if (!r->bl) {
 		fprintf(stderr, "faultline record: --blame: %s\n", err);
 		return -1;

@@ -59,7 +59,7 @@ static int fl_control_exec(const char *cmd)
 		WRITE_ONCE(fl_time_hmf, cmd[5] == 'n');
 	} else if (!strcmp(cmd, "reset")) {
 		fl_stats_reset();
-		fl_bl_reset();
+		fl_blame_reset();
 		fl_probes_blame_reset();
 		fl_nmissed_base = fl_probes_nmissed();
 	} else if (!strncmp(cmd, "tgid ", 5)) {

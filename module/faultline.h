@@ -159,36 +159,37 @@ static __always_inline bool fl_filter_match(unsigned int tgid)
  * hooks are rows of probes.c's table (FL_FEAT_BLAME*); probes.c arms them
  * and calls into it, never the other way round.
  */
-extern bool fl_bl_armed;
-void fl_bl_exit(void);
-int fl_bl_set(bool on);			/* fl_mutex held; next arming */
-bool fl_bl_wanted(void);
-enum { FL_BL_BY_NONE, FL_BL_BY_TP, FL_BL_BY_RWSEM };	/* how write holds are seen */
-void fl_bl_arm(int how);		/* fl_mutex held, blame's rows hooked */
-void fl_bl_disarm(void);		/* before blame's rows are unhooked */
-void fl_bl_reset(void);			/* fl_mutex held */
-unsigned int fl_bl_nrows(void);
-unsigned int fl_bl_fill(struct fl_blame_row *rows, struct fl_blame_total *t, u64 ran);
-void fl_bl_start(struct mm_struct *mm, bool write, u64 now);
-void fl_bl_acquired(struct mm_struct *mm, bool write, bool success, u64 now);
-void fl_bl_released(struct mm_struct *mm, bool write, u64 now);
-void fl_bl_task_exit(void);
-void fl_bl_contend_begin(struct fl_slot *s, struct mm_struct *mm, unsigned int lcb);
-void fl_bl_contend_end(struct fl_slot *s, u64 d);
+extern bool fl_blame_armed;
+void fl_blame_exit(void);
+int fl_blame_set(bool on);			/* fl_mutex held; next arming */
+bool fl_blame_wanted(void);
+/* how the write holds are seen */
+enum fl_blame_by { FL_BLAME_BY_NONE, FL_BLAME_BY_TP, FL_BLAME_BY_RWSEM };
+void fl_blame_arm(enum fl_blame_by how);	/* fl_mutex held, blame's rows hooked */
+void fl_blame_disarm(void);		/* before blame's rows are unhooked */
+void fl_blame_reset(void);			/* fl_mutex held */
+unsigned int fl_blame_nrows(void);
+unsigned int fl_blame_fill(struct fl_blame_row *rows, struct fl_blame_total *t, u64 ran);
+void fl_blame_start(struct mm_struct *mm, bool write, u64 now);
+void fl_blame_acquired(struct mm_struct *mm, bool write, bool success, u64 now);
+void fl_blame_released(struct mm_struct *mm, bool write, u64 now);
+void fl_blame_task_exit(void);
+void fl_blame_contend_begin(struct fl_slot *s, struct mm_struct *mm, unsigned int lcb);
+void fl_blame_contend_end(struct fl_slot *s, u64 d);
 /* blame's own handlers, the probes of its rows */
-void fl_bl_switch(void *data, bool preempt, struct task_struct *prev, struct task_struct *next);
+void fl_blame_switch(void *data, bool preempt, struct task_struct *prev, struct task_struct *next);
 #if FL_HAVE_VMSCAN_BEGIN_GFP_ORDER_MEMCG
-void fl_bl_reclaim_begin(void *data, gfp_t gfp, int order, struct mem_cgroup *memcg);
+void fl_blame_reclaim_begin(void *data, gfp_t gfp, int order, struct mem_cgroup *memcg);
 #else
-void fl_bl_reclaim_begin(void *data, int order, gfp_t gfp);
+void fl_blame_reclaim_begin(void *data, int order, gfp_t gfp);
 #endif
-void fl_bl_reclaim_end(void *data, unsigned long nr_reclaimed);
-int fl_bl_dw_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
-int fl_bl_dw_ret_void(struct kretprobe_instance *ri, struct pt_regs *regs);
-int fl_bl_dw_ret_killable(struct kretprobe_instance *ri, struct pt_regs *regs);
-int fl_bl_dw_ret_trylock(struct kretprobe_instance *ri, struct pt_regs *regs);
-int fl_bl_up_write(struct kprobe *p, struct pt_regs *regs);
-int fl_bl_downgrade(struct kprobe *p, struct pt_regs *regs);
+void fl_blame_reclaim_end(void *data, unsigned long nr_reclaimed);
+int fl_blame_dw_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
+int fl_blame_dw_ret_void(struct kretprobe_instance *ri, struct pt_regs *regs);
+int fl_blame_dw_ret_killable(struct kretprobe_instance *ri, struct pt_regs *regs);
+int fl_blame_dw_ret_trylock(struct kretprobe_instance *ri, struct pt_regs *regs);
+int fl_blame_up_write(struct kprobe *p, struct pt_regs *regs);
+int fl_blame_downgrade(struct kprobe *p, struct pt_regs *regs);
 
 /* Count the current task?  Enabled, a user task with an mm, traced. */
 static __always_inline bool fl_want(void)

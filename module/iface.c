@@ -63,7 +63,7 @@ static void fl_snapshot_blame(struct fl_blob *b, struct fl_snap_header *h, char 
 	sec->size = sizeof(*t);
 	sec = (struct fl_section *)p;
 	p += sizeof(*sec);
-	nr = fl_bl_fill((struct fl_blame_row *)p, t, fl_probes_blame_ran());
+	nr = fl_blame_fill((struct fl_blame_row *)p, t, fl_probes_blame_ran());
 	sec->type = FL_SEC_BLAME;
 	sec->count = nr;
 	sec->size = nr * sizeof(struct fl_blame_row);
@@ -74,7 +74,7 @@ static void fl_snapshot_blame(struct fl_blob *b, struct fl_snap_header *h, char 
 static int fl_snapshot_open(struct inode *inode, struct file *file)
 {
 	size_t n = nr_cpu_ids, cpu_sz, on_sz, len;
-	unsigned int cpu, nrows = fl_bl_nrows();
+	unsigned int cpu, nrows = fl_blame_nrows();
 	struct fl_snap_header *h;
 	struct fl_section *sec;
 	struct fl_cpu_stats *cs;

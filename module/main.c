@@ -168,7 +168,7 @@ static int __init fl_init(void)
 
 err_probes:
 	fl_probes_unregister();
-	fl_bl_exit();
+	fl_blame_exit();
 err_stats:
 	fl_stats_exit();
 err_filter:
@@ -181,7 +181,7 @@ static void __exit fl_exit(void)
 	fl_iface_exit();		/* waits for open readers' in-flight calls */
 	WRITE_ONCE(fl_enabled, false);
 	fl_probes_unregister();		/* waits for in-flight handlers */
-	fl_bl_exit();
+	fl_blame_exit();
 	fl_stats_exit();
 	fl_filter_exit();
 	pr_info("unloaded\n");

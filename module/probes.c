@@ -333,11 +333,11 @@ enum fl_krp_row {
 	.hook = h, .sym = fn, FL_KRP_FP_OK				\
 	.rp = { .entry_handler = fl_hmf_entry, .handler = fl_hmf_ret,	\
 		.data_size = sizeof(struct fl_hmf_data) } }
-#define FL_BL_KRP(fn, ret) {						\
+#define FL_BLAME_KRP(fn, ret) {						\
 	.hook = -1, .feat = FL_FEAT_BLAME_RWSEM, .sym = fn,		\
-	.rp = { .entry_handler = fl_bl_dw_entry, .handler = ret,	\
+	.rp = { .entry_handler = fl_blame_dw_entry, .handler = ret,	\
 		.data_size = sizeof(struct mm_struct *), .maxactive = 64 } }
-#define FL_BL_KP(fn, handler) {						\
+#define FL_BLAME_KP(fn, handler) {						\
 	.hook = -1, .feat = FL_FEAT_BLAME_RWSEM, .sym = fn, .pre = handler }
 
 static struct fl_krp fl_krps[FL_KRP_NR] = {
@@ -347,11 +347,11 @@ static struct fl_krp fl_krps[FL_KRP_NR] = {
 			      .rp = { .entry_handler = fl_lvma_entry, .handler = fl_lvma_ret,
 				      .data_size = sizeof(u32) } },
 	/* blame's write holds where the mmap_lock hooks are held off (blame.c) */
-	[FL_KRP_BL_DOWN_WRITE] = FL_BL_KRP("down_write", fl_bl_dw_ret_void),
-	[FL_KRP_BL_DOWN_WRITE_KILLABLE] = FL_BL_KRP("down_write_killable", fl_bl_dw_ret_killable),
-	[FL_KRP_BL_DOWN_WRITE_TRYLOCK] = FL_BL_KRP("down_write_trylock", fl_bl_dw_ret_trylock),
-	[FL_KRP_BL_UP_WRITE] = FL_BL_KP("up_write", fl_bl_up_write),
-	[FL_KRP_BL_DOWNGRADE_WRITE] = FL_BL_KP("downgrade_write", fl_bl_downgrade),
+	[FL_KRP_BL_DOWN_WRITE] = FL_BLAME_KRP("down_write", fl_blame_dw_ret_void),
+	[FL_KRP_BL_DOWN_WRITE_KILLABLE] = FL_BLAME_KRP("down_write_killable", fl_blame_dw_ret_killable),
+	[FL_KRP_BL_DOWN_WRITE_TRYLOCK] = FL_BLAME_KRP("down_write_trylock", fl_blame_dw_ret_trylock),
+	[FL_KRP_BL_UP_WRITE] = FL_BLAME_KP("up_write", fl_blame_up_write),
+	[FL_KRP_BL_DOWNGRADE_WRITE] = FL_BLAME_KP("downgrade_write", fl_blame_downgrade),
 };
 
 /* ---- tracepoint probes --------------------------------------------------- */
@@ -412,8 +412,8 @@ static void fl_mmap_start(struct mm_struct *mm, bool write)
 	s = fl_slot_claim(cs);
 	if (s)
 		fl_mmap_ev_start(&s->ms, now);
-	if (READ_ONCE(fl_bl_armed))
-		fl_bl_start(mm, write, now);
+	if (READ_ONCE(fl_blame_armed))
+		fl_blame_start(mm, write, now);
 	preempt_enable_notrace();
 }
 
@@ -430,8 +430,8 @@ static void fl_mmap_acquired(struct mm_struct *mm, bool write, bool success)
 	cs = fl_stats_this_cpu();
 	s = success ? fl_slot_claim(cs) : fl_slot_get();
 	fl_mmap_ev_acquired(s ? &s->ms : NULL, cs, write, success, now);
-	if (READ_ONCE(fl_bl_armed))
-		fl_bl_acquired(mm, write, success, now);
+	if (READ_ONCE(fl_blame_armed))
+		fl_blame_acquired(mm, write, success, now);
 	preempt_enable_notrace();
 }
 
@@ -449,8 +449,8 @@ static void fl_mmap_released(struct mm_struct *mm, bool write)
 	s = fl_slot_get();
 	if (s)
 		fl_mmap_ev_released(&s->ms, cs, write, now);
-	if (READ_ONCE(fl_bl_armed))
-		fl_bl_released(mm, write, now);
+	if (READ_ONCE(fl_blame_armed))
+		fl_blame_released(mm, write, now);
 	preempt_enable_notrace();
 }
 
@@ -513,8 +513,8 @@ static void fl_tp_contention_begin(void *data, void *lock, unsigned int flags)
 	cs = fl_stats_this_cpu();
 	s = fl_slot_claim(cs);
 	fl_mmap_ev_contend_begin(s ? &s->ms : NULL, cs, now);
-	if (s && READ_ONCE(fl_bl_armed))
-		fl_bl_contend_begin(s, current->mm, flags);
+	if (s && READ_ONCE(fl_blame_armed))
+		fl_blame_contend_begin(s, current->mm, flags);
 	preempt_enable_notrace();
 }
 
@@ -531,7 +531,7 @@ static void fl_tp_contention_end(void *data, void *lock, int ret)
 	cs = fl_stats_this_cpu();
 	s = fl_slot_get();
 	if (s && s->bl_wait && s->ms.contend_start_ns)
-		fl_bl_contend_end(s, now - s->ms.contend_start_ns);
+		fl_blame_contend_end(s, now - s->ms.contend_start_ns);
 	if (s)
 		fl_mmap_ev_contend_end(&s->ms, cs, now);
 	preempt_enable_notrace();
@@ -546,8 +546,8 @@ static void fl_tp_process_exit(void *data, struct task_struct *p)
 	if (p != current)
 		return;
 	fl_slot_release();
-	if (READ_ONCE(fl_bl_armed))
-		fl_bl_task_exit();
+	if (READ_ONCE(fl_blame_armed))
+		fl_blame_task_exit();
 }
 
 /* The exit's later mmap_lock events may have claimed the slot again. */
@@ -591,14 +591,14 @@ static struct fl_tp fl_tps[] = {
 	{ -1, "sched", "sched_process_free", fl_tp_process_free },
 	{ -1, "sched", "sched_process_fork", fl_tp_process_fork },
 	/* blame's, in the order of FL_BLAME_KMOD_HOOKS' bits (fl_probes_blame_ran) */
-	{ -1, "sched", "sched_switch", fl_bl_switch, .feat = FL_FEAT_BLAME },
-	{ -1, "vmscan", "mm_vmscan_direct_reclaim_begin", fl_bl_reclaim_begin,
+	{ -1, "sched", "sched_switch", fl_blame_switch, .feat = FL_FEAT_BLAME },
+	{ -1, "vmscan", "mm_vmscan_direct_reclaim_begin", fl_blame_reclaim_begin,
 	  .feat = FL_FEAT_BLAME },
-	{ -1, "vmscan", "mm_vmscan_direct_reclaim_end", fl_bl_reclaim_end,
+	{ -1, "vmscan", "mm_vmscan_direct_reclaim_end", fl_blame_reclaim_end,
 	  .feat = FL_FEAT_BLAME },
-	{ -1, "vmscan", "mm_vmscan_memcg_reclaim_begin", fl_bl_reclaim_begin,
+	{ -1, "vmscan", "mm_vmscan_memcg_reclaim_begin", fl_blame_reclaim_begin,
 	  .feat = FL_FEAT_BLAME },
-	{ -1, "vmscan", "mm_vmscan_memcg_reclaim_end", fl_bl_reclaim_end,
+	{ -1, "vmscan", "mm_vmscan_memcg_reclaim_end", fl_blame_reclaim_end,
 	  .feat = FL_FEAT_BLAME },
 };
 
@@ -865,8 +865,8 @@ static bool fl_probes_blame_ok(void)
 	return true;
 }
 
-/* After arming: how blame can see write holds (FL_BL_BY_*). */
-static int fl_probes_blame_by(void)
+/* After arming: how blame can see write holds (FL_BLAME_BY_*). */
+static enum fl_blame_by fl_probes_blame_by(void)
 {
 	bool held = false;
 	unsigned int i;
@@ -879,9 +879,9 @@ static int fl_probes_blame_by(void)
 		if (fl_tp_is_mmap(t) && t->state == FL_HS_HELD)
 			held = true;
 		else
-			return FL_BL_BY_NONE;
+			return FL_BLAME_BY_NONE;
 	}
-	return held ? FL_BL_BY_RWSEM : FL_BL_BY_TP;
+	return held ? FL_BLAME_BY_RWSEM : FL_BLAME_BY_TP;
 }
 
 /* Some mmap_lock hook held off: blame sees write holds on the rwsem write side. */
@@ -902,7 +902,7 @@ static bool fl_mmap_tps_held(void)
  */
 static void fl_feat_state(void)
 {
-	bool blame = fl_bl_wanted(), rwsem = blame && fl_mmap_tps_held();
+	bool blame = fl_blame_wanted(), rwsem = blame && fl_mmap_tps_held();
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
@@ -938,15 +938,15 @@ static int fl_feat_krps_register(enum fl_feat feat)
 }
 
 /* Arming, after the counts' hooks: blame's rows, the way its hooks allow. */
-static void fl_blame_arm(void)
+static void fl_probes_arm_blame(void)
 {
-	int how = fl_bl_wanted() ? fl_probes_blame_by() : FL_BL_BY_NONE;
+	enum fl_blame_by how = fl_blame_wanted() ? fl_probes_blame_by() : FL_BLAME_BY_NONE;
 	unsigned int i;
 
 	fl_feat_state();
-	if (how == FL_BL_BY_RWSEM && fl_feat_krps_register(FL_FEAT_BLAME_RWSEM))
-		how = FL_BL_BY_NONE;
-	for (i = 0; i < ARRAY_SIZE(fl_tps) && how != FL_BL_BY_NONE; i++) {
+	if (how == FL_BLAME_BY_RWSEM && fl_feat_krps_register(FL_FEAT_BLAME_RWSEM))
+		how = FL_BLAME_BY_NONE;
+	for (i = 0; i < ARRAY_SIZE(fl_tps) && how != FL_BLAME_BY_NONE; i++) {
 		struct fl_tp *t = &fl_tps[i];
 
 		if (t->feat != FL_FEAT_BLAME || t->state != FL_HS_LIVE)
@@ -955,7 +955,7 @@ static void fl_blame_arm(void)
 		if (t->armed)
 			t->ran = true;
 	}
-	fl_bl_arm(how);
+	fl_blame_arm(how);
 }
 
 /* `blame on|off` (fl_mutex held): applies at the next arming. */
@@ -966,7 +966,7 @@ int fl_probes_blame(bool on)
 	lockdep_assert_held(&fl_mutex);
 	if (on && !fl_probes_blame_ok())
 		return -ENODEV;
-	err = fl_bl_set(on);
+	err = fl_blame_set(on);
 	if (err)
 		return err;
 	if (!fl_armed)
@@ -1040,7 +1040,7 @@ void fl_probes_arm(void)
 		else
 			k->armed = true;
 	}
-	fl_blame_arm();
+	fl_probes_arm_blame();
 	fl_armed = true;
 }
 
@@ -1054,7 +1054,7 @@ static void fl_tps_unhook(void)
 	unsigned int i;
 	bool tp = false;
 
-	fl_bl_disarm();
+	fl_blame_disarm();
 	fl_krps_unregister(FL_FEAT_BLAME_RWSEM);
 	for (i = 0; i < ARRAY_SIZE(fl_tps); i++) {
 		struct fl_tp *t = &fl_tps[i];

@@ -91,10 +91,8 @@ int fl_snap_metric(const struct fl_snapshot *s, const char *kind, double *v,
 
 		if (unavailable(s, FL_FIG_LATENCY, why, len))
 			return -1;
-		if (!h->count) {
-			snprintf(why, len, "unavailable (no timed faults)");
-			return -1;
-		}
+		if (!h->count)
+			return fl_fail(why, len, "unavailable (no timed faults)");
 		*v = (double)fl_hist_quantile_ppm(h, !strcmp(kind, "fault_latency_p50") ?
 						  500000 : 990000);
 		return 0;
@@ -102,10 +100,8 @@ int fl_snap_metric(const struct fl_snapshot *s, const char *kind, double *v,
 	if (!strcmp(kind, "lockless_abort_pct")) {
 		if (unavailable(s, FL_FIG_LOCKLESS, why, len))
 			return -1;
-		if (!t.ll[FL_LL_ATTEMPTED]) {
-			snprintf(why, len, "unavailable (no lockless attempts seen)");
-			return -1;
-		}
+		if (!t.ll[FL_LL_ATTEMPTED])
+			return fl_fail(why, len, "unavailable (no lockless attempts seen)");
 		*v = 100.0 * t.ll[FL_LL_ABORTED] / t.ll[FL_LL_ATTEMPTED];
 		return 0;
 	}
@@ -117,15 +113,12 @@ int fl_snap_metric(const struct fl_snapshot *s, const char *kind, double *v,
 		memset(&h, 0, sizeof(h));
 		fl_hist_merge(&h, &t.hist[FL_H_MMAP_WAIT_R]);
 		fl_hist_merge(&h, &t.hist[FL_H_MMAP_WAIT_W]);
-		if (!h.count) {
-			snprintf(why, len, "unavailable (no mmap_lock acquisitions seen)");
-			return -1;
-		}
+		if (!h.count)
+			return fl_fail(why, len, "unavailable (no mmap_lock acquisitions seen)");
 		*v = (double)h.sum / h.count;
 		return 0;
 	}
-	snprintf(why, len, "unknown metric %s", kind);
-	return -1;
+	return fl_fail(why, len, "unknown metric %s", kind);
 }
 
 struct vals {
@@ -300,50 +293,36 @@ static int read_sums(struct fl_cmp *c)
 int fl_cmp_sum_metric(const struct fl_cmp_snapsum *ss, const struct fl_cmp_kind *kd,
 		      double *v, char *why, size_t len)
 {
-	if (!ss->ok) {
-		snprintf(why, len, "no readable snapshots");
-		return -1;
-	}
+	if (!ss->ok)
+		return fl_fail(why, len, "no readable snapshots");
 	if (kd->section == FL_CMP_PHASE) {
 		const struct fl_phases_summary *m = &ss->sum;
 
-		if (!m->phases) {
-			snprintf(why, len, "%s", ss->ph_why);
-			return -1;
-		}
-		if (!m->faults) {
-			snprintf(why, len, "unavailable (no faults with phase accounting)");
-			return -1;
-		}
+		if (!m->phases)
+			return fl_fail(why, len, "%s", ss->ph_why);
+		if (!m->faults)
+			return fl_fail(why, len, "unavailable (no faults with phase accounting)");
 		if (kd->idx == FL_CMP_LAT)
 			*v = m->lat_mean;
 		else if (kd->idx == FL_PH_NR)
 			*v = m->unattributed_mean;
-		else if (!m->phase_avail[kd->idx]) {
-			snprintf(why, len, "%s", ss->unav[kd->idx]);
-			return -1;
-		} else
+		else if (!m->phase_avail[kd->idx])
+			return fl_fail(why, len, "%s", ss->unav[kd->idx]);
+		else
 			*v = m->phase_mean[kd->idx];
 		return 0;
 	}
 	if (kd->section == FL_CMP_LOCK) {
-		if (!ss->sum.locks) {
-			snprintf(why, len, "%s", ss->lk_why);
-			return -1;
-		}
-		if (!ss->sum.lock_avail[kd->idx]) {
-			snprintf(why, len, "%s", ss->lk_unav[kd->idx]);
-			return -1;
-		}
-		if (!(ss->faults > 0)) {
-			snprintf(why, len, "unavailable (no faults counted to divide the wait by)");
-			return -1;
-		}
+		if (!ss->sum.locks)
+			return fl_fail(why, len, "%s", ss->lk_why);
+		if (!ss->sum.lock_avail[kd->idx])
+			return fl_fail(why, len, "%s", ss->lk_unav[kd->idx]);
+		if (!(ss->faults > 0))
+			return fl_fail(why, len, "unavailable (no faults counted to divide the wait by)");
 		*v = (double)ss->sum.lock_wait_ns[kd->idx] / ss->faults;
 		return 0;
 	}
-	snprintf(why, len, "unknown metric %s", kd->kind);
-	return -1;
+	return fl_fail(why, len, "unknown metric %s", kd->kind);
 }
 
 /* Values of a phase / lock kind for one side's series; gap set when none. */

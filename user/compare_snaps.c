@@ -247,10 +247,8 @@ static int v_cnt(const struct side_in *in, const void *arg, double *v, char *why
 
 static int per_s(const struct side_in *in, double x, double *v, char *why, size_t len)
 {
-	if (!in->snap.hdr.duration_ns) {
-		snprintf(why, len, "unavailable (the snapshot has no duration)");
-		return -1;
-	}
+	if (!in->snap.hdr.duration_ns)
+		return fl_fail(why, len, "unavailable (the snapshot has no duration)");
 	*v = x / (in->snap.hdr.duration_ns / 1e9);
 	return 0;
 }
@@ -271,10 +269,8 @@ static int per_mille(const struct side_in *in, double x, double *v, char *why, s
 {
 	double att = (double)in->t.ll[FL_LL_ATTEMPTED];
 
-	if (!(att > 0)) {
-		snprintf(why, len, "unavailable (no lockless attempts seen)");
-		return -1;
-	}
+	if (!(att > 0))
+		return fl_fail(why, len, "unavailable (no lockless attempts seen)");
 	*v = 1000 * x / att;
 	return 0;
 }
@@ -304,10 +300,8 @@ static int v_hist(const struct side_in *in, const void *arg, double *v, char *wh
 		*v = (double)h->count;
 		return 0;
 	}
-	if (!h->count) {
-		snprintf(why, len, "unavailable (no %s events recorded)", fl_hist_name(q->h));
-		return -1;
-	}
+	if (!h->count)
+		return fl_fail(why, len, "unavailable (no %s events recorded)", fl_hist_name(q->h));
 	if (q->what == -1)
 		*v = (double)h->max;
 	else if (q->what == -2)

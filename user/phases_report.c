@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "errbuf.h"
 #include "phases.h"
 
 
@@ -362,10 +363,9 @@ int fl_phases_explain(const struct fl_phases_summary *a, const struct fl_phases_
 	if (!len)
 		return -1;
 	buf[0] = 0;
-	if (!a->phases || !b->phases || !a->faults || !b->faults) {
-		snprintf(buf, len, "phases: not recorded in %s", !a->phases || !a->faults ? "A" : "B");
-		return -1;
-	}
+	if (!a->phases || !b->phases || !a->faults || !b->faults)
+		return fl_fail(buf, len, "phases: not recorded in %s",
+			       !a->phases || !a->faults ? "A" : "B");
 	dlat = b->lat_mean - a->lat_mean;
 	for (p = 0; p <= FL_PH_NR; p++) {
 		if (p < FL_PH_NR && !(a->phase_avail[p] && b->phase_avail[p]))

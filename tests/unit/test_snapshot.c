@@ -49,20 +49,27 @@ static void make_snap(struct fl_snapshot *s)
 	s->extra[0].data = strdup("abcde");
 }
 
+/* B: A written to a file and read back. */
+static void write_read(const struct fl_snapshot *a, struct fl_snapshot *b)
+{
+	char path[] = "/tmp/fl-snap-XXXXXX", err[256];
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(fl_snapshot_write_file(path, a, err, sizeof(err)), 0);
+	assert_int_equal(fl_snapshot_read_file(path, b, err, sizeof(err)), 0);
+	unlink(path);
+}
+
 static void test_round_trip(void **state)
 {
 	struct fl_snapshot a, b;
 	struct fl_cpu_stats tot;
-	char path[] = "/tmp/fl-snap-XXXXXX", err[256];
-	int fd = mkstemp(path);
 
 	(void)state;
-	assert_true(fd >= 0);
-	close(fd);
 	make_snap(&a);
-	assert_int_equal(fl_snapshot_write_file(path, &a, err, sizeof(err)), 0);
-	assert_int_equal(fl_snapshot_read_file(path, &b, err, sizeof(err)), 0);
-	unlink(path);
+	write_read(&a, &b);
 	assert_int_equal(b.hdr.nr_cpus, 3);
 	assert_string_equal(b.hdr.kernel_release, "6.12.117+deb12-amd64");
 	assert_memory_equal(a.cpus, b.cpus, 3 * sizeof(*a.cpus));
@@ -334,18 +341,12 @@ static void test_tag_replace(void **state)
 static void test_tag_renamed(void **state)
 {
 	struct fl_snapshot a, b;
-	char path[] = "/tmp/fl-snap-XXXXXX", err[256];
-	int fd = mkstemp(path);
 
 	(void)state;
-	assert_true(fd >= 0);
-	close(fd);
 	make_snap(&a);
 	assert_int_equal(fl_snapshot_set_tag(&a, "hmf_not_timed", "not timed by default"), 0);
 	assert_int_equal(fl_snapshot_set_tag(&a, "locks_caveat", "spinlock waits hidden"), 0);
-	assert_int_equal(fl_snapshot_write_file(path, &a, err, sizeof(err)), 0);
-	assert_int_equal(fl_snapshot_read_file(path, &b, err, sizeof(err)), 0);
-	unlink(path);
+	write_read(&a, &b);
 	assert_string_equal(FL_TAG_HMF_OFF, "handle_mm_fault_not_timed");
 	assert_string_equal(FL_TAG_LOCKS_CAVEAT, "locks.caveat");
 	assert_string_equal(fl_snapshot_tag(&b, FL_TAG_HMF_OFF), "not timed by default");

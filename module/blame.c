@@ -610,7 +610,7 @@ unsigned int fl_blame_fill(struct fl_blame_row *rows, struct fl_blame_total *t, 
 		r->tid = s->st.tid;
 		memcpy(r->comm, s->st.last_ns ? s->st.comm : s->comm, BL_COMM_LEN);
 		fl_blame_row_add_site(r, &s->st);
-		for (j = 0; j < s->nr_ips && r->nframes < BL_FRAMES; j++) {
+		for (j = 0; j < s->nr_ips && r->nframes < FL_BLAME_FRAMES; j++) {
 			sprint_symbol_no_offset(sym, s->ips[j]);
 			if (strchr(sym, '[') || bl_frame_skipped(sym))
 				continue;	/* a module's (ours), or tracing */

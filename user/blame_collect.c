@@ -26,9 +26,9 @@
 #include "tgid_filter.h"
 
 /* per-CPU site map: at most this much memory, whatever the CPU count */
-#define BL_SITES_BYTES	(64u << 20)
-#define BL_SITES_MIN	16
-#define BL_SITES_MAX	1024
+#define FL_BLAME_SITES_BYTES	(64u << 20)
+#define FL_BLAME_SITES_MIN	16
+#define FL_BLAME_SITES_MAX	1024
 
 struct fl_blame {
 	struct blame_bpf *skel;
@@ -215,11 +215,11 @@ static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
 			 "no per-VMA locks in this kernel (lock_vma_under_rcu, 6.4+)");
 	b->fb_on = !b->fb_why[0];
 	s->rodata->fallbacks_on = b->fb_on;
-	entries = per ? (unsigned int)(BL_SITES_BYTES / per) : BL_SITES_MIN;
-	if (entries < BL_SITES_MIN)
-		entries = BL_SITES_MIN;
-	if (entries > BL_SITES_MAX)
-		entries = BL_SITES_MAX;
+	entries = per ? (unsigned int)(FL_BLAME_SITES_BYTES / per) : FL_BLAME_SITES_MIN;
+	if (entries < FL_BLAME_SITES_MIN)
+		entries = FL_BLAME_SITES_MIN;
+	if (entries > FL_BLAME_SITES_MAX)
+		entries = FL_BLAME_SITES_MAX;
 	bpf_map__set_max_entries(s->maps.sites, entries);
 
 	reclaim = fl_btf_tp_nargs(o->btf, "mm_vmscan_direct_reclaim_begin") >= 0 &&
@@ -381,7 +381,7 @@ static void row_frames(struct fl_blame_row *r, int stacks_fd, __u32 stackid,
 	r->nframes = 0;
 	if (stackid == (__u32)-1 || bpf_map_lookup_elem(stacks_fd, &stackid, ips))
 		return;
-	for (unsigned int i = 0; i < BL_STACK_DEPTH && n < BL_FRAMES && ips[i]; i++) {
+	for (unsigned int i = 0; i < BL_STACK_DEPTH && n < FL_BLAME_FRAMES && ips[i]; i++) {
 		long idx = k ? fl_ksyms_find(k, ips[i]) : -1;
 		char sym[FL_SYM_LEN];
 

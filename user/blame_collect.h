@@ -18,7 +18,7 @@
  *
  * What fl_blame_read() adds (cumulative since start; replaces sections of
  * the same types):
- *   FL_SEC_BLAME        struct fl_blame_row per call site, by wait caused (top BL_TOP_ROWS)
+ *   FL_SEC_BLAME        struct fl_blame_row per call site, by wait caused (top FL_BLAME_TOP_ROWS)
  *   FL_SEC_BLAME_TOTAL  one struct fl_blame_total
  *   tags: blame=tracepoint|faultline.ko|unavailable (why)
  *         blame.fault_path=<functions a fault's wait is recognised by>|none (why)

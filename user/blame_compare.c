@@ -69,7 +69,8 @@ static void site_key(struct fl_bcmp_site *k, const struct fl_blame_row *r)
 	memset(k, 0, sizeof(*k));
 	fl_blame_what(r, k->what, sizeof(k->what));
 	fl_blame_comm(r, k->comm);
-	for (unsigned int i = 0; i < r->nframes && i < BL_FRAMES && k->nframes < BL_CMP_FRAMES; i++)
+	for (unsigned int i = 0; i < r->nframes && i < FL_BLAME_FRAMES &&
+				 k->nframes < FL_BLAME_CMP_FRAMES; i++)
 		fl_blame_frame(r, i, k->frames[k->nframes++]);
 }
 
@@ -197,7 +198,7 @@ static void site_name(const struct fl_bcmp_site *x, char *buf, size_t len)
 {
 	if (x->unknown)
 		snprintf(buf, len, "no known writer (or a site past the recorded top %u)",
-			 BL_TOP_ROWS);
+			 FL_BLAME_TOP_ROWS);
 	else
 		snprintf(buf, len, "%s (%s%s)", x->what, x->comm[0] ? x->comm : "?",
 			 x->in[0] && x->in[1] ? "" : x->in[1] ? ", only in B" : ", only in A");
@@ -241,10 +242,10 @@ static void explain(struct fl_bcmp *c, double alpha, const double *ra, const dou
 		o += snprintf(c->explain + o, sizeof(c->explain) - o,
 			      "; one recording on a side: not tested)");
 		if (c->d_total == 0 ||
-		    fabs(c->d_total) < BL_CMP_MIN_CHANGE * fmax(c->wait_rate[0], c->wait_rate[1])) {
+		    fabs(c->d_total) < FL_BLAME_CMP_MIN_CHANGE * fmax(c->wait_rate[0], c->wait_rate[1])) {
 			snprintf(c->explain + o, sizeof(c->explain) - o,
 				 ": changed by less than %.0f%%, not attributed",
-				 100 * BL_CMP_MIN_CHANGE);
+				 100 * FL_BLAME_CMP_MIN_CHANGE);
 			return;
 		}
 	}
@@ -268,7 +269,7 @@ static void explain(struct fl_bcmp *c, double alpha, const double *ra, const dou
 	c->speaks = 1;
 	c->share = c->site[best].d_wait * dir / gross;
 	site_name(&c->site[best], nm, sizeof(nm));
-	if (c->share >= BL_CMP_SHARE) {
+	if (c->share >= FL_BLAME_CMP_SHARE) {
 		c->named = best;
 		fl_bcmp_fmt_rate(a, sizeof(a), c->site[best].d_wait, 1);
 		o += snprintf(c->explain + o, sizeof(c->explain) - o,

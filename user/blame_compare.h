@@ -21,9 +21,11 @@
 #include "blame_model.h"
 #include "stats.h"
 
-#define BL_CMP_FRAMES	3	/* innermost frames a site is matched on */
-#define BL_CMP_SHARE	(2.0 / 3.0)	/* a site named alone carries this much of the change */
-#define BL_CMP_MIN_CHANGE 0.10	/* untested (one recording a side): smallest change spoken of */
+#define FL_BLAME_CMP_FRAMES	3	/* innermost frames a site is matched on */
+/* a site named alone carries this much of the change */
+#define FL_BLAME_CMP_SHARE	(2.0 / 3.0)
+/* untested (one recording a side): the smallest change spoken of */
+#define FL_BLAME_CMP_MIN_CHANGE	0.10
 
 /* What compare keeps of one recording (a snapshot is read and let go). */
 struct fl_bcmp_rec {
@@ -48,7 +50,7 @@ struct fl_bcmp_fig {
 struct fl_bcmp_site {
 	char what[96];
 	char comm[BL_COMM_LEN + 1];
-	char frames[BL_CMP_FRAMES][FL_SYM_LEN + 1];
+	char frames[FL_BLAME_CMP_FRAMES][FL_SYM_LEN + 1];
 	unsigned int nframes;
 	int unknown;			/* the wait behind no known writer (no row) */
 	int in[2];			/* A / B has the site */

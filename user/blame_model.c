@@ -47,7 +47,7 @@ unsigned int fl_blame_kind(unsigned int sysnr, const char (*frames)[FL_SYM_LEN],
 {
 	if (sysnr == BL_SYS_NONE)
 		return FL_BLAME_KTHREAD;
-	for (unsigned int i = 0; i < nframes && i < BL_FRAMES; i++)
+	for (unsigned int i = 0; i < nframes && i < FL_BLAME_FRAMES; i++)
 		if (!strncmp(frames[i], "do_syscall_64", FL_SYM_LEN) ||
 		    !strncmp(frames[i], "__x64_sys_", 10) || !strncmp(frames[i], "__do_sys_", 9))
 			return FL_BLAME_SYSCALL;
@@ -78,7 +78,7 @@ void fl_blame_what(const struct fl_blame_row *r, char *buf, size_t len)
 void fl_blame_frame(const struct fl_blame_row *r, unsigned int i, char out[FL_SYM_LEN + 1])
 {
 	out[0] = '\0';
-	if (i < r->nframes && i < BL_FRAMES) {
+	if (i < r->nframes && i < FL_BLAME_FRAMES) {
 		memcpy(out, r->frames[i], FL_SYM_LEN);
 		out[FL_SYM_LEN] = '\0';
 	}
@@ -109,7 +109,7 @@ void fl_blame_frames_str(const struct fl_blame_row *r, char *buf, size_t len, co
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (unsigned int i = 0; i < r->nframes && i < BL_FRAMES && off < len; i++)
+	for (unsigned int i = 0; i < r->nframes && i < FL_BLAME_FRAMES && off < len; i++)
 		off += snprintf(buf + off, len - off, "%s%.*s", i ? sep : "", FL_SYM_LEN,
 				r->frames[i]);
 }

@@ -13,7 +13,7 @@
 #include <faultline/blame.h>
 #include "snapshot.h"
 
-#define BL_TOP_ROWS	32	/* rows a snapshot keeps, by wait caused */
+#define FL_BLAME_TOP_ROWS	32	/* rows a snapshot keeps, by wait caused */
 
 const struct fl_blame_row *fl_snapshot_blame(const struct fl_snapshot *s, unsigned int *nr);
 const struct fl_blame_total *fl_snapshot_blame_total(const struct fl_snapshot *s);

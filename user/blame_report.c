@@ -41,7 +41,7 @@ int fl_report_blame(const struct fl_snapshot *s, FILE *out)
 	const struct fl_blame_row *r;
 	unsigned int nr = 0, shown = 0;
 	double secs = s->hdr.duration_ns / 1e9;
-	char a[32], b[32], c[32], d[32], what[96], fr[BL_FRAMES * (FL_SYM_LEN + 3)];
+	char a[32], b[32], c[32], d[32], what[96], fr[FL_BLAME_FRAMES * (FL_SYM_LEN + 3)];
 	fl_u64 blamed_ns = 0;
 
 	r = fl_snapshot_blame(s, &nr);
@@ -121,7 +121,7 @@ int fl_report_blame_raw(const struct fl_snapshot *s, FILE *out)
 	const struct fl_blame_total *t = fl_snapshot_blame_total(s);
 	const struct fl_blame_row *r;
 	unsigned int nr = 0;
-	char what[96], fr[BL_FRAMES * (FL_SYM_LEN + 1)];
+	char what[96], fr[FL_BLAME_FRAMES * (FL_SYM_LEN + 1)];
 	fl_u64 blamed_ns = 0;
 
 	r = fl_snapshot_blame(s, &nr);

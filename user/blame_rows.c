@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Blame's rows as the snapshot keeps them (user/blame_rows.h): sites with the
- * same syscall, comm and frames merged, the top BL_TOP_ROWS by the fault
+ * same syscall, comm and frames merged, the top FL_BLAME_TOP_ROWS by the fault
  * wait they caused -- for the BPF skeleton's sites (blame_collect.c) and for the
  * rows faultline.ko's snapshot brings (module/blame.c).
  */
@@ -80,8 +80,8 @@ int fl_blame_rows_put(struct fl_blame_rows *rs, struct fl_snapshot *s, char *err
 
 	if (nr > 1)
 		qsort(rs->v, nr, sizeof(*rs->v), row_cmp);
-	if (nr > BL_TOP_ROWS)
-		nr = BL_TOP_ROWS;
+	if (nr > FL_BLAME_TOP_ROWS)
+		nr = FL_BLAME_TOP_ROWS;
 	if (fl_snapshot_add_section(s, FL_SEC_BLAME, nr, rs->v, nr * sizeof(*rs->v)))
 		ret = fl_fail(err, errlen, "out of memory");
 	free(rs->v);
@@ -116,8 +116,8 @@ int fl_blame_kmod_rows(struct fl_snapshot *s, struct fl_blame_total *t, char *er
 
 		/* the module's text, NUL-terminated here whatever it wrote */
 		r->comm[BL_COMM_LEN - 1] = '\0';
-		if (r->nframes > BL_FRAMES)
-			r->nframes = BL_FRAMES;
+		if (r->nframes > FL_BLAME_FRAMES)
+			r->nframes = FL_BLAME_FRAMES;
 		for (unsigned int f = 0; f < r->nframes; f++)
 			r->frames[f][FL_SYM_LEN - 1] = '\0';
 		r->kind = fl_blame_kind(r->sysnr, (const char (*)[FL_SYM_LEN])r->frames,

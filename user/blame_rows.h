@@ -17,7 +17,7 @@ struct fl_blame_rows {
 };
 /* Add one (identity and figures), merged into its site's row; 0 or -1 (out of memory). */
 int fl_blame_rows_add(struct fl_blame_rows *rs, const struct fl_blame_row *one);
-/* The top BL_TOP_ROWS, by wait caused, as the FL_SEC_BLAME section; frees rs.  0 or -1. */
+/* The top FL_BLAME_TOP_ROWS, by wait caused, as the FL_SEC_BLAME section; frees rs.  0 or -1. */
 int fl_blame_rows_put(struct fl_blame_rows *rs, struct fl_snapshot *s, char *err, size_t errlen);
 /* Remove the FL_SEC_BLAME and FL_SEC_BLAME_TOTAL sections. */
 void fl_blame_drop_sections(struct fl_snapshot *s);

@@ -209,7 +209,7 @@ void fl_blame_json(FILE *f, const struct fl_snapshot *s)
 			"\"sleep_ns\":%llu,\"reclaim_ns\":%llu,\"frames\":[",
 			x->own_wait_ns, x->ns[BL_ST_ONCPU], x->ns[BL_ST_RUNNABLE],
 			x->ns[BL_ST_SLEEP], x->reclaim_ns);
-		for (unsigned int k = 0; k < x->nframes && k < BL_FRAMES; k++) {
+		for (unsigned int k = 0; k < x->nframes && k < FL_BLAME_FRAMES; k++) {
 			fl_blame_frame(x, k, sym);
 			if (k)
 				fputc(',', f);
@@ -380,7 +380,7 @@ static void csv_blame(FILE *f, const struct fl_export_snap *es)
 	const struct fl_blame_total *t = fl_snapshot_blame_total(&es->s);
 	const struct fl_blame_row *r;
 	struct csv_at at = { f, es, "blame", "all" };
-	char id[16], buf[BL_FRAMES * (FL_SYM_LEN + 1)], comm[BL_COMM_LEN + 1];
+	char id[16], buf[FL_BLAME_FRAMES * (FL_SYM_LEN + 1)], comm[BL_COMM_LEN + 1];
 	const char *fbu;
 	unsigned int nr = 0;
 

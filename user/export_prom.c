@@ -351,7 +351,7 @@ static void prom_labels(FILE *f, const struct fl_export_snap *es, const struct f
 	esc(f, comm);
 	/* the frames make the series unique (rows are merged on them) */
 	fputs("\",stack=\"", f);
-	for (unsigned int i = 0; i < x->nframes && i < BL_FRAMES; i++) {
+	for (unsigned int i = 0; i < x->nframes && i < FL_BLAME_FRAMES; i++) {
 		char sym[FL_SYM_LEN + 1];
 
 		fl_blame_frame(x, i, sym);

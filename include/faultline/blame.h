@@ -25,7 +25,6 @@
 #include "hist.h"
 
 #define BL_STACK_DEPTH	32	/* frames kept per stack-map entry */
-#define BL_FRAMES	8	/* symbolised frames per snapshot row */
 #define BL_SYS_NONE	0xffffffffu	/* sysnr of a kernel thread */
 #define BL_COMM_LEN	16
 
@@ -156,6 +155,8 @@ struct bl_totals {
 
 /* ---- snapshot sections (FL_SEC_BLAME, FL_SEC_BLAME_TOTAL) -------------- */
 
+#define FL_BLAME_FRAMES	8	/* symbolised frames per snapshot row */
+
 enum fl_blame_kind {
 	FL_BLAME_SYSCALL = 1,	/* the stack shows a syscall: sysnr is meaningful */
 	FL_BLAME_KTHREAD = 2,	/* a kernel thread (khugepaged, ...) */
@@ -184,7 +185,7 @@ struct fl_blame_row {
 	fl_u64 pad[3];
 	struct fl_hist wait;
 	struct fl_hist hold;
-	char frames[BL_FRAMES][FL_SYM_LEN];	/* innermost first, tracing frames dropped */
+	char frames[FL_BLAME_FRAMES][FL_SYM_LEN];	/* innermost first, tracing frames dropped */
 };
 
 struct fl_blame_total {
@@ -218,7 +219,7 @@ struct fl_blame_total {
 #define FL_BLAME_KMOD_RWSEM	(1ull << 62)	/* write holds from the rwsem write side */
 
 /* The figures of a site or a row (the same fields) added to row r. */
-#define BL_ROW_ADD(r, v)						\
+#define FL_BLAME_ROW_ADD(r, v)						\
 	do {								\
 		fl_u32 i_;						\
 		(r)->behind_wait += (v)->behind_wait;			\
@@ -233,13 +234,13 @@ struct fl_blame_total {
 
 FL_INLINE void fl_blame_row_add_site(struct fl_blame_row *r, const struct bl_site_stats *v)
 {
-	BL_ROW_ADD(r, v);
+	FL_BLAME_ROW_ADD(r, v);
 }
 
 /* Two rows of one site (the same syscall, comm and frames) made one. */
 FL_INLINE void fl_blame_row_add_row(struct fl_blame_row *r, const struct fl_blame_row *o)
 {
-	BL_ROW_ADD(r, o);
+	FL_BLAME_ROW_ADD(r, o);
 }
 
 #ifndef __bpf__

@@ -58,8 +58,10 @@ static void test_split_reclaim_exit_without_enter(void **state)
 
 static void test_kind_and_what(void **state)
 {
-	char f[BL_FRAMES][FL_SYM_LEN] = { "do_mprotect_pkey", "__x64_sys_mprotect", "do_syscall_64" };
-	char g[BL_FRAMES][FL_SYM_LEN] = { "expand_stack", "lock_mm_and_find_vma", "exc_page_fault" };
+	char f[FL_BLAME_FRAMES][FL_SYM_LEN] = { "do_mprotect_pkey", "__x64_sys_mprotect",
+						"do_syscall_64" };
+	char g[FL_BLAME_FRAMES][FL_SYM_LEN] = { "expand_stack", "lock_mm_and_find_vma",
+						"exc_page_fault" };
 	struct fl_blame_row r = { .sysnr = 10 };
 	char buf[96];
 

@@ -3,11 +3,11 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pft.h"
+#include "../../user/errbuf.h"	/* fl_fail: the project's one error reporter */
 
 #define PFT_DEFAULT_BYTES	(64ULL << 20)
 #define PFT_MAX_SLEEP_S		86400
@@ -70,16 +70,6 @@ void pft_usage(FILE *f)
 "  --series  print mmtests' large-stride client series from MIN to MAX\n"
 "            (NCPUS: default the online CPUs)\n",
 		PFT_MAX_WORKERS, PFT_EXIT_DISHONEST);
-}
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
 }
 
 /* Decimal digits only: no sign, no space, no base prefix, no overflow. */
@@ -172,13 +162,13 @@ static int parse_series(int argc, char **argv, struct pft_opts *o,
 	int i;
 
 	if (argc < 4 || argc > 5)
-		return fail(err, errlen, "--series takes MIN MAX [NCPUS]");
+		return fl_fail(err, errlen, "--series takes MIN MAX [NCPUS]");
 	for (i = 2; i < argc; i++)
 		if (pft_parse_uint(argv[i], 1, 1 << 20, &v[i - 2]))
-			return fail(err, errlen, "--series: invalid number '%s' (1..%u)",
-				    argv[i], 1u << 20);
+			return fl_fail(err, errlen, "--series: invalid number '%s' (1..%u)",
+				       argv[i], 1u << 20);
 	if (v[0] > v[1])
-		return fail(err, errlen, "--series: MIN %lu > MAX %lu", v[0], v[1]);
+		return fl_fail(err, errlen, "--series: MIN %lu > MAX %lu", v[0], v[1]);
 	o->series = true;
 	o->series_min = v[0];
 	o->series_max = v[1];
@@ -207,10 +197,10 @@ static int parse_workers(int c, const char *arg, struct pft_opts *o,
 	unsigned long v;
 
 	if (pft_parse_uint(arg, 1, ULONG_MAX, &v))
-		return fail(err, errlen, "invalid worker count '%s' for -%c", arg, c);
+		return fl_fail(err, errlen, "invalid worker count '%s' for -%c", arg, c);
 	if (v > PFT_MAX_WORKERS)
-		return fail(err, errlen, "%lu workers refused: at most %u",
-			    v, PFT_MAX_WORKERS);
+		return fl_fail(err, errlen, "%lu workers refused: at most %u",
+			       v, PFT_MAX_WORKERS);
 	if (c == 't')
 		seen->t = true;
 	else
@@ -229,7 +219,7 @@ static int parse_thp(const char *arg, struct pft_opts *o, char *err, size_t errl
 	else if (!strcmp(arg, "default"))
 		o->thp = PFT_THP_DEFAULT;
 	else
-		return fail(err, errlen, "invalid --thp '%s' (never|always|default)", arg);
+		return fl_fail(err, errlen, "invalid --thp '%s' (never|always|default)", arg);
 	return 0;
 }
 
@@ -238,9 +228,9 @@ static int parse_backing(int c, const char *arg, struct pft_opts *o,
 			 char *err, size_t errlen)
 {
 	if (o->backing != PFT_BACK_ANON)
-		return fail(err, errlen, "--file and --tmpfs: give one of them once");
+		return fl_fail(err, errlen, "--file and --tmpfs: give one of them once");
 	if (c == OPT_FILE && !arg[0])
-		return fail(err, errlen, "--file needs a path");
+		return fl_fail(err, errlen, "--file needs a path");
 	o->backing = c == OPT_FILE ? PFT_BACK_FILE : PFT_BACK_TMPFS;
 	o->path = c == OPT_FILE ? arg : NULL;
 	return 0;
@@ -251,8 +241,8 @@ static int parse_shape(int c, struct pft_opts *o, struct parse_seen *seen,
 		       char *err, size_t errlen)
 {
 	if (seen->shape)
-		return fail(err, errlen, "--private-write, --shared-write and --read "
-			    "are mutually exclusive");
+		return fl_fail(err, errlen, "--private-write, --shared-write and --read "
+			       "are mutually exclusive");
 	seen->shape = true;
 	o->shape = c == OPT_READ ? PFT_SHAPE_READ :
 		   c == OPT_SHARED_WRITE ? PFT_SHAPE_SHARED_WRITE :
@@ -265,12 +255,12 @@ static int getopt_error(int c, char **argv, char *err, size_t errlen)
 {
 	if (c == ':') {
 		if (optopt > 0 && optopt < 0x100)
-			return fail(err, errlen, "option -%c needs an argument", optopt);
-		return fail(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
+			return fl_fail(err, errlen, "option -%c needs an argument", optopt);
+		return fl_fail(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
 	}
 	if (optopt > 0 && optopt < 0x100)
-		return fail(err, errlen, "unknown option -%c", optopt);
-	return fail(err, errlen, "unknown option '%s'", argv[optind - 1]);
+		return fl_fail(err, errlen, "unknown option -%c", optopt);
+	return fl_fail(err, errlen, "unknown option '%s'", argv[optind - 1]);
 }
 
 /* One option C (argument ARG) from getopt_long into *o. */
@@ -283,22 +273,22 @@ static int parse_opt(int c, char *arg, char **argv, struct pft_opts *o,
 	switch (c) {
 	case 'm':
 		if (pft_parse_size(arg, page_size, &o->bytes))
-			return fail(err, errlen,
-				    "invalid size '%s' for -m (N[KMGP], 0 < size <= 2^52 bytes)", arg);
+			return fl_fail(err, errlen,
+				       "invalid size '%s' for -m (N[KMGP], 0 < size <= 2^52 bytes)", arg);
 		return 0;
 	case 't':
 	case 'n':
 		return parse_workers(c, arg, o, seen, err, errlen);
 	case 'c':
 		if (pft_parse_uint(arg, 1, page_size / line_size, &v))
-			return fail(err, errlen, "invalid cache line count '%s' for -c (1..%zu)",
-				    arg, page_size / line_size);
+			return fl_fail(err, errlen, "invalid cache line count '%s' for -c (1..%zu)",
+				       arg, page_size / line_size);
 		o->clines = v;
 		return 0;
 	case 's':
 		if (pft_parse_uint(arg, 0, PFT_MAX_SLEEP_S, &v))
-			return fail(err, errlen, "invalid seconds '%s' for -s (0..%u)",
-				    arg, PFT_MAX_SLEEP_S);
+			return fl_fail(err, errlen, "invalid seconds '%s' for -s (0..%u)",
+				       arg, PFT_MAX_SLEEP_S);
 		o->sleep_s = v;
 		return 0;
 	case 'z':
@@ -353,25 +343,25 @@ static int check_opts(struct pft_opts *o, const struct parse_seen *seen,
 		      size_t page_size, char *err, size_t errlen)
 {
 	if (seen->t && seen->n)
-		return fail(err, errlen, "-t and -n are mutually exclusive");
+		return fl_fail(err, errlen, "-t and -n are mutually exclusive");
 	if (seen->shape && o->backing == PFT_BACK_ANON)
-		return fail(err, errlen, "--%s needs --file PATH or --tmpfs",
-			    pft_shape_name(o->shape));
+		return fl_fail(err, errlen, "--%s needs --file PATH or --tmpfs",
+			       pft_shape_name(o->shape));
 	if (o->backing != PFT_BACK_ANON && !seen->shape)
 		o->shape = PFT_SHAPE_PRIVATE_WRITE;
 	if (o->cold && o->backing != PFT_BACK_FILE)
-		return fail(err, errlen, "--cold needs --file PATH (a memfd has no storage to read)");
+		return fl_fail(err, errlen, "--cold needs --file PATH (a memfd has no storage to read)");
 	if (o->cold && o->strict)
-		return fail(err, errlen, "--cold faults follow readahead; no exact count for --strict");
+		return fl_fail(err, errlen, "--cold faults follow readahead; no exact count for --strict");
 	if (o->shape == PFT_SHAPE_READ && o->bzero)
-		return fail(err, errlen, "--read reads the pages; it cannot -z");
+		return fl_fail(err, errlen, "--read reads the pages; it cannot -z");
 	if (o->latency && o->bzero)
-		return fail(err, errlen, "--latency times each page's touch; it cannot time -z");
+		return fl_fail(err, errlen, "--latency times each page's touch; it cannot time -z");
 	if (o->bzero && o->clines != 1)
-		return fail(err, errlen, "-c and -z are mutually exclusive");
+		return fl_fail(err, errlen, "-c and -z are mutually exclusive");
 	if ((o->bytes + page_size - 1) / page_size < o->workers)	/* bytes <= 2^52 */
-		return fail(err, errlen, "-m %llu bytes is less than one page per worker (%u)",
-			    o->bytes, o->workers);
+		return fl_fail(err, errlen, "-m %llu bytes is less than one page per worker (%u)",
+			       o->bytes, o->workers);
 	return 0;
 }
 
@@ -392,6 +382,6 @@ int pft_parse_args(int argc, char **argv, struct pft_opts *o,
 		if (parse_opt(c, optarg, argv, o, &seen, page_size, line_size, err, errlen))
 			return -1;
 	if (optind < argc)
-		return fail(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return fl_fail(err, errlen, "unexpected argument '%s'", argv[optind]);
 	return check_opts(o, &seen, page_size, err, errlen);
 }

@@ -14,6 +14,7 @@
 
 #include <faultline/abi.h>
 #include "backend.h"
+#include "errbuf.h"
 #include "topology.h"
 
 int cmd_record(int argc, char **argv);	/* cmd_record.c */
@@ -122,17 +123,8 @@ int parse_plot_args(int argc, char **argv, struct fl_plot_args *a, char *err, si
 int parse_tags_args(int argc, char **argv, struct fl_tags_args *a, char *err, size_t errlen);
 int parse_check_args(int argc, char **argv, struct fl_check_args *a, char *err, size_t errlen);
 
-/* FL_ARGS_BAD with the reason in ERR; for the parsers. */
-static inline __attribute__((format(printf, 3, 4)))
-int fl_args_bad(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return FL_ARGS_BAD;
-}
+/* FL_ARGS_BAD with the reason in ERR (fl_fail's, errbuf.h); for the parsers. */
+#define fl_args_bad(err, errlen, ...)	(fl_fail(err, errlen, __VA_ARGS__), FL_ARGS_BAD)
 
 /*
  * Before a parser's first getopt_long(): a fresh scan (optind = 0 also

@@ -208,7 +208,7 @@ static __always_inline void fl_hmf_leave(struct fl_hmf_data *d, void *regs, bool
 	} else {
 		fl_ev_hmf_call(cs);	/* no slot: a call outside a traced fault (GUP) */
 	}
-	if (d->t0)	/* `hmf on` (record --hmf): the call's own duration */
+	if (d->t0)	/* `hmf on` (record --handle-mm-fault): the call's own duration */
 		fl_hist_put(&cs->hist[FL_H_HMF], now - d->t0);
 	preempt_enable_notrace();
 }

@@ -55,32 +55,26 @@ static int expand(const char *path, char ***l, unsigned int *n, int *dirs, char 
 	unsigned int nn = 0;
 	struct stat st;
 
-	if (stat(path, &st)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (stat(path, &st))
+		return fl_fail(err, errlen, "%s: %s", path, strerror(errno));
 	if (!S_ISDIR(st.st_mode)) {
 		names = malloc(sizeof(*names));
 		if (!names || !(names[0] = strdup(path))) {
 			free(names);
-			snprintf(err, errlen, "out of memory");
-			return -1;
+			return fl_fail(err, errlen, "out of memory");
 		}
 		nn = 1;
 	} else {
 		if (fl_snapshot_list_dir(path, &names, &nn, err, errlen))
 			return -1;
-		if (!nn) {
-			snprintf(err, errlen, "%s: no snapshots (NAME.snap) in it", path);
-			return -1;
-		}
+		if (!nn)
+			return fl_fail(err, errlen, "%s: no snapshots (NAME.snap) in it", path);
 		for (unsigned int k = 0; k < nn; k++) {
 			char *full;
 
 			if (asprintf(&full, "%s/%s", path, names[k]) < 0) {
 				fl_snapshot_names_free(names, nn);
-				snprintf(err, errlen, "out of memory");
-				return -1;
+				return fl_fail(err, errlen, "out of memory");
 			}
 			free(names[k]);
 			names[k] = full;
@@ -90,8 +84,7 @@ static int expand(const char *path, char ***l, unsigned int *n, int *dirs, char 
 	nl = realloc(*l, (*n + nn) * sizeof(*nl));
 	if (!nl) {
 		fl_snapshot_names_free(names, nn);
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		return fl_fail(err, errlen, "out of memory");
 	}
 	memcpy(nl + *n, names, nn * sizeof(*nl));
 	free(names);

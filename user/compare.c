@@ -14,6 +14,8 @@
 const struct fl_cmp_kind fl_cmp_kinds[] = {
 	{ "pft_faults_cpu", "faults/s/cpu", 1, 0, 0, 0 },
 	{ "pft_faults_sec", "faults/s", 1, 0, 0, 0 },
+	/* will-it-scale: mmtests' "ops" (the total of one 1 s sample) */
+	{ "wis_ops", "ops/s", 1, 0, 0, 0 },
 	{ "fault_latency_p50", "ns", 0, 1, 0, 0 },
 	{ "fault_latency_p99", "ns", 0, 1, 0, 0 },
 	{ "lockless_abort_pct", "%", 0, 1, 0, 0 },
@@ -828,8 +830,9 @@ static int thread_counts(struct fl_cmp *c, unsigned int **thrp, unsigned int *nt
 	for (unsigned int k = 0; k < nthr; k++)
 		for (int s = 0; s < 2; s++)
 			if (!fl_sweep_series(&c->sw[s], thr[k]))
-				note(c, "%c has no %u-thread run (no pft-%u.log): its rows are gaps",
-				     'A' + s, thr[k], thr[k]);
+				note(c, "%c has no %u-thread run (no %s%u%s): its rows are gaps",
+				     'A' + s, thr[k], c->sw[s].wis ? "benchlog-" : "pft-", thr[k],
+				     c->sw[s].wis ? "" : ".log");
 
 	*thrp = thr;
 	*nthrp = nthr;
@@ -851,7 +854,7 @@ static void metric_side(struct fl_cmp *c, int s, const struct fl_cmp_kind *kd, u
 		return;
 	}
 	if (!kd->from_snapshots) {
-		v = k == 0 ? ser->flt_cpu : ser->flt_wsec;
+		v = k == FL_CMP_K_WIS ? ser->ops : k == FL_CMP_K_CPU ? ser->flt_cpu : ser->flt_wsec;
 		n = ser->n;
 	} else if (kd->section) {
 		sum_values(c, s, ser, kd, &vs, m->gap[s]);
@@ -894,22 +897,38 @@ static void metric_compare(struct fl_cmp_metric *m, double alpha)
 int fl_cmp_build(struct fl_cmp *c, const char *dir_a, const char *dir_b, double alpha,
 		 char *err, size_t errlen)
 {
+	return fl_cmp_build_test(c, dir_a, dir_b, NULL, alpha, err, errlen);
+}
+
+int fl_cmp_build_test(struct fl_cmp *c, const char *dir_a, const char *dir_b, const char *test,
+		      double alpha, char *err, size_t errlen)
+{
 	unsigned int *thr = NULL, nthr = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->alpha = alpha;
-	if (fl_sweep_load(dir_a, &c->sw[0], err, errlen))
+	if (fl_sweep_load_test(dir_a, test, &c->sw[0], err, errlen))
 		return -1;
-	if (fl_sweep_load(dir_b, &c->sw[1], err, errlen)) {
+	if (fl_sweep_load_test(dir_b, test, &c->sw[1], err, errlen)) {
 		fl_sweep_free(&c->sw[0]);
+		return -1;
+	}
+	if (c->sw[0].wis != c->sw[1].wis) {
+		snprintf(err, errlen, "%s is %s, %s is %s: nothing to compare", c->sw[0].dir,
+			 c->sw[0].wis ? "will-it-scale results" : "a pft sweep", c->sw[1].dir,
+			 c->sw[1].wis ? "will-it-scale results" : "a pft sweep");
+		fl_sweep_free(&c->sw[0]);
+		fl_sweep_free(&c->sw[1]);
 		return -1;
 	}
 	for (int s = 0; s < 2; s++)
 		c->shape_known[s] = !fl_sweep_shape(&c->sw[s], c->shape[s], sizeof(c->shape[s]));
 	if (c->shape_known[0] && c->shape_known[1] && strcmp(c->shape[0], c->shape[1])) {
 		c->shape_differs = 1;
-		note(c, "A and B are different pft fault shapes (A %s, B %s): what differs "
-		     "is the workload as well as the kernel", c->shape[0], c->shape[1]);
+		note(c, "A and B are different %s (A %s, B %s): what differs "
+		     "is the workload as well as the kernel",
+		     c->sw[0].wis ? "will-it-scale tests" : "pft fault shapes", c->shape[0],
+		     c->shape[1]);
 	}
 	for (int s = 0; s < 2; s++)
 		if (!c->shape_known[s] && c->shape_known[!s])
@@ -926,6 +945,9 @@ int fl_cmp_build(struct fl_cmp *c, const char *dir_a, const char *dir_b, double 
 		const struct fl_cmp_kind *kd = &fl_cmp_kinds[k];
 
 		if (kd->from_snapshots && !c->have_snapshots)
+			continue;
+		/* pft's two rates, or will-it-scale's ops */
+		if (!kd->from_snapshots && (k == FL_CMP_K_WIS) != c->sw[0].wis)
 			continue;
 		if ((kd->section == FL_CMP_PHASE && !c->have_phases) ||
 		    (kd->section == FL_CMP_LOCK && !c->have_locks))
@@ -958,9 +980,10 @@ int fl_cmp_shape_check(const struct fl_cmp *c, int allow, char *err, size_t errl
 {
 	if (!c->shape_differs || allow)
 		return 0;
-	return fl_fail(err, errlen, "A (%s) is pft shape %s, B (%s) is %s: two workloads, not one "
+	return fl_fail(err, errlen, "A (%s) is %s %s, B (%s) is %s: two workloads, not one "
 		       "workload on two kernels; --any-shape compares them anyway",
-		       c->sw[0].dir, c->shape[0], c->sw[1].dir, c->shape[1]);
+		       c->sw[0].dir, c->sw[0].wis ? "will-it-scale test" : "pft shape",
+		       c->shape[0], c->sw[1].dir, c->shape[1]);
 }
 
 const char *fl_cmp_side_label(const struct fl_cmp *c, int side, const char *label,

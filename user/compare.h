@@ -112,11 +112,22 @@ struct fl_cmp_kind {
 #define FL_CMP_PHASE	1
 #define FL_CMP_LOCK	2
 #define FL_CMP_LAT	(FL_PH_NR + 1)
+/* the kinds read from the workload's own output, not from snapshots */
+#define FL_CMP_K_CPU	0	/* pft_faults_cpu */
+#define FL_CMP_K_SEC	1	/* pft_faults_sec */
+#define FL_CMP_K_WIS	2	/* wis_ops: will-it-scale results (sw.wis) */
 extern const struct fl_cmp_kind fl_cmp_kinds[];
 extern const unsigned int fl_cmp_nkinds;
 
 int fl_cmp_build(struct fl_cmp *c, const char *dir_a, const char *dir_b, double alpha,
 		 char *err, size_t errlen);
+/*
+ * The same with TEST, the will-it-scale test (<test>_<model>) to read where
+ * A and B hold several (wislog.h); NULL: the only one.  A pft sweep against
+ * will-it-scale results is refused.
+ */
+int fl_cmp_build_test(struct fl_cmp *c, const char *dir_a, const char *dir_b, const char *test,
+		      double alpha, char *err, size_t errlen);
 void fl_cmp_free(struct fl_cmp *c);
 
 /*

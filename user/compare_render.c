@@ -184,8 +184,10 @@ static void text_tags(FILE *f, const struct fl_cmp *c, const struct fl_cmp_view 
 		if (merged_tag(c, seed_tags[i], buf, sizeof(buf)))
 			fl_table_add(&t, (char *[]){ (char *)seed_tags[i], buf });
 		else if (!strcmp(seed_tags[i], "test_name"))
-			/* these are pft results by construction (pft-N.log) */
-			fl_table_add(&t, (char *[]){ "test_name", "pft" });
+			/* pft results by construction (pft-N.log), else
+			 * will-it-scale's (benchlog-<test>_<model>-N) */
+			fl_table_add(&t, (char *[]){ "test_name",
+				     c->sw[0].wis ? "will-it-scale" : "pft" });
 	}
 	if (!o->seed) {
 		char keys[64][64];
@@ -282,8 +284,10 @@ static void text_notes(FILE *f, const struct fl_cmp *c)
 	fprintf(f, "\nDIRECTION: whether a + %% is an improvement.  P-VALUE: Welch's t-test "
 		"of the runs, two-sided\n(p < %g: significant).  *x.xx%%*: a MEAN change "
 		"mmtests compare-kernels would mark (the\n95%% intervals mean +- 1.96 sd of A "
-		"and B do not overlap).  Faults rows: pft runs;\nlatency, abort %% and "
-		"mmap_lock rows: the collector's snapshots (one value per run).\n", c->alpha);
+		"and B do not overlap).  %s\nlatency, abort %% and "
+		"mmap_lock rows: the collector's snapshots (one value per run).\n", c->alpha,
+		c->sw[0].wis ? "wis_ops rows: will-it-scale's 1 s samples\nafter its "
+		"warmup (mmtests' ops);" : "Faults rows: pft runs;");
 	if (c->have_phases || c->have_locks)
 		fprintf(f, "phase_* rows: mean ns per fault spent in that phase (record "
 			"--phases; they add up to\nphases_latency_mean); lock_* rows: "

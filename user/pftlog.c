@@ -14,6 +14,7 @@
 #include "pftlog.h"
 #include "snapshot.h"
 #include "errbuf.h"
+#include "wislog.h"
 
 #define MAX_LOG_BYTES	(64u << 20)
 
@@ -308,6 +309,12 @@ oom:
 
 int fl_sweep_load(const char *dir, struct fl_sweep *sw, char *err, size_t errlen)
 {
+	return fl_sweep_load_test(dir, NULL, sw, err, errlen);
+}
+
+int fl_sweep_load_test(const char *dir, const char *test, struct fl_sweep *sw,
+		       char *err, size_t errlen)
+{
 	char path[4096];
 	struct dirent *de;
 	struct stat st;
@@ -342,9 +349,12 @@ int fl_sweep_load(const char *dir, struct fl_sweep *sw, char *err, size_t errlen
 		ns[sw->nseries++].threads = t;
 	}
 	closedir(d);
-	if (!sw->nseries) {
-		fl_fail(err, errlen, "%s: no pft-<threads>.log files (not a pft-sweep result directory?)",
-		     dir);
+	if (!sw->nseries) {	/* will-it-scale results, or nothing this reads */
+		fl_sweep_free(sw);
+		return fl_wis_load(dir, test, sw, err, errlen);
+	}
+	if (test) {
+		fl_fail(err, errlen, "%s: a pft sweep: --test names a will-it-scale test", dir);
 		goto bad;
 	}
 	qsort(sw->series, sw->nseries, sizeof(*sw->series), cmp_series);
@@ -389,6 +399,7 @@ void fl_sweep_free(struct fl_sweep *sw)
 	for (unsigned int i = 0; i < sw->nseries; i++) {
 		free(sw->series[i].flt_cpu);
 		free(sw->series[i].flt_wsec);
+		free(sw->series[i].ops);
 		for (unsigned int k = 0; k < sw->series[i].nsnaps; k++)
 			free(sw->series[i].snaps[k]);
 		free(sw->series[i].snaps);
@@ -397,6 +408,7 @@ void fl_sweep_free(struct fl_sweep *sw)
 	free(sw->tags);
 	free(sw->conf);
 	free(sw->dir);
+	free(sw->logdir);
 	memset(sw, 0, sizeof(*sw));
 }
 
@@ -412,6 +424,10 @@ int fl_sweep_shape(const struct fl_sweep *sw, char *buf, size_t len)
 {
 	char shape[64], file[8];
 
+	if (sw->wis) {	/* two will-it-scale tests are two workloads */
+		snprintf(buf, len, "%s", sw->test);
+		return 0;
+	}
 	if (!sw->conf) {
 		snprintf(buf, len, "unknown (no sweep.conf)");
 		return -1;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Reading pft output and pft-sweep result directories:
+ * Reading pft output and pft-sweep result directories, and will-it-scale
+ * results (wislog.c: a wis sweep or mmtests' wis-bench logs):
  *
  *   RESULTS/sweep.conf           PFT_* key=value (the sweep's settings)
  *   RESULTS/tags                 key=value (faultline tags at sweep time)
@@ -36,7 +37,8 @@ int fl_pft_parse_line(const char *line, struct fl_pft_sample *s, char *err, size
 struct fl_pft_series {
 	unsigned int threads;
 	unsigned int n;			/* usable samples */
-	double *flt_cpu, *flt_wsec;	/* n each, in file order */
+	double *flt_cpu, *flt_wsec;	/* n each, in file order (pft) */
+	double *ops;			/* n will-it-scale totals, ops/s (wis) */
 	unsigned int dropped;		/* samples with a non-finite rate */
 	char **snaps;			/* paths of snap/pft-<N>-<I>.snap, by I */
 	unsigned int nsnaps;
@@ -48,11 +50,19 @@ struct fl_sweep {
 	unsigned int nseries;
 	char *tags;			/* RESULTS/tags text or NULL */
 	char *conf;			/* RESULTS/sweep.conf text or NULL */
+	int wis;			/* will-it-scale results, not pft */
+	char test[64];			/* wis: <test>_<model>, e.g. page_fault1_threads */
+	char *logdir;			/* wis: the folder of the benchlog files */
 };
 
 /* 0, or -1 with "FILE:LINE: reason" in err.  A directory without any
- * pft-<N>.log is an error; so is a log without a single sample. */
+ * pft-<N>.log is read as will-it-scale results (fl_wis_load, any test when
+ * it holds one); without those either it is an error; so is a log without a
+ * single sample. */
 int fl_sweep_load(const char *dir, struct fl_sweep *sw, char *err, size_t errlen);
+/* The same, TEST (NULL: the only one there is) for will-it-scale results. */
+int fl_sweep_load_test(const char *dir, const char *test, struct fl_sweep *sw,
+		       char *err, size_t errlen);
 void fl_sweep_free(struct fl_sweep *sw);
 const struct fl_pft_series *fl_sweep_series(const struct fl_sweep *sw, unsigned int threads);
 

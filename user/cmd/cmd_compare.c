@@ -25,7 +25,8 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: faultline compare [OPTIONS] A B\n"
 "       faultline compare [OPTIONS] -a A1.snap [A2.snap ...] -b B1.snap [B2.snap ...]\n"
-"  A, B: pft-sweep result directories (base kernel A, test kernel B), two\n"
+"  A, B: pft-sweep result directories (base kernel A, test kernel B), wis sweeps or\n"
+"  mmtests wis results (benchlog-<test>_<model>-<N>), two\n"
 "  snapshots (record -o): the two recordings side by side, a rank test per\n"
 "  histogram; or two directories of snapshots: several recordings a side, each\n"
 "  figure's COUNT ... STDDEV over them and Welch's p\n"
@@ -45,6 +46,8 @@ static void usage(FILE *f)
 "                       sweeps every digit, as --seed)\n"
 "      --any-shape      compare sweeps of different pft fault shapes (PFT_SHAPE)\n"
 "                       instead of refusing; every label then names its shape\n"
+"      --test NAME      the will-it-scale test to compare (<test>_<model>, e.g.\n"
+"                       page_fault1_threads) where A and B hold several\n"
 "  -o, --output FILE    write atomically to FILE instead of stdout\n");
 }
 
@@ -239,6 +242,7 @@ static int parse_rest(int argc, char **argv, struct fl_compare_args *a, char *er
 		{ "alpha", required_argument, NULL, 5 },
 		{ "any-shape", no_argument, NULL, 6 },
 		{ "precision", required_argument, NULL, 7 },
+		{ "test", required_argument, NULL, 8 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -291,6 +295,9 @@ static int parse_rest(int argc, char **argv, struct fl_compare_args *a, char *er
 				return fl_args_bad(err, errlen, "--precision wants significant digits, "
 					"1 to 17, got '%s'", optarg);
 			a->precision = (int)v;
+			break;
+		case 8:
+			a->test = optarg;
 			break;
 		case 'h':
 			return FL_ARGS_HELP;
@@ -360,7 +367,7 @@ int cmd_compare(int argc, char **argv)
 			is_file(o.a) ? o.b : o.a);
 		return 1;
 	}
-	if (fl_cmp_build(&c, o.a, o.b, o.alpha, err, sizeof(err))) {
+	if (fl_cmp_build_test(&c, o.a, o.b, o.test, o.alpha, err, sizeof(err))) {
 		fprintf(stderr, "faultline compare: %s\n", err);
 		return 1;
 	}

@@ -47,6 +47,7 @@ struct ctx {
 	int nsides;
 	unsigned int heat_threads;
 	int any_shape;
+	const char *test;	/* --test: the will-it-scale test */
 	FILE *gp;		/* the script, one section per plot and format */
 	struct plot plots[MAX_PLOTS];
 	int nplots;
@@ -56,7 +57,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: faultline plot [OPTIONS] A [B]\n"
-"  A, B: pft-sweep result directories (B optional), or A alone: a snapshot file or a\n"
+"  A, B: pft-sweep result directories, wis sweeps or mmtests wis results (B optional),\n"
+"  or A alone: a snapshot file or a\n"
 "  directory of snapshots (heatmap only)\n"
 "  -o, --output DIR     where images, data and plot.gp go (default: plots)\n"
 "  -f, --format FMT     png, svg or both (default both)\n"
@@ -66,6 +68,8 @@ static void usage(FILE *f)
 "                       with snapshots)\n"
 "      --any-shape      plot A and B of different pft fault shapes (PFT_SHAPE) instead\n"
 "                       of refusing; every legend then names its shape\n"
+"      --test NAME      the will-it-scale test to plot (<test>_<model>) where A and B\n"
+"                       hold several\n"
 "Needs gnuplot (Debian: gnuplot-nox); $GNUPLOT overrides the program.\n");
 }
 
@@ -843,6 +847,7 @@ static void discard(struct ctx *c, int failed)
 static int sweep_plots(struct ctx *c, const char *a, const char *b)
 {
 	static const char *const fc[] = { "pft_faults_cpu" }, *const fs[] = { "pft_faults_sec" };
+	static const char *const ops[] = { "wis_ops" };
 	static const char *const lat[] = { "fault_latency_p50", "fault_latency_p99" };
 	static const char *const latn[] = { "p50", "p99" };
 	static const char *const ab[] = { "lockless_abort_pct" };
@@ -850,7 +855,8 @@ static int sweep_plots(struct ctx *c, const char *a, const char *b)
 	struct fl_cmp cmp;
 	char err[512], title[1024], vs[720];
 
-	if (fl_cmp_build(&cmp, a, b ? b : a, FL_SIGNIFICANCE_ALPHA, err, sizeof(err))) {
+	if (fl_cmp_build_test(&cmp, a, b ? b : a, c->test, FL_SIGNIFICANCE_ALPHA, err,
+			      sizeof(err))) {
 		fprintf(stderr, "faultline plot: %s\n", err);
 		return -1;
 	}
@@ -885,17 +891,25 @@ static int sweep_plots(struct ctx *c, const char *a, const char *b)
 	if (b && cmp.shape_differs)
 		snprintf(vs, sizeof(vs), "A %s vs B %s", c->label[0], c->label[1]);
 	else if (b)
-		snprintf(vs, sizeof(vs), "A %s vs B %s, shape %s", c->label[0], c->label[1],
-			 cmp.shape[0]);
+		snprintf(vs, sizeof(vs), "A %s vs B %s, %s %s", c->label[0], c->label[1],
+			 cmp.sw[0].wis ? "test" : "shape", cmp.shape[0]);
 	else
-		snprintf(vs, sizeof(vs), "%s, shape %s", c->label[0], cmp.shape[0]);
+		snprintf(vs, sizeof(vs), "%s, %s %s", c->label[0], cmp.sw[0].wis ? "test" : "shape",
+			 cmp.shape[0]);
 
-	snprintf(title, sizeof(title), "pft faults per second vs threads (%s)", vs);
-	line_plot(c, &cmp, "faults_sec", fs, NULL, 1, title,
-		  "faults/s (mean, error bars: stddev over runs)", 0, Y_COUNT);
-	snprintf(title, sizeof(title), "pft faults per second per CPU vs threads (%s)", vs);
-	line_plot(c, &cmp, "faults_cpu", fc, NULL, 1, title,
-		  "faults/s per CPU (mean, error bars: stddev)", 0, Y_COUNT);
+	if (cmp.sw[0].wis) {
+		snprintf(title, sizeof(title), "will-it-scale operations per second vs tasks (%s)",
+			 vs);
+		line_plot(c, &cmp, "ops", ops, NULL, 1, title,
+			  "ops/s (mean, error bars: stddev over samples)", 0, Y_COUNT);
+	} else {
+		snprintf(title, sizeof(title), "pft faults per second vs threads (%s)", vs);
+		line_plot(c, &cmp, "faults_sec", fs, NULL, 1, title,
+			  "faults/s (mean, error bars: stddev over runs)", 0, Y_COUNT);
+		snprintf(title, sizeof(title), "pft faults per second per CPU vs threads (%s)", vs);
+		line_plot(c, &cmp, "faults_cpu", fc, NULL, 1, title,
+			  "faults/s per CPU (mean, error bars: stddev)", 0, Y_COUNT);
+	}
 	if (kind_has_data(&cmp, "fault_latency_p50", c->nsides)) {
 		snprintf(title, sizeof(title), "fault latency percentiles vs threads (%s)", vs);
 		line_plot(c, &cmp, "latency", lat, latn, 2, title,
@@ -997,6 +1011,7 @@ int parse_plot_args(int argc, char **argv, struct fl_plot_args *a, char *err, si
 		{ "label-b", required_argument, NULL, 2 },
 		{ "threads", required_argument, NULL, 3 },
 		{ "any-shape", no_argument, NULL, 4 },
+		{ "test", required_argument, NULL, 5 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -1030,6 +1045,9 @@ int parse_plot_args(int argc, char **argv, struct fl_plot_args *a, char *err, si
 			break;
 		case 4:
 			a->any_shape = 1;
+			break;
+		case 5:
+			a->test = optarg;
 			break;
 		case 'h':
 			return FL_ARGS_HELP;
@@ -1065,6 +1083,7 @@ int cmd_plot(int argc, char **argv)
 			snprintf(c.label[i], sizeof(c.label[i]), "%s", a.label[i]);
 	c.heat_threads = a.heat_threads;
 	c.any_shape = a.any_shape;
+	c.test = a.test;
 	if (stat(a.a, &st)) {
 		fprintf(stderr, "faultline plot: %s: %s\n", a.a, strerror(errno));
 		return 1;
@@ -1073,8 +1092,9 @@ int cmd_plot(int argc, char **argv)
 	if (sweep) {
 		struct fl_sweep sw;
 
-		/* a sweep directory has pft-N.log files; else a directory of snapshots */
-		sweep = !fl_sweep_load(a.a, &sw, err, sizeof(err));
+		/* a sweep directory has pft-N.log (or will-it-scale benchlog) files;
+		 * else a directory of snapshots */
+		sweep = !fl_sweep_load_test(a.a, a.test, &sw, err, sizeof(err));
 		if (sweep)
 			fl_sweep_free(&sw);
 		else if (a.b) {

@@ -85,6 +85,7 @@ struct fl_compare_args {
 	const char *label[2], *kernel[2], *out;
 	double alpha;
 	int any_shape;			/* --any-shape: A and B of different pft shapes */
+	const char *test;		/* --test: the will-it-scale test to read */
 	int precision;			/* --precision N: significant digits; 0 = the default */
 	const char *a, *b;		/* NULL with -a/-b */
 	/* -a A1 A2 ... -b B1 B2 ...: recordings (or directories of them) a side */
@@ -98,6 +99,7 @@ struct fl_plot_args {
 	const char *label[2];		/* NULL: the default */
 	unsigned int heat_threads;
 	int any_shape;			/* --any-shape, as compare's */
+	const char *test;		/* --test, as compare's */
 	const char *a, *b;		/* b may be NULL */
 };
 

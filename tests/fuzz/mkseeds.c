@@ -191,6 +191,12 @@ static const struct seed seeds[] = {
 	S("pftline", "  Gb Thr CLine   User     System     Wall    flt/cpu/s fault/wsec\n"),
 	S("pftline", "# latency ns: p50 812 p90 1203 p99 4096 p99.9 9000 max 20000\n"),
 	S("pftline", "   0    1   1     0.00s     0.00s     0.00s inf inf\n"),
+	S("wisline", "min:21916 max:21916 total:21916"),
+	S("wisline", "min:6930 max:27761 total:34691"),
+	S("wisline", "testcase:Anonymous memory page fault"),
+	S("wisline", "measurement"),
+	S("wisline", "average:34960"),
+	S("wisline", "   0 -> 1234"),
 	S("kv", "\x10kernel_version\0kernel_version=6.12.0\nuser=me\n"),
 	S("kv", "\x03PFT_ITERATIONS\0export PFT_ITERATIONS=\"5\"\r\n"),
 	S("vmstat", "nr_free_pages 123\npgfault 1000\npgmajfault 2\nspf_attempt 5\n"
@@ -220,6 +226,14 @@ static const struct seed seeds[] = {
 		   "   1    2   1     0.12s     0.80s     0.23s inf inf\n\x01"
 		   "kernel_version=6.12.0\nmachine_platform_genus=skylake\n\x01"
 		   "export PFT_ITERATIONS=2\nPFT_MEMORY=1G\n\x01x\x01y\x01z"),
+	S("sweep", "benchlog-page_fault1_threads-1\nbenchlog-page_fault1_threads-2\n"
+		   "snap/page_fault1_threads-2.snap\x01"
+		   "testcase:Anonymous memory page fault\nwarmup\nmin:5 max:5 total:5\n"
+		   "measurement\nmin:21916 max:21916 total:21916\naverage:21916\n\x01"
+		   "measurement\nmin:6930 max:27761 total:34691\n"
+		   "min:754 max:21990 total:22744\naverage:28717\n\x01x"),
+	S("sweep", "logs/benchlog-brk1_processes-4\nlogs/faultline-brk1-4.snap\x01"
+		   "measurement\nmin:1 max:2 total:3\n\x01x"),
 	S("sysfs", "0-3\x01" "0-3\x01"
 		   "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n"
 		   "model\t\t: 85\nmodel name\t: Intel(R) Xeon(R)\nstepping\t: 4\n\n"

@@ -13,6 +13,7 @@
 # *.tmp*, every .snap complete).  Needs root, kernel BTF, user/faultline
 # and tools/pft/pft built.  About a minute.
 #   tests/host/mmtests_monitor.sh [OUTDIR]
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"	# run-all runs host scenarios with sh
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
 OUT=${1:-$TOP/out/host/mmtests_monitor}

@@ -14,6 +14,10 @@
 # run left behind; re-running into that directory with the same settings
 # resumes it (pft-1.log kept byte for byte, what a SIGKILLed sweep left
 # removed, SWEEP_RESUMED), with other settings is refused, touching nothing.
+# --wis (will-it-scale): the task series equals mmtests' topology walk; a
+# stand-in test printing a real run's output is kept from "measurement" on
+# (wis-bench's sed '1,8d'), a failure keeps the complete runs and resumes,
+# compare reads the result; bad WIS_* settings exit 2, one line, nothing.
 #   tests/host/pft_sweep.sh [OUTDIR]
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
@@ -183,4 +187,58 @@ fl_check_le "SIGTERMed sweep stops at once (seconds)" "$(($(date +%s) - T0))" 5
 fl_check_eq "SIGTERMed sweep: what is left" "$(cd "$R" && ls -A | tr '\n' ' ')" \
 	"pft-1.log sweep.conf tags "
 fl_check_cmd "SIGTERMed sweep: the run stopped" sh -c "! kill -0 $(cat "$OUT/slowpft.pid" 2>/dev/null || echo 999999999) 2>/dev/null"
+
+# --wis (issue 27).  The task series: what mmtests' bin/generate-stride-range
+# (topology pattern) prints for these MIN MAX CPUS SMT LLC NODE weights (run
+# with its common.sh weights set by hand, gormanm/mmtests 638401e).
+fl_check_eq "wis series 2 CPUs" "$("$SWEEP" --topology-series 1 2 2 1 2 2)" "1 2"
+fl_check_eq "wis series 8 CPUs SMT2" "$("$SWEEP" --topology-series 1 8 8 2 8 8)" "1 2 3 5 6 8"
+fl_check_eq "wis series 64 CPUs 4 LLCs 2 nodes" "$("$SWEEP" --topology-series 1 64 64 2 16 32)" \
+	"1 2 5 9 12 16 21 26 31 32 48 64"
+fl_check_eq "wis series 256 CPUs" "$("$SWEEP" --topology-series 1 256 256 2 32 128)" \
+	"1 2 9 17 24 32 48 64 80 96 112 128 192 256"
+fl_check_eq "wis series from 2, past the CPUs" "$("$SWEEP" --topology-series 2 8 4 1 4 4)" \
+	"2 3 4 5 6 7 8"
+# a stand-in will-it-scale test printing a real run's output (the fixture),
+# failing at 2 tasks while $OUT/wisfail exists
+W=$OUT/wis
+mkdir -p "$W"
+cat >"$W/page_fault1_threads" <<STUB
+#!/bin/sh
+[ "\$1" = -t ] && [ "\$3" = -s ] && [ "\$4" = 15 ] || exit 9
+[ "\$2" = 2 ] && [ -e "$OUT/wisfail" ] && exit 3
+exec cat "$TOP/tests/fixtures/will-it-scale/benchlog-page_fault1_threads-\$2"
+STUB
+chmod +x "$W/page_fault1_threads"
+R=$OUT/rwis
+: >"$OUT/wisfail"
+WIS_MAX_THREADS=2 "$SWEEP" --wis "$W" -o "$R" >/dev/null 2>&1
+fl_check_eq "wis sweep failing at 2 tasks" "$?" 1
+fl_check_eq "failed wis sweep: what is left" "$(cd "$R" && ls -A | tr '\n' ' ')" \
+	"benchlog-page_fault1_threads-1 models sweep.conf tags workloads "
+rm "$OUT/wisfail"
+WIS_MAX_THREADS=2 "$SWEEP" --wis "$W" -o "$R" >/dev/null 2>"$OUT/rwis.stderr"
+fl_check_eq "wis sweep resumed" "$?" 0
+fl_check_cmd "wis resume says so" grep -q "1 of 2 runs done before" "$OUT/rwis.stderr"
+for n in 1 2; do
+	fl_check_eq "benchlog $n: the output from measurement on (wis-bench's sed '1,8d')" \
+		"$(cat "$R/benchlog-page_fault1_threads-$n")" \
+		"$(sed '1,8d' "$TOP/tests/fixtures/will-it-scale/benchlog-page_fault1_threads-$n")"
+done
+fl_check_eq "wis workloads file" "$(cat "$R/workloads")" page_fault1
+fl_check_eq "wis models file" "$(cat "$R/models")" threads
+fl_check_cmd "sweep.conf WIS_ITERATIONS=15" grep -qx WIS_ITERATIONS=15 "$R/sweep.conf"
+if [ -x "$TOP/user/faultline" ]; then
+	"$TOP/user/faultline" compare -f csv "$R" "$R" >"$OUT/rwis.csv" 2>/dev/null
+	fl_check_eq "compare reads the wis sweep" "$?" 0
+	fl_check_eq "compare: wis_ops rows with 15 samples" \
+		"$(grep -c '^wis_ops_\([12]\),wis_ops,\1,ops/s,A,[^,]*,15,' "$OUT/rwis.csv")" 2
+fi
+for bad in WIS_MODELS=fibers WIS_WORKLOADS=Page-Fault WIS_ITERATIONS=0 WIS_MIN_THREADS=3 \
+	WIS_WORKLOADS=brk1; do
+	err=$(env WIS_MAX_THREADS=2 "$bad" "$SWEEP" --wis "$W" -o "$OUT/badwis" 2>&1 >/dev/null)
+	fl_check_eq "--wis $bad exit status" "$?" 2
+	fl_check_eq "--wis $bad error lines" "$(printf '%s\n' "$err" | wc -l)" 1
+	fl_check_cmd "--wis $bad wrote nothing" test ! -e "$OUT/badwis"
+done
 fl_done

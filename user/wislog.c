@@ -101,7 +101,8 @@ int fl_wis_log_name(const char *name, char *test, size_t len, unsigned int *n)
 	return 0;
 }
 
-static int has_benchlogs(const char *dir)
+/* DIR has benchlog files (of TEST, unless NULL) */
+static int has_benchlogs(const char *dir, const char *test)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -112,23 +113,23 @@ static int has_benchlogs(const char *dir)
 	if (!d)
 		return 0;
 	while (!found && (de = readdir(d)))
-		found = !fl_wis_log_name(de->d_name, t, sizeof(t), &n);
+		found = !fl_wis_log_name(de->d_name, t, sizeof(t), &n) && (!test || !strcmp(t, test));
 	closedir(d);
 	return found;
 }
 
 /*
- * DIR itself, else the one folder of benchlog files in an mmtests results
- * tree below it: TEST/logs (LOGDIR_RESULTS), iter-N/TEST/logs (SHELLPACK_LOG),
- * RUN/iter-N/TEST/logs (work/log).
+ * DIR itself, else the one folder of benchlog files (of TEST, unless NULL)
+ * in an mmtests results tree below it: TEST/logs (LOGDIR_RESULTS),
+ * iter-N/TEST/logs (SHELLPACK_LOG), RUN/iter-N/TEST/logs (work/log).
  */
-static char *find_logdir(const char *dir, char *err, size_t errlen)
+static char *find_logdir(const char *dir, const char *test, char *err, size_t errlen)
 {
 	static const char *const pat[] = { "logs", "*/logs", "iter-*/*/logs", "*/iter-*/*/logs" };
 	char *found = NULL, pattern[4200], more[600] = "";
 	unsigned int n = 0;
 
-	if (has_benchlogs(dir))
+	if (has_benchlogs(dir, NULL))
 		return strdup(dir);
 	for (size_t i = 0; i < sizeof(pat) / sizeof(pat[0]); i++) {
 		glob_t g;
@@ -137,7 +138,7 @@ static char *find_logdir(const char *dir, char *err, size_t errlen)
 		if (glob(pattern, GLOB_ONLYDIR, NULL, &g))
 			continue;
 		for (size_t k = 0; k < g.gl_pathc; k++) {
-			if (!has_benchlogs(g.gl_pathv[k]))
+			if (!has_benchlogs(g.gl_pathv[k], test))
 				continue;
 			if (!n++) {
 				found = strdup(g.gl_pathv[k]);
@@ -156,8 +157,9 @@ static char *find_logdir(const char *dir, char *err, size_t errlen)
 		fl_fail(err, errlen, "%s holds %u folders of will-it-scale logs (%s, %s): give one",
 			dir, n, found, more);
 	else
-		fl_fail(err, errlen, "%s: no pft-<threads>.log or benchlog-<test>_<model>-<N> files "
-			"(not a pft-sweep, wis sweep or mmtests wis result directory?)", dir);
+		fl_fail(err, errlen, "%s: no pft-<threads>.log or benchlog-%s%s-<N> files "
+			"(not a pft-sweep, wis sweep or mmtests wis result directory?)", dir,
+			test ? test : "<test>_<model>", "");
 	free(found);
 	return NULL;
 }
@@ -256,7 +258,7 @@ int fl_wis_load(const char *dir, const char *test, struct fl_sweep *sw, char *er
 	memset(sw, 0, sizeof(*sw));
 	sw->wis = 1;
 	sw->dir = strdup(dir);
-	sw->logdir = find_logdir(dir, err, errlen);
+	sw->logdir = find_logdir(dir, test, err, errlen);
 	if (!sw->dir || !sw->logdir)
 		goto bad;
 	d = opendir(sw->logdir);

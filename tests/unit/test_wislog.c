@@ -187,19 +187,17 @@ static void test_fixture_trees(void **state)
 	char err[512];
 
 	(void)state;
-	/* the run folder, an iteration, a test's folder, its logs: the same logs */
+	/* the run holds wis-pf and wis-malloc: two logs folders, and no test
+	 * chosen to tell which */
+	assert_int_equal(fl_sweep_load(TREE_A, &sw, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "2 folders of will-it-scale logs"));
+	/* the run folder, an iteration, a test's folder, its logs: the same
+	 * logs, the one folder with that test */
 	static const char *const at[] = { TREE_A, TREE_A "/iter-0",
 					  TREE_A "/iter-0/wis-pf", TREE_A "/iter-0/wis-pf/logs" };
 	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
-		int rc = fl_sweep_load_test(at[i], "page_fault1_threads", &sw, err, sizeof(err));
-
-		if (i == 0 || i == 1) {
-			/* the run holds wis-pf and wis-malloc: two logs folders */
-			assert_int_equal(rc, -1);
-			assert_non_null(strstr(err, "folders of will-it-scale logs"));
-			continue;
-		}
-		assert_int_equal(rc, 0);
+		assert_int_equal(fl_sweep_load_test(at[i], "page_fault1_threads", &sw, err,
+						    sizeof(err)), 0);
 		assert_true(sw.wis);
 		assert_non_null(strstr(sw.logdir, "iter-0/wis-pf/logs"));
 		assert_int_equal(sw.nseries, 2);
@@ -211,8 +209,8 @@ static void test_fixture_trees(void **state)
 					    err, sizeof(err)), 0);
 	check_series(&sw, 2, FIX_B_PF3P_2);
 	fl_sweep_free(&sw);
-	assert_int_equal(fl_sweep_load_test(TREE_A "/iter-0/wis-malloc", "brk1_threads", &sw,
-					    err, sizeof(err)), 0);
+	assert_int_equal(fl_sweep_load_test(TREE_A, "brk1_threads", &sw, err, sizeof(err)), 0);
+	assert_non_null(strstr(sw.logdir, "iter-0/wis-malloc/logs"));
 	check_series(&sw, 1, FIX_A_BRK1T_1);
 	fl_sweep_free(&sw);
 	/* will-it-scale's own output, warmup and all: the same samples as
@@ -232,8 +230,8 @@ static void test_compare_trees(void **state)
 	char err[512];
 
 	(void)state;
-	assert_int_equal(fl_cmp_build_test(&c, TREE_A "/iter-0/wis-pf", TREE_B "/iter-0/wis-pf",
-					   "page_fault2_threads", 0.05, err, sizeof(err)), 0);
+	assert_int_equal(fl_cmp_build_test(&c, TREE_A, TREE_B, "page_fault2_threads", 0.05, err,
+					   sizeof(err)), 0);
 	for (unsigned int n = 1; n <= 2; n++) {
 		char name[32];
 		const struct fl_cmp_metric *m;
@@ -250,7 +248,7 @@ static void test_compare_trees(void **state)
 	snprintf(out, sizeof(out), "%s/ab.txt", tmpdir);
 	{
 		char *argv[] = { "compare", "--test", "page_fault2_threads", "-o", out,
-				 TREE_A "/iter-0/wis-pf", TREE_B "/iter-0/wis-pf", NULL };
+				 TREE_A, TREE_B, NULL };
 
 		assert_int_equal(cmd_compare(7, argv), 0);
 	}
@@ -260,6 +258,7 @@ static void test_compare_trees(void **state)
 	assert_non_null(strstr(t, "wis_ops_2 "));
 	assert_non_null(strstr(t, "Shape: page_fault2_threads"));
 	assert_non_null(strstr(t, "test_name | will-it-scale"));
+	assert_non_null(strstr(t, "(A) 6.18-a "));	/* the run's name */
 	assert_null(strstr(t, "pft_faults"));
 	free(t);
 }

@@ -36,13 +36,13 @@ STOP_S=50	# how long it may take to write (within mmtests' 60 s grace)
 
 die() { echo "$PROG: $*" >&2; exit 1; }
 
-# Start `faultline record -a -o SNAP` in a session of its own, stderr to
-# ERRLOG; returns once it traces ("tracing system-wide" on stderr) with its
+# Start `faultline record -a -o SNAP` in a session of its own, its output
+# (and its summary at the end) to ERRLOG; returns once it traces ("tracing system-wide" on stderr) with its
 # pid in REC, or fails if it ended first or took longer than READY_S.
 start_recorder() {	# SNAP ERRLOG
 	local i
 	: >"$2" || die "cannot write $2"
-	setsid "$FAULTLINE" record -a -o "$1" ${EXTRA[@]+"${EXTRA[@]}"} 2>"$2" </dev/null &
+	setsid "$FAULTLINE" record -a -o "$1" ${EXTRA[@]+"${EXTRA[@]}"} >>"$2" 2>&1 </dev/null &
 	REC=$!
 	for ((i = 0; i < READY_S * 10; i++)); do
 		grep -q 'tracing system-wide' "$2" && return 0

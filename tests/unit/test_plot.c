@@ -412,6 +412,36 @@ static void test_shapes(void **state)
 	free(old);
 }
 
+/*
+ * will-it-scale results (mmtests' trees, tests/fixtures/mmtests-wis): the ops
+ * picture instead of pft's two, its data the samples' means (as awk has
+ * them, test_wislog.c: A 56668.533333 and 33427.533333, B at 1 task
+ * 34556.333333).
+ */
+static void test_wis_trees(void **state)
+{
+	char out[256], path[512], *t;
+
+	(void)state;
+	if (!have_gnuplot())
+		skip();
+	snprintf(out, sizeof(out), "%s/wis", tmpdir);
+	assert_int_equal(run("-o", out, "-f", "png", "--test", "page_fault1_threads",
+			     FIX "/mmtests-wis/work/log/6.18-a", FIX "/mmtests-wis/work/log/6.18-b",
+			     NULL), 0);
+	check_png(out, "ops");
+	assert_false(exists(out, "faults_sec.dat"));
+	assert_false(exists(out, "faults_cpu.png"));
+	snprintf(path, sizeof(path), "%s/ops.dat", out);
+	t = fl_read_text(path, 1 << 20);
+	assert_non_null(t);
+	assert_non_null(strstr(t, "\n1 56668.53333333"));
+	assert_non_null(strstr(t, "\n2 33427.53333333"));
+	assert_non_null(strstr(t, " 34556.33333333"));
+	free(t);
+	assert_true(gp_has(out, "test page_fault1_threads"));
+}
+
 static void test_errors(void **state)
 {
 	char out[256];
@@ -644,6 +674,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seed_sweeps),
+		cmocka_unit_test(test_wis_trees),
 		cmocka_unit_test(test_snapshot_sweeps),
 		cmocka_unit_test(test_phase_sweeps),
 		cmocka_unit_test(test_shapes),

@@ -80,6 +80,10 @@ install: user tools
 	install -m 0755 user/faultline $(DESTDIR)$(PREFIX)/bin/faultline
 	install -m 0755 tools/pft/pft $(DESTDIR)$(PREFIX)/bin/pft
 	install -m 0755 tools/pft-sweep $(DESTDIR)$(PREFIX)/bin/pft-sweep
+	@# mmtests' monitor and hooks (Documentation/mmtests.rst), to copy into a checkout
+	install -d $(DESTDIR)$(PREFIX)/share/faultline/mmtests
+	install -m 0755 tools/mmtests/watch-faultline.sh $(DESTDIR)$(PREFIX)/share/faultline/mmtests/
+	install -m 0644 tools/mmtests/faultline-hooks.sh $(DESTDIR)$(PREFIX)/share/faultline/mmtests/
 	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system
 	sed 's|@BINDIR@|$(PREFIX)/bin|' tools/faultline-serve.service \
 		>$(DESTDIR)$(PREFIX)/lib/systemd/system/faultline-serve.service

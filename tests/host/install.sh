@@ -1,6 +1,6 @@
 #!/bin/sh
 # make install into a scratch DESTDIR: the collector, pft, pft-sweep, the
-# systemd unit and the man page (faultline(8), from Documentation/
+# mmtests monitor and hooks, the systemd unit and the man page (faultline(8), from Documentation/
 # faultline.8.rst by rst2man), and a man page that names no page we do
 # not install.
 #   tests/host/install.sh [OUTDIR]
@@ -19,6 +19,9 @@ fl_check_eq "make install DESTDIR=... exit status" $? 0
 for f in bin/faultline bin/pft bin/pft-sweep; do
 	fl_check_cmd "installed: $f (executable)" test -x "$D/usr/local/$f"
 done
+fl_check_cmd "installed: the mmtests monitor (executable)" \
+	test -x "$D/usr/local/share/faultline/mmtests/watch-faultline.sh"
+fl_check_cmd "installed: the mmtests hooks" test -s "$D/usr/local/share/faultline/mmtests/faultline-hooks.sh"
 fl_check_cmd "installed: the systemd unit" test -s "$D/usr/local/lib/systemd/system/faultline-serve.service"
 M=$D/usr/local/share/man/man8/faultline.8
 fl_check_cmd "installed: the man page" test -s "$M"

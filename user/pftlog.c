@@ -307,6 +307,23 @@ oom:
 	return 0;
 }
 
+int fl_sweep_dir_has_logs(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	unsigned int t;
+	char test[64];
+	int found = 0;
+
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d)))
+		found = !name_num(de->d_name, "pft-", ".log", &t, NULL) ||
+			!fl_wis_log_name(de->d_name, test, sizeof(test), &t);
+	closedir(d);
+	return found;
+}
+
 int fl_sweep_load(const char *dir, struct fl_sweep *sw, char *err, size_t errlen)
 {
 	return fl_sweep_load_test(dir, NULL, sw, err, errlen);

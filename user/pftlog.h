@@ -60,6 +60,12 @@ struct fl_sweep {
  * it holds one); without those either it is an error; so is a log without a
  * single sample. */
 int fl_sweep_load(const char *dir, struct fl_sweep *sw, char *err, size_t errlen);
+/*
+ * 1 when DIR itself holds a workload's logs (pft-<N>.log, or will-it-scale's
+ * benchlog-<test>_<model>-<N>): a sweep, even with snapshots beside them
+ * (tools/mmtests' step snapshots are), not a directory of recordings.
+ */
+int fl_sweep_dir_has_logs(const char *dir);
 /* The same, TEST (NULL: the only one there is) for will-it-scale results. */
 int fl_sweep_load_test(const char *dir, const char *test, struct fl_sweep *sw,
 		       char *err, size_t errlen);

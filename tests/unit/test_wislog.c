@@ -321,6 +321,20 @@ static void test_snapshot_names(void **state)
 	assert_int_equal(fl_sweep_series(&sw, 2)->nsnaps, 1);
 	assert_non_null(strstr(fl_sweep_series(&sw, 2)->snaps[0], "/faultline-page_fault1-2.snap"));
 	fl_sweep_free(&sw);
+	/* a logs folder with the hooks' snapshots in it is results, not a
+	 * directory of recordings: compare gives the wis_ops table */
+	assert_int_equal(fl_sweep_dir_has_logs(d), 1);
+	{
+		char out[400], *t;
+		char *argv[] = { "compare", "-f", "csv", "-o", out, d, d, NULL };
+
+		snprintf(out, sizeof(out), "%s/s.csv", tmpdir);
+		assert_int_equal(cmd_compare(7, argv), 0);
+		t = fl_read_text(out, 1 << 20);
+		assert_non_null(t);
+		assert_non_null(strstr(t, "\nwis_ops_2,wis_ops,2,"));
+		free(t);
+	}
 }
 
 static int setup(void **state)

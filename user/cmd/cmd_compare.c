@@ -163,15 +163,19 @@ static int is_file(const char *p)
 	return !stat(p, &st) && S_ISREG(st.st_mode);
 }
 
-/* 1 when P is a directory with snapshots directly in it (a sweep keeps its own in snap/). */
+/*
+ * 1 when P is a directory with snapshots directly in it (a sweep keeps its own
+ * in snap/; will-it-scale logs may have the mmtests hooks' beside them: they
+ * make it a sweep).
+ */
 static int is_snap_dir(const char *p)
 {
 	char **names = NULL, err[256];
 	unsigned int n = 0;
 	struct stat st;
 
-	if (stat(p, &st) || !S_ISDIR(st.st_mode) || fl_snapshot_list_dir(p, &names, &n, err,
-									 sizeof(err)))
+	if (stat(p, &st) || !S_ISDIR(st.st_mode) || fl_sweep_dir_has_logs(p) ||
+	    fl_snapshot_list_dir(p, &names, &n, err, sizeof(err)))
 		return 0;
 	fl_snapshot_names_free(names, n);
 	return n > 0;
@@ -349,13 +353,14 @@ int cmd_compare(int argc, char **argv)
 				  .precision = o.precision };
 	if (o.nlist[0])
 		return compare_snapshots(&o, (const char *const (*)[FL_CMP_MAX_LIST])o.list, o.nlist);
-	if ((is_file(o.a) && is_file(o.b)) || (is_snap_dir(o.a) && is_snap_dir(o.b))) {
+	/* --test: will-it-scale results, whatever snapshots lie beside them */
+	if ((is_file(o.a) && is_file(o.b)) || (!o.test && is_snap_dir(o.a) && is_snap_dir(o.b))) {
 		const char *in[2][FL_CMP_MAX_LIST] = { { o.a }, { o.b } };
 
 		return compare_snapshots(&o, (const char *const (*)[FL_CMP_MAX_LIST])in,
 					 (const unsigned int[2]){ 1, 1 });
 	}
-	if (is_snap_dir(o.a) != is_snap_dir(o.b)) {
+	if (!o.test && is_snap_dir(o.a) != is_snap_dir(o.b)) {
 		fprintf(stderr, "faultline compare: %s is a directory of snapshots and %s is not: give "
 			"two of them, two snapshots or two pft-sweep directories\n",
 			is_snap_dir(o.a) ? o.a : o.b, is_snap_dir(o.a) ? o.b : o.a);

@@ -7,8 +7,9 @@
 # and 2, a pft run per step), then shutdown_monitors' SIGTERM (gone within
 # its 60 s grace).  Checks: the whole-test snapshot and exactly one snapshot
 # per step, each complete (faultline check) and counting at least the
-# step's own faults; then SIGTERM at awkward moments (at once, before the
-# pid file, while attaching, twice, mid-step, the step recorder itself):
+# step's own faults; then SIGTERM at awkward moments (at once, at five
+# moments while the recorder attaches, after the pid file, twice, mid-step,
+# the step recorder itself):
 # the monitor is gone within the grace, and nothing is half-written (no
 # *.tmp*, every .snap complete).  Needs root, kernel BTF, user/faultline
 # and tools/pft/pft built.  About a minute.
@@ -48,8 +49,10 @@ stop_monitor() {	# PID -> STOP_S
 		kill -0 "$1" 2>/dev/null || break
 		sleep 0.1
 	done
-	wait "$1" 2>/dev/null
 	STOP_S=$((SECONDS - t0))
+	# past mmtests' grace it would SIGKILL; so does the test, and fails
+	kill -0 "$1" 2>/dev/null && { kill -KILL "$1"; STOP_S=999; }
+	wait "$1" 2>/dev/null
 }
 # nothing half-written in DIR: no temporaries, every snapshot complete
 check_whole() {	# WHAT DIR
@@ -101,7 +104,9 @@ MONITOR_LOG= "$WATCH" 2>/dev/null
 fl_check_eq "no MONITOR_LOG: refused" "$?" 1
 
 # 2. SIGTERM at awkward moments
-for when in 0 0.3 ready twice step; do
+# 0.1 .. 1.2 s: while the recorder sets up (it traces after ~1.4 s here),
+# before and after it installs its signal handlers
+for when in 0 0.1 0.3 0.6 0.9 1.2 ready twice step; do
 	D=$OUT/term-$when
 	mkdir -p "$D/logs"
 	export MONITOR_LOG=$D/faultline-wis-pf MONITOR_PID=$D/faultline-wis-pf.pid
@@ -109,7 +114,7 @@ for when in 0 0.3 ready twice step; do
 	W=$!
 	case $when in
 	0) ;;
-	0.3) sleep 0.3 ;;	# the recorder attaching
+	0.*|1.*) sleep "$when" ;;	# the recorder attaching
 	ready|twice|step)
 		for ((i = 0; i < 100; i++)); do [ -e "$MONITOR_PID" ] && break; sleep 0.1; done ;;
 	esac

@@ -12,7 +12,8 @@
 # start_tracer_monitor: it writes its pid to $MONITOR_PID once the recorder
 # traces (mmtests waits 10 s for that file), records system-wide into
 # $MONITOR_LOG.snap, and on SIGTERM (shutdown_monitors; SIGINT 60 s later,
-# SIGKILL at 120 s) stops the recorder, which writes the snapshot atomically.
+# SIGKILL at 120 s) stops the recorder (SIGTERM), which writes the snapshot
+# atomically.
 # (Started in the background of a script, it may not trap SIGINT: bash
 # ignores what was ignored at its start.  SIGTERM is the one that counts.)
 #
@@ -49,22 +50,27 @@ start_recorder() {	# SNAP ERRLOG
 		kill -0 "$REC" 2>/dev/null || break
 		sleep 0.1
 	done
-	kill -INT "$REC" 2>/dev/null
+	kill -TERM "$REC" 2>/dev/null
 	wait "$REC" 2>/dev/null
 	die "faultline record did not start: $(tail -1 "$2")"
 }
 
 # Stop recorder PID (not necessarily our child) and wait for it to finish
-# writing; 0 when it is gone within STOP_S.
+# writing; 0 when it is gone within STOP_S, else it is killed and 1.
+# SIGTERM, not SIGINT: a process started in the background of a script
+# inherits SIGINT ignored, so a SIGINT that comes before record installs its
+# handler would be lost and record would run on; a SIGTERM then ends it
+# before it has written anything (record writes a file only whole).
 stop_recorder() {	# PID
 	local i
-	kill -INT "$1" 2>/dev/null || return 0
+	kill -TERM "$1" 2>/dev/null || return 0
 	for ((i = 0; i < STOP_S * 10; i++)); do
 		kill -0 "$1" 2>/dev/null || return 0
 		# our own child stays a zombie until waited for
 		[[ $(ps -o stat= -p "$1" 2>/dev/null) == Z* ]] && return 0
 		sleep 0.1
 	done
+	kill -KILL "$1" 2>/dev/null
 	return 1
 }
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "errbuf.h"
+#include "snapshot.h"
 #include "wislog.h"
 
 #define MAX_LOG_BYTES	(64u << 20)
@@ -327,9 +328,21 @@ int fl_wis_load(const char *dir, const char *test, struct fl_sweep *sw, char *er
 			goto bad;
 		}
 	}
-	/* a wis sweep's settings and tags; an mmtests tree has neither */
+	/* a wis sweep's settings and tags; an mmtests tree has neither, but
+	 * its step snapshots carry the machine's tags (kernel release, build) */
 	snprintf(path, sizeof(path), "%s/tags", sw->logdir);
 	sw->tags = fl_read_text(path, 1 << 20);
+	for (unsigned int i = 0; !sw->tags && i < sw->nseries; i++) {
+		struct fl_snapshot s;
+		char why[256];
+
+		if (!sw->series[i].nsnaps ||
+		    fl_snapshot_read_file(sw->series[i].snaps[0], &s, why, sizeof(why)))
+			continue;
+		if (s.tags)
+			sw->tags = strdup(s.tags);
+		fl_snapshot_free(&s);
+	}
 	snprintf(path, sizeof(path), "%s/sweep.conf", sw->logdir);
 	sw->conf = fl_read_text(path, 1 << 20);
 	return 0;

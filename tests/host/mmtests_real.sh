@@ -77,6 +77,10 @@ fl_check_eq "no temporaries" "$(find "$L" -name '*.tmp*' | wc -l)" 0
 fl_check_eq "compare reads mmtests' run" "$?" 0
 fl_check_eq "wis_ops rows: 3 samples each" \
 	"$(grep -c '^wis_ops_\([12]\),wis_ops,\1,ops/s,A,[^,]*,3,' "$OUT/compare.csv")" 2
+"$FAULTLINE" compare --test page_fault1_threads "$OUT/work/log/run" "$OUT/work/log/run" \
+	>"$OUT/compare.txt" 2>/dev/null
+fl_check_eq "the kernel from the step snapshots' tags" \
+	"$(grep -c "^Kernel: $(uname -r)\$" "$OUT/compare.txt")" 2
 fl_check_eq "mmap_lock rows from the step snapshots" \
 	"$(grep -c '^mmap_lock_wait_mean_[12],mmap_lock_wait_mean,[12],ns,A,[^,]*,1,' "$OUT/compare.csv")" 2
 fl_done

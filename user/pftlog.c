@@ -151,67 +151,86 @@ static int cmp_series(const void *a, const void *b)
 	return x->threads < y->threads ? -1 : x->threads > y->threads;
 }
 
-static int load_log(const char *path, const char *name, struct fl_pft_series *ser,
-		    char *err, size_t errlen)
+/* the next line of *P (without its '\n') into BUF: 1, 0 at the end, -1 too long */
+static int text_line(const char **p, char *buf, size_t len)
 {
-	char *text = fl_read_text(path, MAX_LOG_BYTES);
-	unsigned int lineno = 0, cap = 0;
-	const char *p;
+	const char *eol = strchr(*p, '\n');
+	size_t n = eol ? (size_t)(eol - *p) : strlen(*p);
+
+	if (!**p)
+		return 0;
+	if (n >= len)
+		return -1;
+	memcpy(buf, *p, n);
+	buf[n] = '\0';
+	*p += n + (eol ? 1 : 0);
+	return 1;
+}
+
+int fl_log_each_line(const char *path, const char *name,
+		     int (*fn)(const char *line, void *arg, char *why, size_t whylen),
+		     void *arg, char *err, size_t errlen)
+{
+	char *text = fl_read_text(path, MAX_LOG_BYTES), line[600], why[200];
+	unsigned int lineno = 0;
+	const char *p = text;
+	int r;
 
 	if (!text)
 		return fl_fail(err, errlen, "%s: %s", path, strerror(errno));
-	/* strtok_r would merge empty lines; count lines by hand */
-	for (p = text; *p; ) {
-		const char *eol = strchr(p, '\n');
-		size_t n = eol ? (size_t)(eol - p) : strlen(p);
-		struct fl_pft_sample s;
-		char lbuf[600], why[200];
-		int r;
-
+	/* strtok_r would merge empty lines: by hand */
+	while ((r = text_line(&p, line, sizeof(line)))) {
 		lineno++;
-		if (n >= sizeof(lbuf)) {
+		why[0] = '\0';
+		if (r < 0 || fn(line, arg, why, sizeof(why)) < 0) {
+			fl_fail(err, errlen, "%s:%u: %s", name, lineno, r < 0 ? "line too long" : why);
 			free(text);
-			return fl_fail(err, errlen, "%s:%u: line too long", name, lineno);
+			return -1;
 		}
-		memcpy(lbuf, p, n);
-		lbuf[n] = '\0';
-		p += n + (eol ? 1 : 0);
-		r = fl_pft_parse_line(lbuf, &s, why, sizeof(why));
-		if (r < 0) {
-			free(text);
-			return fl_fail(err, errlen, "%s:%u: %s", name, lineno, why);
-		}
-		if (r == 0)
-			continue;
-		if (s.threads != ser->threads) {
-			free(text);
-			return fl_fail(err, errlen, "%s:%u: thread column says %u, file name says %u",
-				    name, lineno, s.threads, ser->threads);
-		}
-		if (!isfinite(s.flt_cpu) || !isfinite(s.flt_wsec)) {
-			ser->dropped++;
-			continue;
-		}
-		if (ser->n == cap) {
-			double *a, *b;
-
-			cap = cap ? cap * 2 : 32;
-			a = realloc(ser->flt_cpu, cap * sizeof(double));
-			if (a)
-				ser->flt_cpu = a;
-			b = realloc(ser->flt_wsec, cap * sizeof(double));
-			if (b)
-				ser->flt_wsec = b;
-			if (!a || !b) {
-				free(text);
-				return fl_fail(err, errlen, "%s: out of memory", name);
-			}
-		}
-		ser->flt_cpu[ser->n] = s.flt_cpu;
-		ser->flt_wsec[ser->n] = s.flt_wsec;
-		ser->n++;
 	}
 	free(text);
+	return 0;
+}
+
+/* one pft line into the series */
+static int pft_line(const char *line, void *arg, char *why, size_t whylen)
+{
+	struct fl_pft_series *ser = arg;
+	struct fl_pft_sample s;
+	int r = fl_pft_parse_line(line, &s, why, whylen);
+
+	if (r <= 0)
+		return r;
+	if (s.threads != ser->threads)
+		return fl_fail(why, whylen, "thread column says %u, file name says %u", s.threads,
+			       ser->threads);
+	if (!isfinite(s.flt_cpu) || !isfinite(s.flt_wsec)) {
+		ser->dropped++;
+		return 0;
+	}
+	if (!(ser->n & (ser->n - 1))) {	/* n = 0, 1, 2, 4 ...: room for twice as many */
+		size_t cap = ser->n ? 2 * (size_t)ser->n : 1;
+		double *a = realloc(ser->flt_cpu, cap * sizeof(double)), *b;
+
+		if (a)
+			ser->flt_cpu = a;
+		b = realloc(ser->flt_wsec, cap * sizeof(double));
+		if (b)
+			ser->flt_wsec = b;
+		if (!a || !b)
+			return fl_fail(why, whylen, "out of memory");
+	}
+	ser->flt_cpu[ser->n] = s.flt_cpu;
+	ser->flt_wsec[ser->n] = s.flt_wsec;
+	ser->n++;
+	return 0;
+}
+
+static int load_log(const char *path, const char *name, struct fl_pft_series *ser,
+		    char *err, size_t errlen)
+{
+	if (fl_log_each_line(path, name, pft_line, ser, err, errlen))
+		return -1;
 	if (!ser->n)
 		return fl_fail(err, errlen, "%s: no pft result lines%s", name,
 			    ser->dropped ? " with a finite rate" : "");

@@ -13,8 +13,6 @@
 #include "snapshot.h"
 #include "wislog.h"
 
-#define MAX_LOG_BYTES	(64u << 20)
-
 /* decimal, no sign, no leading zero unless "0"; END: where it stopped */
 static int parse_ull(const char *t, unsigned long long *v, const char **end)
 {
@@ -165,53 +163,43 @@ static char *find_logdir(const char *dir, const char *test, char *err, size_t er
 	return NULL;
 }
 
+struct benchlog {
+	struct fl_pft_series *ser;
+	int warm;		/* between "warmup" and "measurement" */
+};
+
+/* one will-it-scale line into the series, unless a warmup sample */
+static int benchlog_line(const char *line, void *arg, char *why, size_t whylen)
+{
+	struct benchlog *b = arg;
+	struct fl_pft_series *ser = b->ser;
+	struct fl_wis_sample s;
+	int r = fl_wis_parse_line(line, &s, why, whylen);
+
+	if (r < 0)
+		return r;
+	if (r == FL_WIS_WARMUP || r == FL_WIS_MEASURE)
+		b->warm = r == FL_WIS_WARMUP;
+	if (r != FL_WIS_SAMPLE || b->warm)
+		return 0;
+	if (!(ser->n & (ser->n - 1))) {	/* n = 0, 1, 2, 4 ...: room for twice as many */
+		double *a = realloc(ser->ops, (ser->n ? 2 * (size_t)ser->n : 1) * sizeof(double));
+
+		if (!a)
+			return fl_fail(why, whylen, "out of memory");
+		ser->ops = a;
+	}
+	ser->ops[ser->n++] = (double)s.total;
+	return 0;
+}
+
 static int load_benchlog(const char *path, const char *name, struct fl_pft_series *ser,
 			 char *err, size_t errlen)
 {
-	char *text = fl_read_text(path, MAX_LOG_BYTES);
-	unsigned int lineno = 0, cap = 0;
-	int warm = 0;
+	struct benchlog b = { .ser = ser };
 
-	if (!text)
-		return fl_fail(err, errlen, "%s: %s", path, strerror(errno));
-	for (const char *p = text; *p; ) {
-		const char *eol = strchr(p, '\n');
-		size_t n = eol ? (size_t)(eol - p) : strlen(p);
-		struct fl_wis_sample s;
-		char lbuf[200], why[160];
-		int r;
-
-		lineno++;
-		if (n >= sizeof(lbuf)) {
-			free(text);
-			return fl_fail(err, errlen, "%s:%u: line too long", name, lineno);
-		}
-		memcpy(lbuf, p, n);
-		lbuf[n] = '\0';
-		p += n + (eol ? 1 : 0);
-		r = fl_wis_parse_line(lbuf, &s, why, sizeof(why));
-		if (r < 0) {
-			free(text);
-			return fl_fail(err, errlen, "%s:%u: %s", name, lineno, why);
-		}
-		if (r == FL_WIS_WARMUP || r == FL_WIS_MEASURE)
-			warm = r == FL_WIS_WARMUP;
-		if (r != FL_WIS_SAMPLE || warm)
-			continue;
-		if (ser->n == cap) {
-			double *a;
-
-			cap = cap ? cap * 2 : 32;
-			a = realloc(ser->ops, cap * sizeof(double));
-			if (!a) {
-				free(text);
-				return fl_fail(err, errlen, "%s: out of memory", name);
-			}
-			ser->ops = a;
-		}
-		ser->ops[ser->n++] = (double)s.total;
-	}
-	free(text);
+	if (fl_log_each_line(path, name, benchlog_line, &b, err, errlen))
+		return -1;
 	if (!ser->n)
 		return fl_fail(err, errlen, "%s: no will-it-scale samples after its warmup", name);
 	return 0;

@@ -13,7 +13,7 @@ KDIR := $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 	$(if $(TESTBOX_KREL),/usr/src/linux-headers-$(TESTBOX_KREL)))
 endif
 
-.PHONY: all module bpf user tools check unit integration demo bench perf fuzz \
+.PHONY: check-mmtests all module bpf user tools check unit integration demo bench perf fuzz \
 	install deb clean deps help
 
 all: module bpf user tools
@@ -52,6 +52,11 @@ check:
 	@tools/setup-deps --check || tools/setup-deps
 	$(Q)$(MAKE) --no-print-directory bpf user tools
 	tests/run-all
+
+# faultline's mmtests monitor inside mmtests' own code: needs an mmtests
+# checkout and a will-it-scale build (FL_MMTESTS, FL_WIS), so not in check
+check-mmtests: user tools
+	tests/mmtests/real.sh
 
 unit: bpf
 	$(Q)$(MAKE) --no-print-directory -C tests/unit TOP=$(TOP) run

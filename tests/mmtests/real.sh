@@ -13,11 +13,11 @@
 # *.tmp*; compare reads the run (wis_ops rows of 3 samples per task count,
 # the step snapshots' mmap_lock rows).  Skipped without FL_MMTESTS and
 # FL_WIS.  Needs root, user/faultline.  About a minute.
-#   FL_MMTESTS=DIR FL_WIS=DIR tests/host/mmtests_real.sh [OUTDIR]
+#   FL_MMTESTS=DIR FL_WIS=DIR tests/mmtests/real.sh [OUTDIR]  (make check-mmtests)
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"	# run-all runs host scenarios with sh
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/integration/lib.sh"
-OUT=${1:-$TOP/out/host/mmtests_real}
+OUT=${1:-$TOP/out/mmtests-real}
 FAULTLINE=$TOP/user/faultline
 [ -n "${FL_MMTESTS:-}" ] && [ -e "$FL_MMTESTS/shellpacks/monitors.sh" ] ||
 	fl_skip "FL_MMTESTS: an mmtests checkout (fetch github:gormanm/mmtests)"

@@ -29,9 +29,16 @@ deps:
 # tools do not run on this machine) build in that root: tools/build-module,
 # whose .ko is build/kmod/<release>/module/faultline.ko.
 FL_ROOT_KREL = $(patsubst linux-headers-%,%,$(notdir $(filter $(FL_CACHE)/roots/%,$(abspath $(KDIR)))))
+# A kernel directory of tools/testbox/build-kernel (KDIR=DIR or DIR/build)
+# builds with tools/build-module too: in the root it was built in, if any.
+FL_BK_DIR = $(firstword $(foreach d,$(abspath $(KDIR)) $(abspath $(KDIR)/..),\
+	$(if $(wildcard $(d)/release),$(if $(wildcard $(d)/build/Makefile),$(d)))))
 module:
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || { echo "make module: no kernel headers (KDIR='$(KDIR)'); run 'make deps' or pass KDIR=" >&2; exit 1; }
-ifneq ($(FL_ROOT_KREL),)
+ifneq ($(FL_BK_DIR),)
+	@echo "make module: $(KDIR) is a build-kernel directory: tools/build-module $(FL_BK_DIR)"
+	$(Q)tools/build-module $(FL_BK_DIR) $(if $(filter 1,$(V)),V=1)
+else ifneq ($(FL_ROOT_KREL),)
 	@echo "make module: $(KDIR) is in a build root: tools/build-module $(FL_ROOT_KREL)"
 	$(Q)tools/build-module $(FL_ROOT_KREL) $(if $(filter 1,$(V)),V=1)
 else

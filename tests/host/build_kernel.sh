@@ -44,6 +44,7 @@ while [ $# -gt 0 ]; do
 	*) targets+=("$1"); shift ;;
 	esac
 done
+echo "${targets[*]}" >>"${FAKE_CALLS:-/dev/null}"
 rel() { echo "6.18.0$(sed -n 's/^CONFIG_LOCALVERSION="\(.*\)"$/\1/p' "$obj/.config")"; }
 for t in "${targets[@]}"; do
 	case $t in
@@ -165,6 +166,18 @@ fl_check_cmd "... modules/ without the build and source links" sh -c "test ! -e 
 fl_check_cmd "... no root file (--root none)" test ! -e "$D/root"
 fl_check_cmd "... tools/testbox/run takes it (vmlinuz + release)" sh -c "test -f '$D/vmlinuz' && test -f '$D/release'"
 fl_check_empty "... nothing left beside DIR" "$(leftovers)"
+fl_check_cmd "... DIR/source names the tree" grep -qx "src $T" "$D/source"
+export FAKE_CALLS=$W/make-calls
+: >"$FAKE_CALLS"
+run "$T" -o "$D" --root none -l -t1 --reuse
+fl_check_eq "--reuse, same inputs: exit 0" "$rc" 0
+fl_check_eq "... prints DIR" "$(cat "$W/out")" "$D"
+fl_check_empty "... and runs no make" "$(cat "$FAKE_CALLS")"
+run "$T" -o "$D" --root none -l -t1 -c "$W/user.config" --reuse
+fl_check_eq "--reuse, another fragment: exit 0" "$rc" 0
+fl_check_cmd "... builds again" grep -q bzImage "$FAKE_CALLS"
+fl_check_cmd "... DIR is the new build (NUMA off)" grep -qx '# CONFIG_NUMA is not set' "$D/config"
+unset FAKE_CALLS
 echo keep >"$D/marker"
 touch "$T/fail-build"
 run "$T" -o "$D" --root none -l -t1

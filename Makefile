@@ -13,13 +13,13 @@ KDIR := $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 	$(if $(TESTBOX_KREL),/usr/src/linux-headers-$(TESTBOX_KREL)))
 endif
 
-.PHONY: check-mmtests all module bpf user tools check unit integration demo bench perf fuzz \
+.PHONY: check-mmtests all module bpf user tools check check-seed unit integration demo bench perf fuzz \
 	install deb clean deps help
 
 all: module bpf user tools
 
 help:
-	@echo "targets: all module bpf user tools check demo bench perf fuzz install deb clean deps"
+	@echo "targets: all module bpf user tools check check-seed demo bench perf fuzz install deb clean deps"
 	@echo "vars:    KDIR=<kernel headers> V=1 PREFIX=/usr/local DESTDIR= SANITIZE=1"
 
 deps:
@@ -64,6 +64,13 @@ check:
 # checkout and a will-it-scale build (FL_MMTESTS, FL_WIS), so not in check
 check-mmtests: user tools
 	tests/mmtests/real.sh
+
+# The seed's A/B on kernels built here from SEED_A_SRC / SEED_B_SRC (not
+# part of check: the two builds take most of an hour; then they are cached)
+check-seed:
+	@tools/setup-deps --check || tools/setup-deps
+	$(Q)$(MAKE) --no-print-directory bpf user tools
+	tests/check-seed
 
 unit: bpf
 	$(Q)$(MAKE) --no-print-directory -C tests/unit TOP=$(TOP) run

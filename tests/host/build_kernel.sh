@@ -106,6 +106,8 @@ fl_check_eq "... says why" "$(cat "$W/err")" \
 fl_check_empty "... no DIR, no temporary directory" "$(ls "$W/kernels")"
 run "$T" -o "$D" --root none --jobs 0
 fl_check_eq "--jobs 0 is refused" "$rc" 2
+run "$T" -o "$D" --root none -j2 --config-only
+fl_check_eq "-jN as make takes it" "$rc" 0
 
 # --- the merge: base < faultline's fragment < the user's fragment
 printf '%s\n' '# CONFIG_NUMA is not set' 'CONFIG_SPF_STATS=y' >"$W/user.config"

@@ -193,4 +193,15 @@ run "$T" -o "$D" --root none -l -t1
 fl_check_eq "a rebuild over DIR: exit 0" "$rc" 0
 fl_check_cmd "... DIR is the new build (no marker)" test ! -e "$D/marker"
 fl_check_empty "... no DIR.old left" "$(leftovers)"
+
+# tools/build-module DIR refuses a build tree that is a wrapper for another
+# (kbuild would rewrite that tree, reached by another path in a root)
+mkdir -p "$W/wrap/build"
+echo 6.18.0-w >"$W/wrap/release"
+printf 'KBUILD_OUTPUT=/usr/src/elsewhere\ninclude /usr/src/elsewhere-common/Makefile\n' >"$W/wrap/build/Makefile"
+cp "$W/wrap/build/Makefile" "$W/wrap-before"
+"$TOP/tools/build-module" "$W/wrap" >"$W/out" 2>"$W/err"
+fl_check_eq "build-module on a wrapper tree: exit 1" "$?" 1
+fl_check_cmd "... says why" grep -q "is a wrapper for another tree (KBUILD_OUTPUT=/usr/src/elsewhere)" "$W/err"
+fl_check_cmd "... and leaves it as it was" cmp -s "$W/wrap/build/Makefile" "$W/wrap-before"
 fl_done

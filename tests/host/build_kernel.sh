@@ -179,6 +179,10 @@ run "$T" -o "$D" --root none -l -t1 -c "$W/user.config" --reuse
 fl_check_eq "--reuse, another fragment: exit 0" "$rc" 0
 fl_check_cmd "... builds again" grep -q bzImage "$FAKE_CALLS"
 fl_check_cmd "... DIR is the new build (NUMA off)" grep -qx '# CONFIG_NUMA is not set' "$D/config"
+: >"$FAKE_CALLS"
+touch -d '2001-01-01' "$T/include/linux/fake.h"
+run "$T" -o "$D" --root none -l -t1 -c "$W/user.config" --reuse
+fl_check_cmd "--reuse, a file of the tree (not a checkout) changed: builds again" grep -q bzImage "$FAKE_CALLS"
 unset FAKE_CALLS
 echo keep >"$D/marker"
 touch "$T/fail-build"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The Debian mirrors this machine already uses for bookworm (deb822 URIs: or
 # one-line deb form): the project names no mirror host of its own.  Sourced
 # by tools/setup-deps and tools/build-root.

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # in_root ROOT [HOSTDIR:PATH]... -- CMD...: run CMD in a chroot of the build
 # root ROOT (tools/build-root), in a private mount namespace with each
 # HOSTDIR bound at PATH inside the root and /proc mounted (objtool reads

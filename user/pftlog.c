@@ -370,19 +370,14 @@ int fl_sweep_load_test(const char *dir, const char *test, struct fl_sweep *sw,
 	}
 	while ((de = readdir(d))) {
 		unsigned int t;
-		struct fl_pft_series *ns;
 
 		if (name_num(de->d_name, "pft-", ".log", &t, NULL))
 			continue;
-		ns = realloc(sw->series, (sw->nseries + 1) * sizeof(*ns));
-		if (!ns) {
+		if (fl_sweep_add_series(sw, t)) {
 			closedir(d);
 			fl_fail(err, errlen, "out of memory");
 			goto bad;
 		}
-		sw->series = ns;
-		memset(&ns[sw->nseries], 0, sizeof(*ns));
-		ns[sw->nseries++].threads = t;
 	}
 	closedir(d);
 	if (!sw->nseries) {	/* will-it-scale results, or nothing this reads */
@@ -428,6 +423,18 @@ bad_prefix:
 bad:
 	fl_sweep_free(sw);
 	return -1;
+}
+
+int fl_sweep_add_series(struct fl_sweep *sw, unsigned int threads)
+{
+	struct fl_pft_series *ns = realloc(sw->series, (sw->nseries + 1) * sizeof(*ns));
+
+	if (!ns)
+		return -1;
+	sw->series = ns;
+	memset(&ns[sw->nseries], 0, sizeof(*ns));
+	ns[sw->nseries++].threads = threads;
+	return 0;
 }
 
 void fl_sweep_free(struct fl_sweep *sw)

@@ -70,6 +70,8 @@ int fl_sweep_dir_has_logs(const char *dir);
 int fl_sweep_load_test(const char *dir, const char *test, struct fl_sweep *sw,
 		       char *err, size_t errlen);
 void fl_sweep_free(struct fl_sweep *sw);
+/* One more series, THREADS, all else zero: 0, or -1 (out of memory). */
+int fl_sweep_add_series(struct fl_sweep *sw, unsigned int threads);
 const struct fl_pft_series *fl_sweep_series(const struct fl_sweep *sw, unsigned int threads);
 
 /*

@@ -267,18 +267,10 @@ int fl_wis_load(const char *dir, const char *test, struct fl_sweep *sw, char *er
 			snprintf(tests[ntests++], sizeof(tests[0]), "%s", t);
 		if (test && strcmp(t, test))
 			continue;
-		{
-			struct fl_pft_series *ns = realloc(sw->series,
-							   (sw->nseries + 1) * sizeof(*ns));
-
-			if (!ns) {
-				closedir(d);
-				fl_fail(err, errlen, "out of memory");
-				goto bad;
-			}
-			sw->series = ns;
-			memset(&ns[sw->nseries], 0, sizeof(*ns));
-			ns[sw->nseries++].threads = n;
+		if (fl_sweep_add_series(sw, n)) {
+			closedir(d);
+			fl_fail(err, errlen, "out of memory");
+			goto bad;
 		}
 		snprintf(sw->test, sizeof(sw->test), "%s", t);
 	}

@@ -365,18 +365,29 @@ rm -f /tmp/stop
 ( while [ ! -f /tmp/stop ]; do /fl/pft -m 16m -t 1 >/dev/null 2>&1 || echo "pft failed" >>/tmp/pft_fail; done ) &
 bgpid=$!
 end=$(($(date +%s) + CTL_S))
-i=0 okc=0 errc=0 ro=0 now=0
+i=0 okc=0 errc=0 ro=0 now=0 raced=0
+# born_between PID A B: PID was handed out after A, up to B (pids wrap at pid_max)
+born_between() {
+	if [ "$3" -ge "$2" ]; then [ "$1" -gt "$2" ] && [ "$1" -le "$3" ]
+	else [ "$1" -gt "$2" ] || [ "$1" -le "$3" ]; fi
+}
 while [ $now -lt $end ]; do
 	[ $((i % 8)) -eq 0 ] && now=$(date +%s)
 	f=$F/c
 	ctl_value $f
 	i=$((i + 1))
+	# the last pid handed out, before the model looks for the tgid: a
+	# process the pft loop forks meanwhile gets a pid after it
+	read -r lp0 </proc/sys/kernel/ns_last_pid
 	want_ctl $f
 	[ $SZ -gt 0 ] || continue		# dd writes nothing: no write(2) to test
 	sz=$SZ
 	out=$(dd if=$f of=$FL_D/control bs=$sz count=1 2>&1)
 	rc=$?
-	if [ "$W" = ok ]; then
+	read -r lp1 </proc/sys/kernel/ns_last_pid
+	if [ "$W:$rc" = "No such process:0" ] && born_between "$d" "$lp0" "$lp1"; then
+		raced=$((raced + 1))	# the tgid appeared between the model and the write
+	elif [ "$W" = ok ]; then
 		[ $rc -eq 0 ] && okc=$((okc + 1)) || bad "control write: want success, got rc $rc '$out'" $f
 	else
 		errc=$((errc + 1))
@@ -404,7 +415,7 @@ while [ $now -lt $end ]; do
 done
 touch /tmp/stop
 wait $bgpid
-echo "control: $i values, $okc accepted, $errc refused; $ro writes to read-only files"
+echo "control: $i values, $okc accepted, $errc refused, $raced tgids born during their write; $ro writes to read-only files"
 fl_check_ge "control: values tried" $i 50
 fl_check_empty "pft runs beside the fuzzing all succeeded" "$(cat /tmp/pft_fail 2>/dev/null)"
 

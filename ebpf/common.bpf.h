@@ -31,6 +31,10 @@ struct {
 /* Set by user space before load: false traces every task (system-wide). */
 const volatile bool filter_tgid = false;
 
+/* The preemption-disabling kfuncs (6.10+). */
+extern void bpf_preempt_disable(void) __ksym __weak;
+extern void bpf_preempt_enable(void) __ksym __weak;
+
 /* The word of TGID's bit, or NULL past the array. */
 static __always_inline volatile __u64 *fl_tgid_word(__u64 tgid)
 {

@@ -333,9 +333,7 @@ static __always_inline int on_fault_start(unsigned long address, int kernel_mode
 	return 0;
 }
 
-/* The preemption-disabling kfuncs (6.10+): only in the *_pg programs (fx_hmf_pg). */
-extern void bpf_preempt_disable(void) __ksym __weak;
-extern void bpf_preempt_enable(void) __ksym __weak;
+/* bpf_preempt_disable/enable (common.bpf.h): only in the *_pg programs (fx_hmf_pg). */
 
 SEC("tp_btf/page_fault_user")
 int BPF_PROG(tp_pf_user, unsigned long address, struct pt_regs *regs,
@@ -352,8 +350,8 @@ int BPF_PROG(tp_pf_kernel, unsigned long address, struct pt_regs *regs,
 }
 
 /*
- * The same where the kernel is preemptible (user/backend_bpf.c
- * preempt_guard): on 7.x a tracepoint program runs preemptible too, and a
+ * The same where the kernel is preemptible (user/preempt_model.c
+ * fl_preempt_guard): on 7.x a tracepoint program runs preemptible too, and a
  * task switched out inside on_fault_start would leave this CPU's slot half
  * written for the next task (fx_hmf_pg below says more).
  */
@@ -909,7 +907,7 @@ FL_MMAP_ACQ_PROGS(tp_mmap_acq_memcg, tp_mmap_acq, on_mmap_acquired(mm, write, su
 FL_MMAP_REL_PROGS(tp_mmap_rel_memcg, tp_mmap_rel, on_mmap_released(mm, write))
 
 /*
- * The same where the kernel is preemptible (backend_bpf.c preempt_guard):
+ * The same where the kernel is preemptible (preempt_model.c fl_preempt_guard):
  * on 7.x a tracepoint program runs preemptible, and one switched out
  * mid-run keeps its per-CPU recursion guard, so the kernel skips it for
  * every other task on that CPU until it resumes (architecture.rst,

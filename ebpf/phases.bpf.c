@@ -125,6 +125,31 @@ const volatile __u64 ksym_page_offset_base = 0;
 const volatile __u64 ksym_vmemmap_base = 0;
 const volatile __u64 ksym_vma_lock_cachep = 0;	/* 6.4-6.12: vm_lock slab */
 const volatile struct ph_range ranges[PH_NR_RANGES] = {};
+/*
+ * Where the kernel preempts BPF programs (7.x, preempt=full) and has the
+ * kfuncs (user/preempt_model.c fl_preempt_guard), user space loads each
+ * program's twin NAME_pg, whose body runs preemption-disabled: a task
+ * switched out in the middle of one no longer leaves this CPU's slot half
+ * written for the next task (it was seen as phases.events lost, one fault
+ * without its rest phase: phases_memcg on 7.3).  Twins, not a flag: a
+ * .rodata flag the verifier drops still costs its loads (+25 instructions
+ * a fault on 6.12's cost meter).
+ */
+#define PH_PG(stmt)	bpf_preempt_disable(); stmt; bpf_preempt_enable()
+
+#define PH_TWINS(sec, name, stmt, ...)					\
+SEC(sec)								\
+int BPF_PROG(name, ##__VA_ARGS__)					\
+{									\
+	stmt;								\
+	return 0;							\
+}									\
+SEC(sec)								\
+int BPF_PROG(name##_pg, ##__VA_ARGS__)					\
+{									\
+	PH_PG(stmt);							\
+	return 0;							\
+}
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -271,19 +296,10 @@ static __always_inline int on_fault_tp(unsigned long address, bool kernel_mode)
 	return 0;
 }
 
-SEC("tp_btf/page_fault_user")
-int BPF_PROG(ph_pf_user, unsigned long address, struct pt_regs *regs,
-	     unsigned long error_code)
-{
-	return on_fault_tp(address, false);
-}
-
-SEC("tp_btf/page_fault_kernel")
-int BPF_PROG(ph_pf_kernel, unsigned long address, struct pt_regs *regs,
-	     unsigned long error_code)
-{
-	return on_fault_tp(address, true);
-}
+PH_TWINS("tp_btf/page_fault_user", ph_pf_user, on_fault_tp(address, false),
+	 unsigned long address, struct pt_regs *regs, unsigned long error_code)
+PH_TWINS("tp_btf/page_fault_kernel", ph_pf_kernel, on_fault_tp(address, true),
+	 unsigned long address, struct pt_regs *regs, unsigned long error_code)
 
 /* 6.4-6.12: vma->vm_lock is a pointer; ~6.13-6.14: embedded; 6.15+: none. */
 struct vma_lock___ph {
@@ -327,30 +343,25 @@ static __always_inline struct ph_slot *in_fault(struct ph_cpu **pcp)
  * everything outside the nested phases is the rest of the fault
  * (handle_mm_fault, or the mmap_lock path when the lookup failed).
  */
-SEC("fentry/lock_vma_under_rcu")
-int BPF_PROG(ph_fe_lock_vma)
-{
-	fault_start(FL_PH_LOCKLESS);
-	return 0;
-}
+PH_TWINS("fentry/lock_vma_under_rcu", ph_fe_lock_vma, fault_start(FL_PH_LOCKLESS))
 
-SEC("fexit/lock_vma_under_rcu")
-int BPF_PROG(ph_fx_lock_vma, struct mm_struct *mm, unsigned long address,
-	     struct vm_area_struct *ret)
+static __always_inline void lock_vma_ret(struct vm_area_struct *ret)
 {
 	struct ph_cpu *pc;
 	struct ph_slot *s = in_fault(&pc);
 	fl_u64 now;
 
 	if (!s)
-		return 0;
+		return;
 	now = bpf_ktime_get_ns();
 	ph_pop(&s->a, FL_PH_LOCKLESS, FL_PH_LOCKLESS, now, pc->misc);
 	ph_push(&s->a, FL_PH_REST, now, pc->misc);
 	if (do_locks)
 		s->vma_lock = vma_lock_addr(ret);
-	return 0;
 }
+
+PH_TWINS("fexit/lock_vma_under_rcu", ph_fx_lock_vma, lock_vma_ret(ret),
+	 struct mm_struct *mm, unsigned long address, struct vm_area_struct *ret)
 
 /*
  * handle_mm_fault's return ends the fault unless it says VM_FAULT_RETRY.  A
@@ -358,35 +369,34 @@ int BPF_PROG(ph_fx_lock_vma, struct mm_struct *mm, unsigned long address,
  * REST goes on for the retry under mmap_lock.  Calls from GUP (regs ==
  * NULL) are not faults.
  */
-SEC("fexit/handle_mm_fault")
-int BPF_PROG(ph_fx_hmf, struct vm_area_struct *vma, unsigned long address,
-	     unsigned int flags, struct pt_regs *regs, unsigned int ret)
+static __always_inline void hmf_ret(unsigned int flags, unsigned int ret)
 {
 	struct ph_cpu *pc;
 	struct ph_slot *s;
 	fl_u32 charge = FL_PH_REST;
 	fl_u64 now;
 
-	if (!regs)
-		return 0;
 	s = in_fault(&pc);
 	if (!s)
-		return 0;
+		return;
 	now = bpf_ktime_get_ns();
 	if (ll_flag && (flags & ll_flag) && (ret & vm_fault_retry))
 		charge = FL_PH_LOCKLESS;	/* the attempt was wasted */
 	ph_pop(&s->a, FL_PH_REST, charge, now, pc->misc);
 	if (ret & vm_fault_retry) {	/* retried: the fault goes on */
 		ph_push(&s->a, FL_PH_REST, now, pc->misc);
-		return 0;
+		return;
 	}
 	if (do_phases)
 		ph_fault_end(&s->a, &pc->ps, now);
 	else
 		ph_reset(&s->a);
 	s->vma_lock = 0;
-	return 0;
 }
+
+PH_TWINS("fexit/handle_mm_fault", ph_fx_hmf, if (regs) hmf_ret(flags, ret),
+	 struct vm_area_struct *vma, unsigned long address, unsigned int flags,
+	 struct pt_regs *regs, unsigned int ret)
 
 /* ---- nested phases --------------------------------------------------- */
 
@@ -410,18 +420,8 @@ static __always_inline void phase_exit(fl_u32 phase)
 }
 
 #define PHASE_PROGS(name, func, phase)				\
-SEC("fentry/" #func)						\
-int BPF_PROG(ph_fe_##name)					\
-{								\
-	phase_enter(phase);					\
-	return 0;						\
-}								\
-SEC("fexit/" #func)						\
-int BPF_PROG(ph_fx_##name)					\
-{								\
-	phase_exit(phase);					\
-	return 0;						\
-}
+	PH_TWINS("fentry/" #func, ph_fe_##name, phase_enter(phase))	\
+	PH_TWINS("fexit/" #func, ph_fx_##name, phase_exit(phase))
 
 PHASE_PROGS(alloc_np, vma_alloc_folio_noprof, FL_PH_ALLOC)	/* 6.10+ */
 PHASE_PROGS(alloc, vma_alloc_folio, FL_PH_ALLOC)		/* up to 6.9 */
@@ -466,45 +466,41 @@ PHASE_PROGS(pc_read_sync, page_cache_sync_ra, FL_PH_READ)
 PHASE_PROGS(pc_read_async, page_cache_async_ra, FL_PH_READ)
 PHASE_PROGS(pc_read_folio, filemap_read_folio, FL_PH_READ)
 PHASE_PROGS(pc_read_wait, __folio_lock_or_retry, FL_PH_READ)
-PHASE_PROGS(pc_read_wait_pg, __lock_page_or_retry, FL_PH_READ)	/* 5.10 */
+PHASE_PROGS(pc_read_wait_lp, __lock_page_or_retry, FL_PH_READ)	/* 5.10 */
 PHASE_PROGS(pc_around, filemap_map_pages, FL_PH_AROUND)
 
-SEC("fentry/__do_fault")
-int BPF_PROG(ph_fe_do_fault)
-{
-	phase_enter(FL_PH_PCACHE);
-	return 0;
-}
+PH_TWINS("fentry/__do_fault", ph_fe_do_fault, phase_enter(FL_PH_PCACHE))
 
 /* VM_FAULT_ERROR | VM_FAULT_NOPAGE | VM_FAULT_DONE_COW: no copy follows */
 #define PH_VMF_NO_COPY	(0x873u | 0x100u | 0x1000u)
 
-SEC("fexit/__do_fault")
-int BPF_PROG(ph_fx_do_fault, struct vm_fault *vmf, unsigned int ret)
+static __always_inline void do_fault_ret(struct vm_fault *vmf, unsigned int ret)
 {
 	struct ph_cpu *pc;
 	struct ph_slot *s = in_fault(&pc);
 	fl_u64 now;
 
 	if (!s || !s->a.depth)
-		return 0;
+		return;
 	now = bpf_ktime_get_ns();
 	ph_pop(&s->a, FL_PH_PCACHE, FL_PH_PCACHE, now, pc->misc);
 	if (!(ret & (PH_VMF_NO_COPY | vm_fault_retry)) && BPF_CORE_READ(vmf, cow_page))
 		ph_push(&s->a, FL_PH_COPY, now, pc->misc);
-	return 0;
 }
 
-SEC("fentry/finish_fault")
-int BPF_PROG(ph_fe_finish_fault)
+PH_TWINS("fexit/__do_fault", ph_fx_do_fault, do_fault_ret(vmf, ret),
+	 struct vm_fault *vmf, unsigned int ret)
+
+static __always_inline void copy_end(void)
 {
 	struct ph_cpu *pc;
 	struct ph_slot *s = in_fault(&pc);
 
 	if (s && ph_top(&s->a) == FL_PH_COPY)
 		ph_pop(&s->a, FL_PH_COPY, FL_PH_COPY, bpf_ktime_get_ns(), pc->misc);
-	return 0;
 }
+
+PH_TWINS("fentry/finish_fault", ph_fe_finish_fault, copy_end())
 
 /*
  * Direct reclaim (memcg limit: try_to_free_mem_cgroup_pages; allocation:
@@ -537,18 +533,8 @@ static __always_inline void reclaim_exit(void)
 }
 
 #define RECLAIM_PROGS(name, func)				\
-SEC("fentry/" #func)						\
-int BPF_PROG(ph_fe_##name)					\
-{								\
-	reclaim_enter();					\
-	return 0;						\
-}								\
-SEC("fexit/" #func)						\
-int BPF_PROG(ph_fx_##name)					\
-{								\
-	reclaim_exit();						\
-	return 0;						\
-}
+	PH_TWINS("fentry/" #func, ph_fe_##name, reclaim_enter())	\
+	PH_TWINS("fexit/" #func, ph_fx_##name, reclaim_exit())
 
 RECLAIM_PROGS(reclaim_memcg, try_to_free_mem_cgroup_pages)
 RECLAIM_PROGS(reclaim, try_to_free_pages)
@@ -615,12 +601,15 @@ static __always_inline void mmap_wait_end(struct mm_struct *mm)
 /* Both prototypes (common.bpf.h); no release: a wait ends at the acquire. */
 FL_MMAP_START_PROGS(ph_mm_start_memcg, ph_mm_start, mmap_wait_start(mm))
 FL_MMAP_ACQ_PROGS(ph_mm_acq_memcg, ph_mm_acq, mmap_wait_end(mm))
+FL_MMAP_START_PROGS(ph_mm_start_memcg_pg, ph_mm_start_pg, PH_PG(mmap_wait_start(mm)))
+FL_MMAP_ACQ_PROGS(ph_mm_acq_memcg_pg, ph_mm_acq_pg, PH_PG(mmap_wait_end(mm)))
 
 /* ---- lock contention --------------------------------------------------- */
 
 /*
  * Class of one kernel text address.  A global (not inlined) function: the
- * verifier checks its binary search once instead of once per stack frame.
+ * verifier checks its binary search once instead of once per stack frame
+ * (as a static one, once per frame: E2BIG on 7.3).
  */
 __noinline int ph_ip_class(__u64 ip)
 {
@@ -690,7 +679,17 @@ static __always_inline bool is_vma_lock(void *lock)
 	return (fl_u64)sc == cache;
 }
 
-static __always_inline fl_u32 classify(void *ctx, struct ph_slot *s, void *lock,
+/*
+ * What classify needs of the task's slot, read with the slot: the class is
+ * found outside the preemption guard, since class_from_stack calls a global
+ * function, which the verifier refuses with preemption disabled.
+ */
+struct ph_slot_view {
+	fl_u64 vma_lock;
+	fl_u32 top;		/* the open phase, FL_PH_NR if none */
+};
+
+static __always_inline fl_u32 classify(void *ctx, const struct ph_slot_view *s, void *lock,
 				       fl_u32 flags, fl_u64 *caller)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
@@ -711,13 +710,8 @@ static __always_inline fl_u32 classify(void *ctx, struct ph_slot *s, void *lock,
 	cls = class_from_stack(ctx, caller);
 	if (cls < FL_LK_NR)
 		return cls;
-	/*
-	 * by the fault phase it was contended in -- unless in direct reclaim:
-	 * the charge or allocation that triggered it does not own the swap,
-	 * zram, list_lru ... locks reclaim takes ("other", callers kept)
-	 */
-	if (ph_in_fault(&s->a) && !s->reclaim) {
-		top = ph_top(&s->a);
+	top = s->top;	/* by the fault phase it was contended in (cont_view) */
+	if (top < FL_PH_NR) {
 		if (top == FL_PH_ALLOC || top == FL_PH_ZERO)
 			return FL_LK_ZONE;
 		if (top == FL_PH_MEMCG)
@@ -730,39 +724,57 @@ static __always_inline fl_u32 classify(void *ctx, struct ph_slot *s, void *lock,
 	return FL_LK_OTHER;
 }
 
-SEC("tp_btf/contention_begin")
-int BPF_PROG(ph_cont_begin, void *lock, unsigned int flags)
+/* A contention can be recorded: its task's storage, the slot's view in V. */
+static __always_inline bool cont_view(struct ph_slot_view *v)
+{
+	struct ph_task *st;
+	struct ph_slot *s;
+	struct ph_cpu *pc = cpu();
+
+	if (!pc)
+		return false;
+	s = slot_get(pc);
+	st = task_get(s, true);
+	if (!st)
+		return false;
+	if (st->cdepth >= PH_CT_DEPTH) {
+		PH_COUNT(pc->misc, PH_M_DEPTH);
+		return false;
+	}
+	v->vma_lock = s->vma_lock;
+	/*
+	 * by the fault phase it is contended in -- unless in direct reclaim:
+	 * the charge or allocation that triggered it does not own the swap,
+	 * zram, list_lru ... locks reclaim takes ("other", callers kept)
+	 */
+	v->top = ph_in_fault(&s->a) && !s->reclaim ? ph_top(&s->a) : FL_PH_NR;
+	return true;
+}
+
+static __always_inline void cont_begin(void *lock, fl_u32 cls, fl_u64 caller)
 {
 	struct fl_lock_stats *ls;
 	struct ph_task *st;
 	struct ph_slot *s;
 	struct ph_cpu *pc;
 	struct ph_ct *c;
-	fl_u64 caller, now, d, ci;
-	fl_u32 cls;
+	fl_u64 now, d, ci;
 	__u32 k = 0;
 
 	pc = cpu();
 	if (!pc)
-		return 0;
+		return;
 	s = slot_get(pc);
-	st = task_get(s, true);
+	st = task_get(s, false);
 	if (!st)
-		return 0;
-	if (st->cdepth >= PH_CT_DEPTH) {
-		PH_COUNT(pc->misc, PH_M_DEPTH);
-		return 0;
-	}
-	cls = classify(ctx, s, lock, flags, &caller);
-	if (cls >= FL_LK_NR)
-		cls = FL_LK_OTHER;
+		return;
 	now = bpf_ktime_get_ns();
 	/* index checked right where it is used (6.1's verifier loses the bound
 	 * of a value spilled across the calls above) */
 	d = st->cdepth;
 	PH_BARRIER(d);
 	if (d >= PH_CT_DEPTH)
-		return 0;
+		return;
 	c = &st->ct[d];
 	c->lock = (fl_u64)lock;
 	c->start = now;
@@ -777,6 +789,45 @@ int BPF_PROG(ph_cont_begin, void *lock, unsigned int flags)
 	PH_BARRIER(ci);		/* keep the mask: the verifier needs the bound */
 	if (ls)
 		ls->count[ci & 7]++;
+}
+
+/* PG: the twin's, preemption-disabled but for the classification */
+static __always_inline void on_cont_begin(void *ctx, void *lock, unsigned int flags,
+					  const bool pg)
+{
+	struct ph_slot_view v;
+	fl_u64 caller;
+	fl_u32 cls;
+	bool ok;
+
+	if (pg)
+		bpf_preempt_disable();
+	ok = cont_view(&v);
+	if (pg)
+		bpf_preempt_enable();
+	if (!ok)
+		return;
+	cls = classify(ctx, &v, lock, flags, &caller);
+	if (cls >= FL_LK_NR)
+		cls = FL_LK_OTHER;
+	if (pg)
+		bpf_preempt_disable();
+	cont_begin(lock, cls, caller);
+	if (pg)
+		bpf_preempt_enable();
+}
+
+SEC("tp_btf/contention_begin")
+int BPF_PROG(ph_cont_begin, void *lock, unsigned int flags)
+{
+	on_cont_begin(ctx, lock, flags, false);
+	return 0;
+}
+
+SEC("tp_btf/contention_begin")
+int BPF_PROG(ph_cont_begin_pg, void *lock, unsigned int flags)
+{
+	on_cont_begin(ctx, lock, flags, true);
 	return 0;
 }
 
@@ -795,8 +846,7 @@ static __always_inline void other_caller(struct ph_cpu *pc, fl_u64 ip, fl_u64 wa
 		PH_COUNT(pc->misc, PH_M_CALLERS_FULL);
 }
 
-SEC("tp_btf/contention_end")
-int BPF_PROG(ph_cont_end, void *lock, int ret)
+static __always_inline void cont_end(void *lock)
 {
 	struct fl_lock_stats *ls;
 	struct ph_task *st;
@@ -808,21 +858,21 @@ int BPF_PROG(ph_cont_end, void *lock, int ret)
 
 	pc = cpu();
 	if (!pc)
-		return 0;
+		return;
 	s = slot_get(pc);
 	st = task_get(s, false);
 	if (!st)
-		return 0;
+		return;
 	d = st->cdepth;
 	PH_BARRIER(d);
 	if (d == 0 || d > PH_CT_DEPTH)
-		return 0;
+		return;
 	/* the innermost contention, or the outer one if the inner end was lost */
 	c = &st->ct[d - 1];
 	if (c->lock != (fl_u64)lock) {
 		if (d < 2 || st->ct[0].lock != (fl_u64)lock) {
 			PH_COUNT(pc->misc, PH_M_UNPAIRED);
-			return 0;
+			return;
 		}
 		PH_COUNT(pc->misc, PH_M_UNPAIRED);
 		d = 1;
@@ -842,8 +892,9 @@ int BPF_PROG(ph_cont_end, void *lock, int ret)
 	}
 	if (c->cls == FL_LK_OTHER || all_callers)
 		other_caller(pc, c->caller, wait);
-	return 0;
 }
+
+PH_TWINS("tp_btf/contention_end", ph_cont_end, cont_end(lock), void *lock, int ret)
 
 /* ---- follow the workload's children (where no other skeleton does) ---- */
 

@@ -150,25 +150,6 @@ static bool kp_lock_infer(unsigned int tier, const struct fl_kfeatures *kf,
 
 static const char *preempt_guard_why = "not asked";
 
-static bool preempt_guard(const struct fl_kfeatures *kf)
-{
-	static int want = -1;
-
-	if (want < 0) {
-		if (!fl_kernel_preemptible()) {
-			want = 0;
-			preempt_guard_why = "off (kernel not preemptible)";
-		} else if (!kf->preempt_kfunc) {
-			want = 0;
-			preempt_guard_why = "off (preemptible, no bpf_preempt_disable kfunc)";
-		} else {
-			want = 1;
-			preempt_guard_why = "on (preemptible kernel)";
-		}
-	}
-	return want;
-}
-
 /*
  * The programs for TIER on a kernel with features KF.  Returns how many;
  * plan may be NULL-progged when skel is NULL (only the hook bits are used).
@@ -190,7 +171,7 @@ static int make_plan(struct faultline_bpf *skel, unsigned int tier,
 	 * Preemptible kernels: the fault start (fentry and kprobe tiers) and
 	 * the lock events (every tier) with their bodies preemption-disabled
 	 */
-	bool guard = preempt_guard(kf);
+	bool guard = fl_preempt_guard(kf, &preempt_guard_why);
 	bool pg = !count && tier != FL_TIER_TRACEPOINT && guard;
 
 	if (kf->tp_pf_user)

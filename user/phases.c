@@ -21,6 +21,7 @@
 #include "intask_set.h"
 #include "backend_bpf.h"
 #include "kfeatures.h"
+#include "preempt_model.h"
 #include "ksyms.h"
 #include "tgid_filter.h"
 
@@ -259,6 +260,7 @@ enum { K_FENTRY, K_KPROBE, K_TP };
 
 struct pair {
 	struct bpf_program *a, *b;
+	struct bpf_program *ra, *rb;	/* run: a, b or their twins *_pg (choose_programs) */
 	struct bpf_link **la, **lb;
 	const char *hook;	/* function or tracepoint */
 	int kind;
@@ -266,9 +268,9 @@ struct pair {
 };
 
 #define PAIR(x, y, hook, kind, phase) \
-	{ s->progs.x, s->progs.y, &s->links.x, &s->links.y, hook, kind, phase }
+	{ s->progs.x, s->progs.y, s->progs.x, s->progs.y, &s->links.x, &s->links.y, hook, kind, phase }
 #define ONE(x, hook, kind, phase) \
-	{ s->progs.x, NULL, &s->links.x, NULL, hook, kind, phase }
+	{ s->progs.x, NULL, s->progs.x, NULL, &s->links.x, NULL, hook, kind, phase }
 
 static size_t get_pairs(struct phases_bpf *s, struct pair *out, size_t max)
 {
@@ -309,7 +311,7 @@ static size_t get_pairs(struct phases_bpf *s, struct pair *out, size_t max)
 		     FL_PH_READ),
 		PAIR(ph_fe_pc_read_wait, ph_fx_pc_read_wait, "__folio_lock_or_retry", K_FENTRY,
 		     FL_PH_READ),
-		PAIR(ph_fe_pc_read_wait_pg, ph_fx_pc_read_wait_pg, "__lock_page_or_retry", K_FENTRY,
+		PAIR(ph_fe_pc_read_wait_lp, ph_fx_pc_read_wait_lp, "__lock_page_or_retry", K_FENTRY,
 		     FL_PH_READ),
 		PAIR(ph_fe_pc_around, ph_fx_pc_around, "filemap_map_pages", K_FENTRY, FL_PH_AROUND),
 		ONE(ph_fe_finish_fault, "finish_fault", K_FENTRY, FL_PH_COPY),
@@ -342,6 +344,7 @@ struct load_env {
 	bool task_storage;	/* else the per-task state is a hash of tids (5.10) */
 	long long ll_flag, retry;
 	unsigned int pc_layout;	/* preempt_count layout (fl_kfeatures) */
+	bool preempt_guard;	/* bodies preemption-disabled (fl_preempt_guard) */
 };
 
 /*
@@ -421,12 +424,12 @@ static bool pair_wanted(const struct fl_phases *p, const struct load_env *e,
 
 static int attach_pair(struct pair *q, char *why, size_t whylen)
 {
-	*q->la = bpf_program__attach(q->a);
+	*q->la = bpf_program__attach(q->ra);
 	if (!*q->la)
 		goto fail;
-	if (!q->b)
+	if (!q->rb)
 		return 0;
-	*q->lb = bpf_program__attach(q->b);
+	*q->lb = bpf_program__attach(q->rb);
 	if (*q->lb)
 		return 0;
 fail:
@@ -469,7 +472,24 @@ static int open_skel(struct fl_phases *p, const struct fl_phases_opts *o,
 	return fl_tgid_filter_use(o->tgids, p->skel->maps.fl_tgids, why, whylen);
 }
 
-/* Only the wanted pairs' programs are loaded. */
+/* PROG's preemption-guarded twin (phases.bpf.c PH_TWINS), else PROG. */
+static struct bpf_program *twin(struct bpf_object *obj, struct bpf_program *prog)
+{
+	char name[128];
+	struct bpf_program *pg;
+
+	if (!prog)
+		return NULL;
+	snprintf(name, sizeof(name), "%s_pg", bpf_program__name(prog));
+	pg = bpf_object__find_program_by_name(obj, name);
+	return pg ? pg : prog;
+}
+
+/*
+ * Only the wanted pairs' programs are loaded: the *_pg twins where the
+ * guard is on (fl_preempt_guard).  The links go to the plain programs'
+ * skeleton slots either way (destroyed with the skeleton).
+ */
 static void choose_programs(struct fl_phases *p, const struct load_env *e,
 			    struct pair *pr, size_t n)
 {
@@ -481,9 +501,13 @@ static void choose_programs(struct fl_phases *p, const struct load_env *e,
 	for (i = 0; i < n; i++) {
 		bool on = pair_wanted(p, e, &pr[i]);
 
-		bpf_program__set_autoload(pr[i].a, on);
-		if (pr[i].b)
-			bpf_program__set_autoload(pr[i].b, on);
+		if (e->preempt_guard) {
+			pr[i].ra = twin(p->skel->obj, pr[i].a);
+			pr[i].rb = twin(p->skel->obj, pr[i].b);
+		}
+		bpf_program__set_autoload(pr[i].ra, on);
+		if (pr[i].rb)
+			bpf_program__set_autoload(pr[i].rb, on);
 	}
 }
 
@@ -505,7 +529,7 @@ static int attach_all(struct fl_phases *p, const struct load_env *e, struct pair
 	for (i = 0; i < n; i++) {
 		char aerr[96];
 
-		if (!bpf_program__autoload(pr[i].a))
+		if (!bpf_program__autoload(pr[i].ra))
 			continue;
 		if (pr[i].phase == PH_RECLAIM)
 			at->reclaim_want++;
@@ -682,6 +706,7 @@ struct fl_phases *fl_phases_start(const struct fl_phases_opts *o, char *err, siz
 	env.lvur_start = kf.has_lock_vma;
 	env.task_storage = kf.task_storage;
 	env.pc_layout = kf.pc_layout;
+	env.preempt_guard = fl_preempt_guard(&kf, NULL);
 	k = fl_ksyms_get(kerr, sizeof(kerr));
 	have_k = k != NULL;
 	env.k = k;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "kfeatures.h"
 #include "preempt_model.h"
 
 static bool probe_preemptible(void)
@@ -50,4 +51,26 @@ bool fl_kernel_preemptible(void)
 	if (preempts < 0)
 		preempts = probe_preemptible();
 	return preempts;
+}
+
+bool fl_preempt_guard(const struct fl_kfeatures *kf, const char **why)
+{
+	static const char *text;
+	static int want = -1;
+
+	if (want < 0) {
+		if (!fl_kernel_preemptible()) {
+			want = 0;
+			text = "off (kernel not preemptible)";
+		} else if (!kf->preempt_kfunc) {
+			want = 0;
+			text = "off (preemptible, no bpf_preempt_disable kfunc)";
+		} else {
+			want = 1;
+			text = "on (preemptible kernel)";
+		}
+	}
+	if (why)
+		*why = text;
+	return want;
 }

@@ -17,4 +17,14 @@
  */
 bool fl_kernel_preemptible(void);
 
+struct fl_kfeatures;
+
+/*
+ * Run the programs that keep per-CPU state preemption-disabled
+ * (bpf_preempt_disable/enable, 6.10+): where the kernel is preemptible and
+ * has the kfuncs.  *WHY (may be NULL) gets the snapshot's
+ * bpf_preempt_guard text.  Decided once, for every skeleton.
+ */
+bool fl_preempt_guard(const struct fl_kfeatures *kf, const char **why);
+
 #endif

@@ -205,14 +205,14 @@ r=/out/raw-sc.txt
 fl_check_ge "--self-cost: windows" "$(raw $r snapshots)" 2
 runs() { sed -n "s/^bpf_run\.$1=\([0-9]*\) [0-9]*$/\1/p" $r; }
 faults=$(( $(raw $r faults_user) + $(raw $r faults_kernel) ))
-# *_pg: the same programs on preemptible kernels (backend_bpf.c preempt_guard)
+# *_pg: the same programs on preemptible kernels (preempt_model.c fl_preempt_guard)
 pfu=$(runs tp_pf_user) pfp=$(runs tp_pf_user_pg)
 pfu=$(( ${pfu:-0} + ${pfp:-0} ))
 [ -n "$(runs tp_pf_user)$(runs tp_pf_user_pg)" ] || pfu=
 fl_check_ge "--self-cost: tp_pf_user runs >= user faults" "$pfu" "$(raw $r faults_user)"
 fl_check_ge "--self-cost: /proc/vmstat pgfault delta +5% >= tp_pf_user runs (windows not cumulative)" \
 	"$(( pgf * 105 / 100 ))" "$pfu"
-# fx_hmf_pg: the same fexit on preemptible kernels (backend_bpf.c preempt_guard)
+# fx_hmf_pg: the same fexit on preemptible kernels (preempt_model.c fl_preempt_guard)
 fxr=$(runs fx_hmf) fxp=$(runs fx_hmf_pg)
 fx=$(( ${fxr:-0} + ${fxp:-0} )); [ -n "$fxr$fxp" ] || fx=
 fl_check_ge "--self-cost: fexit/handle_mm_fault runs >= faults" "$fx" "$faults"

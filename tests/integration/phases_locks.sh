@@ -4,10 +4,10 @@
 # mmap_lock write and dominate; the callers the stack walk names are mm
 # functions, never lock internals; the phases of every fault still add up.
 # Tests assert the class that must dominate, never times (TCG is emulated).
-# Not on 7.3 yet: its fentry/fexit and tracepoint programs are preemptible,
-# and a preempted one is skipped for the next task on its CPU (issue 26):
-# an exact count here can be one off (lockless_outcomes@7.3 in a make check).
-# kernels: 6.12 6.1
+# On 7.3 (preemptible) the phases programs run their bodies preemption-
+# disabled (phases.bpf.c PH_TWINS): a task switched out inside one no
+# longer leaves its CPU's slot half written (phases.events lost).
+# kernels: 6.12 6.1 7.3
 # smp: 2
 # timeout: 300
 # args: 2 2 256 20

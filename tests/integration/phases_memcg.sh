@@ -43,7 +43,7 @@
 #   named lru all the same.
 # - zram swap (kmods: zram): without swap, anonymous memory over memory.max
 #   cannot be reclaimed and pft is OOM-killed.
-# kernels: 6.12 6.1
+# kernels: 6.12 6.1 7.3
 # smp: 4
 # cpu: max,-hypervisor
 # kmods: zram

@@ -3,7 +3,7 @@
 # then `report --phases --by node|llc`: the group rows come from the
 # topology the snapshot carries, each node's row has exactly the faults of
 # its CPU's row in the per-CPU table, and the groups add up to the total.
-# kernels: 6.12 6.1
+# kernels: 6.12 6.1 7.3
 # smp: 2,sockets=2,cores=1,threads=1
 # mem: 1024
 # numa: -object memory-backend-ram,id=m0,size=512M -numa node,nodeid=0,cpus=0,memdev=m0 -object memory-backend-ram,id=m1,size=512M -numa node,nodeid=1,cpus=1,memdev=m1

@@ -8,10 +8,10 @@
 # "unavailable (why)", never 0.  On 5.10 (no task-local storage) the
 # per-task state is the tid hash (include/faultline/tstore.h), and the
 # phases and lock classes 5.10 has no hooks for must say why.
-# Not on 7.3 yet: its fentry/fexit and tracepoint programs are preemptible,
-# and a preempted one is skipped for the next task on its CPU (issue 26):
-# an exact count here can be one off (lockless_outcomes@7.3 in a make check).
-# kernels: 6.12 6.1 5.10
+# On 7.3 (preemptible) the phases programs run their bodies preemption-
+# disabled (phases.bpf.c PH_TWINS): a task switched out inside one no
+# longer leaves its CPU's slot half written (phases.events lost).
+# kernels: 6.12 6.1 5.10 7.3
 # smp: 2
 # timeout: 300
 # args: 4096

@@ -5,7 +5,7 @@
 # and an EXPLAIN section; `report --phases --locks SWEEPDIR` has a row per
 # thread count; `report --phases --by llc|node` groups the CPUs by the
 # topology the snapshot carries.  Checks structure, not times (TCG).
-# kernels: 6.12 6.1
+# kernels: 6.12 6.1 7.3
 # smp: 2
 # timeout: 600
 # args: 3 16m

@@ -452,10 +452,15 @@ PHASE_PROGS(lru_vma, folio_add_lru_vma, FL_PH_LRU)
  *   PCACHE  __do_fault: vm_ops->fault (filemap_fault, shmem_fault), the
  *           page-cache lookup and the folio lock, less what nests in it
  *   READ    page_cache_sync_ra / page_cache_async_ra (readahead: folios
- *           allocated, added, read submitted), filemap_read_folio (one
- *           folio read and waited for; 5.10 calls ->readpage inline),
- *           __folio_lock_or_retry / 5.10's __lock_page_or_retry (waiting
- *           for a locked folio: a read in flight)
+ *           allocated, added, read submitted), page_cache_ra_order (5.18+;
+ *           5.10: do_page_cache_ra, which later kernels call inside it),
+ *           which a major fault's mmap read-around calls directly, not
+ *           through page_cache_sync_ra (inside the two others it is a
+ *           second READ frame),
+ *           filemap_read_folio (one folio read and waited for; 5.10 calls
+ *           ->readpage inline), __folio_lock_or_retry / 5.10's
+ *           __lock_page_or_retry (waiting for a locked folio: a read in
+ *           flight)
  *   AROUND  filemap_map_pages: mapping the cached neighbours (fault-around)
  *   COPY    do_cow_fault's copy of the page-cache page into the private
  *           one: from __do_fault's return (with vmf->cow_page set and a
@@ -464,6 +469,8 @@ PHASE_PROGS(lru_vma, folio_add_lru_vma, FL_PH_LRU)
  */
 PHASE_PROGS(pc_read_sync, page_cache_sync_ra, FL_PH_READ)
 PHASE_PROGS(pc_read_async, page_cache_async_ra, FL_PH_READ)
+PHASE_PROGS(pc_read_order, page_cache_ra_order, FL_PH_READ)	/* 5.18+ */
+PHASE_PROGS(pc_read_dpcr, do_page_cache_ra, FL_PH_READ)	/* 5.10 */
 PHASE_PROGS(pc_read_folio, filemap_read_folio, FL_PH_READ)
 PHASE_PROGS(pc_read_wait, __folio_lock_or_retry, FL_PH_READ)
 PHASE_PROGS(pc_read_wait_lp, __lock_page_or_retry, FL_PH_READ)	/* 5.10 */

@@ -307,6 +307,10 @@ static size_t get_pairs(struct phases_bpf *s, struct pair *out, size_t max)
 		     FL_PH_READ),
 		PAIR(ph_fe_pc_read_async, ph_fx_pc_read_async, "page_cache_async_ra", K_FENTRY,
 		     FL_PH_READ),
+		PAIR(ph_fe_pc_read_order, ph_fx_pc_read_order, "page_cache_ra_order", K_FENTRY,
+		     FL_PH_READ),
+		PAIR(ph_fe_pc_read_dpcr, ph_fx_pc_read_dpcr, "do_page_cache_ra", K_FENTRY,
+		     FL_PH_READ),
 		PAIR(ph_fe_pc_read_folio, ph_fx_pc_read_folio, "filemap_read_folio", K_FENTRY,
 		     FL_PH_READ),
 		PAIR(ph_fe_pc_read_wait, ph_fx_pc_read_wait, "__folio_lock_or_retry", K_FENTRY,
@@ -366,6 +370,11 @@ static const struct {
 	{ "alloc_pages_vma", "vma_alloc_folio_noprof" },
 	{ "mem_cgroup_charge", "__mem_cgroup_charge" },
 	{ "__lock_page_or_retry", "__folio_lock_or_retry" },
+	/*
+	 * a major fault's mmap read-around: 5.10's ra_submit; 5.18+ calls
+	 * page_cache_ra_order, which calls do_page_cache_ra (in 7.3's BTF)
+	 */
+	{ "do_page_cache_ra", "page_cache_ra_order" },
 	/* 5.10 zeroes in kernel_init_free_pages, not in post_alloc_hook */
 	{ "post_alloc_hook", "kernel_init_free_pages" },
 	{ "clear_page_erms", "kernel_init_free_pages" },

@@ -49,7 +49,7 @@ struct fl_cmp_snapsum {
 	double faults;			/* faults per run: lock wait per fault divides by it */
 	char ph_why[FL_CMP_GAP_LEN];	/* why there are no phases */
 	char lk_why[FL_CMP_GAP_LEN];	/* why there are no lock classes */
-	char unav[FL_PH_NR][96];	/* why a phase is unavailable */
+	char unav[FL_PH_NR][FL_PH_UNAVAIL_LEN];	/* why a phase is unavailable */
 	char lk_unav[FL_LK_NR][160];	/* why a lock class is (locks.unavailable) */
 	/* the same per NUMA node / LLC domain (from the snapshot's topology
 	 * tags; n = 0 without them): where in the machine a change is */

@@ -18,6 +18,7 @@
 #include "phases.skel.h"
 #include "phases.h"
 #include "errbuf.h"
+#include "init_on_alloc.h"
 #include "intask_set.h"
 #include "backend_bpf.h"
 #include "kfeatures.h"
@@ -42,7 +43,7 @@ struct fl_phases {
 	unsigned int nr_cpus;
 	char phases_why[160];		/* reason when !phases_on */
 	char locks_why[160];
-	char phase_unavail[FL_PH_NR][96]; /* per phase: why unavailable, "" = available */
+	char phase_unavail[FL_PH_NR][FL_PH_REASON_LEN]; /* per phase: why unavailable, "" = available */
 	char naming[160];
 	const char *vma_unavail;	/* the vma class cannot be seen here, why */
 	char desc[512];
@@ -454,7 +455,7 @@ fail:
 static void note_phase(struct fl_phases *p, unsigned int ph, const char *why)
 {
 	if (!p->phase_unavail[ph][0])
-		snprintf(p->phase_unavail[ph], sizeof(p->phase_unavail[ph]), "%.95s", why);
+		snprintf(p->phase_unavail[ph], sizeof(p->phase_unavail[ph]), "%s", why);
 }
 
 /* The object opened and configured, not loaded: 0 or -1 (the reason in WHY). */
@@ -565,6 +566,29 @@ static int attach_all(struct fl_phases *p, const struct load_env *e, struct pair
 	return 0;
 }
 
+/*
+ * No base-page zeroing hook (post_alloc_hook not traceable, clear_page_*
+ * gone or inlined).  Where the kernel zeroes user pages in the allocator
+ * (6.13+ with init_on_alloc: init_on_alloc.h), folio_zero_user() is never
+ * called and every clear is inside alloc: zero would read 0, so it is
+ * unavailable.  Elsewhere the huge-page hook still times the 2 MiB clears.
+ */
+static void note_zero(struct fl_phases *p, const struct attached *at)
+{
+	char src[160];
+	int in_alloc = fl_alloc_zeroes_user_pages(src, sizeof(src));
+
+	if (in_alloc > 0)
+		note_phase(p, FL_PH_ZERO, "the allocator zeroes (init_on_alloc), inside alloc: "
+			   "post_alloc_hook not traceable here");
+	else if (in_alloc < 0 && at->got[FL_PH_ZERO])
+		snprintf(p->notes, sizeof(p->notes), "zero: %s; where it is on, this kernel "
+			 "zeroes user pages in the allocator, counted in alloc", src);
+	else if (at->got[FL_PH_ZERO])
+		snprintf(p->notes, sizeof(p->notes), "zero: huge pages only; base-page zeroing "
+			 "(post_alloc_hook, not traceable on this kernel) is counted in alloc");
+}
+
 /* fentry: a reason for every phase this load does not see. */
 static void note_unseen(struct fl_phases *p, const struct load_env *e, struct attached *at)
 {
@@ -573,9 +597,8 @@ static void note_unseen(struct fl_phases *p, const struct load_env *e, struct at
 	at->got[FL_PH_REST] = true;
 	at->got[FL_PH_PTL] = at->contention_ok;
 	p->notes[0] = 0;
-	if (at->got[FL_PH_ZERO] && !at->zero0)
-		snprintf(p->notes, sizeof(p->notes), "zero: huge pages only; base-page zeroing "
-			 "(post_alloc_hook, not traceable on this kernel) is counted in alloc");
+	if (!at->zero0)
+		note_zero(p, at);
 	/* the copy is timed from __do_fault's return to finish_fault */
 	if (at->got[FL_PH_COPY] && !at->got[FL_PH_PCACHE]) {
 		at->got[FL_PH_COPY] = false;
@@ -1064,6 +1087,13 @@ void fl_phases_probe(FILE *out, const struct btf *btf)
 				kind, !have ? "absent" : newer ? "superseded by " : "used",
 				newer ? newer : "");
 			any = true;
+		}
+		if (ph == FL_PH_ZERO) {
+			char src[192];
+			int z = fl_alloc_zeroes_user_pages(src, sizeof(src));
+
+			fprintf(out, "  %-10s user pages zeroed in the allocator: %s (%s)\n", "",
+				z > 0 ? "yes" : z == 0 ? "no" : "unknown", src);
 		}
 	}
 	phases_bpf__destroy(s);

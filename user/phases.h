@@ -91,6 +91,13 @@ const struct fl_lock_caller *fl_snapshot_lock_callers(const struct fl_snapshot *
  * into WHY then.
  */
 bool fl_lock_class_avail(const struct fl_snapshot *s, unsigned int cls, char *why, size_t len);
+/*
+ * Phase P's "unavailable (why)" as the snapshot's phases.unavailable gives
+ * it.  Record keeps a reason to FL_PH_REASON_LEN - 1 characters, so a
+ * FL_PH_UNAVAIL_LEN buffer holds the whole line.
+ */
+#define FL_PH_REASON_LEN	96
+#define FL_PH_UNAVAIL_LEN	(FL_PH_REASON_LEN + sizeof("unavailable ()"))
 void fl_phase_unavail_why(const struct fl_snapshot *s, unsigned int p, char *buf, size_t len);
 
 /* Sum of the CPUs in [0, nr) whose group[cpu] == g (group NULL: all CPUs). */

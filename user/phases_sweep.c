@@ -19,7 +19,7 @@ struct agg {
 	unsigned long long overrun;
 	unsigned int lruns;
 	double lk[FL_LK_NR];
-	char why[FL_PH_NR][96];
+	char why[FL_PH_NR][FL_PH_UNAVAIL_LEN];
 	char ph_why[160], lk_why[160];
 };
 

@@ -29,6 +29,10 @@
  *   runnable_ns=<run_delay> nvcsw=<voluntary switches> collided=<calls that blocked>
  *
  *
+ * blame_sleeper.sh runs it under `taskset -c 0`, the child with it: on one
+ * CPU the truncator is preempted inside its zap and the writer cannot spin
+ * it out, so it sleeps.
+ *
  * With -m MIN it goes on past CALLS until MIN calls blocked (at most 4 x
  * CALLS in all): on a busy host whole truncations can pass between two of
  * its calls, and a run where none blocked measures nothing.  Each call

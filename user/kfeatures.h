@@ -23,7 +23,7 @@ struct fl_kfeatures {
 	bool tp_mmap_lock;	/* all three mmap_lock tracepoints */
 	bool tp_contention;	/* lock:contention_begin/end */
 	bool tp_fork;		/* sched:sched_process_fork */
-	bool task_storage;	/* BPF_MAP_TYPE_TASK_STORAGE and bpf_get_current_task_btf (5.11+) */
+	bool task_storage;	/* task storage built and bpf_get_current_task_btf (5.11+; 5.11-5.12 only with BPF_LSM) */
 	bool preempt_kfunc;	/* bpf_preempt_disable/enable kfuncs (6.10+) */
 	bool vma_lock_seq;	/* vm_area_struct.vm_lock_seq, mm_struct.mm_lock_seq */
 	bool vma_refcnt;	/* vm_area_struct.vm_refcnt: VMA locks are a refcount (6.15+) */

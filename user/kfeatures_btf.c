@@ -154,8 +154,15 @@ void fl_kfeatures_from_btf(struct fl_kfeatures *f, const struct btf *btf)
 			  fl_btf_has_member(btf, "mm_struct", "mm_lock_seq");
 	f->vma_refcnt = fl_btf_has_member(btf, "vm_area_struct", "vm_refcnt");
 	f->pc_layout = fl_btf_pc_layout(btf);
+	/*
+	 * 5.11 and 5.12 declare the map type everywhere but build its code
+	 * (kernel/bpf/bpf_task_storage.c) only with CONFIG_BPF_LSM: without
+	 * it, creating the map fails with EINVAL.  The map's own alloc
+	 * function is in BTF exactly where the code is built.
+	 */
 	f->task_storage = fl_btf_enum_value(btf, "BPF_MAP_TYPE_TASK_STORAGE") >= 0 &&
-			  fl_btf_enum_value(btf, "BPF_FUNC_get_current_task_btf") >= 0;
+			  fl_btf_enum_value(btf, "BPF_FUNC_get_current_task_btf") >= 0 &&
+			  fl_btf_has_func(btf, "task_storage_map_alloc");
 	f->preempt_kfunc = btf__find_by_name_kind(btf, "bpf_preempt_disable", BTF_KIND_FUNC) > 0 &&
 			   btf__find_by_name_kind(btf, "bpf_preempt_enable", BTF_KIND_FUNC) > 0;
 }

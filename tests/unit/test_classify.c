@@ -1021,6 +1021,20 @@ static void test_btf_probe_helpers(void **state)
 	assert_true(f.btf && f.has_hmf && f.tp_contention && f.tp_mmap_lock);
 	assert_int_equal(f.mmap_memcg, 1);	/* (mm, memcg_path, write) */
 	assert_int_equal(f.flag_vma_lock, 1 << 12);
+
+	/* task storage: the enumerators alone (5.12 without BPF_LSM) are not it */
+	assert_false(f.task_storage);
+	e = btf__add_enum(b, "bpf_map_type", 4);
+	assert_true(e > 0);
+	assert_int_equal(btf__add_enum_value(b, "BPF_MAP_TYPE_TASK_STORAGE", 29), 0);
+	e = btf__add_enum(b, "bpf_func_id", 4);
+	assert_true(e > 0);
+	assert_int_equal(btf__add_enum_value(b, "BPF_FUNC_get_current_task_btf", 158), 0);
+	fl_kfeatures_from_btf(&f, b);
+	assert_false(f.task_storage);
+	add_func(b, "task_storage_map_alloc", btf__add_func_proto(b, int_id));
+	fl_kfeatures_from_btf(&f, b);
+	assert_true(f.task_storage);
 	btf__free(b);
 
 	assert_int_equal(fl_btf_tp_nargs(NULL, "contention_begin"), -1);

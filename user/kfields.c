@@ -15,39 +15,43 @@
 
 /* Newest name first; ebpf/NAME.bpf.c CO-RE flavours read the same. */
 const struct fl_kfield fl_kfields[] = {
-	{ "VMA lock (--phases vma lock class)", {
+	{ .what = "VMA lock (--phases vma lock class)", .alt = {
 		MEMBER("vm_area_struct.vm_refcnt", "6.15+",
 		       .unused = "a reference count, no rwsem: nothing for the vma class to match"),
 		MEMBER("vm_area_struct.vm_lock", "6.4-6.14"),
-	  }, "no per-VMA locks (before 6.4)" },
-	{ "VMA locks' slab cache (--phases vma lock class)", {
+	  }, .none = "no per-VMA locks (before 6.4)" },
+	{ .what = "VMA locks' slab cache (--phases vma lock class)", .alt = {
 		KSYM("vma_lock_cachep", "6.4-6.14"),
-	  }, "no vma_lock slab (before 6.4; 6.15+ locks by vm_refcnt), or no CONFIG_KALLSYMS_ALL" },
-	{ "VMA write-lock sequence (lockless abort reasons)", {
+	  }, .none = "no vma_lock slab (before 6.4; 6.15+ locks by vm_refcnt), or no CONFIG_KALLSYMS_ALL" },
+	{ .what = "VMA write-lock sequence (lockless abort reasons)", .alt = {
 		MEMBER("vm_area_struct.vm_lock_seq", "6.4+"),
-	  }, "no per-VMA locks (before 6.4): no abort reasons" },
-	{ "mm write-lock sequence (lockless abort reasons)", {
+	  }, .none = "no per-VMA locks (before 6.4): no abort reasons" },
+	{ .what = "mm write-lock sequence (lockless abort reasons)", .alt = {
 		MEMBER("mm_struct.mm_lock_seq", "6.4+ (int to 6.11, seqcount_t 6.12+)"),
-	  }, "no per-VMA locks (before 6.4): no abort reasons" },
-	{ "preempt_count (in-task test, BPF tiers)", {
+	  }, .none = "no per-VMA locks (before 6.4): no abort reasons" },
+	{ .what = "preempt_count (in-task test, BPF tiers)", .alt = {
 		KSYM("__preempt_count", "x86 to 6.1, 6.15+"),
 		KSYM("pcpu_hot", "x86 6.2-6.14 (pcpu_hot.preempt_count)"),
-	  }, "no preempt_count address (no CONFIG_KALLSYMS_ALL, or kptr_restrict): "
+	  }, .none = "no preempt_count address (no CONFIG_KALLSYMS_ALL, or kptr_restrict): "
 	     "faults in interrupt context are counted as the task's" },
-	{ "per-CPU offsets (in-task test, BPF tiers)", {
+	{ .what = "per-CPU offsets (in-task test, BPF tiers)", .alt = {
 		KSYM("__per_cpu_offset", "every SMP kernel"),
-	  }, "no __per_cpu_offset (no CONFIG_KALLSYMS_ALL, or kptr_restrict): "
+	  }, .none = "no __per_cpu_offset (no CONFIG_KALLSYMS_ALL, or kptr_restrict): "
 	     "faults in interrupt context are counted as the task's" },
-	{ "fault completed under the per-VMA lock (kprobe tier outcome)", {
+	{ .what = "fault completed under the per-VMA lock (kprobe tier outcome)", .alt = {
 		ENUMV("VM_FAULT_COMPLETED", "5.19+"),
-	  }, "no VM_FAULT_COMPLETED (before 5.19): not needed there" },
-	{ "lockless fault flag", {
+	  }, .none = "no VM_FAULT_COMPLETED (before 5.19): not needed there" },
+	{ .what = "lockless fault flag", .alt = {
 		ENUMV("FAULT_FLAG_VMA_LOCK", "6.4+"),
 		ENUMV("FAULT_FLAG_SPECULATIVE", "SPF patchsets (Dufour, Lespinasse)"),
-	  }, "no lockless fault path: lockless outcomes unavailable" },
-	{ "mm owner (--blame -p: holders in another task's mm)", {
+	  }, .none = "no lockless fault path: lockless outcomes unavailable",
+	  /* the SPF series define their flag (patch 08 / Dufour's v11): no BTF */
+	  .builtin_if = { "do_handle_mm_fault", "__handle_speculative_fault" },
+	  .builtin = "FAULT_FLAG_SPECULATIVE is a #define of the SPF series: faultline uses "
+	  "the series' value (0x400 Lespinasse, 0x200 Dufour)" },
+	{ .what = "mm owner (--blame -p: holders in another task's mm)", .alt = {
 		MEMBER("mm_struct.owner", "CONFIG_MEMCG"),
-	  }, "no mm->owner (CONFIG_MEMCG off): a kernel thread holding the traced "
+	  }, .none = "no mm->owner (CONFIG_MEMCG off): a kernel thread holding the traced "
 	     "process's mmap_lock is not attributed to it" },
 };
 const unsigned int fl_kfields_n = sizeof(fl_kfields) / sizeof(fl_kfields[0]);
@@ -130,7 +134,11 @@ void fl_kfields_print(FILE *f, const struct btf *btf, const struct fl_ksyms *k)
 				fprintf(f, "    %-28s unavailable: %s\n", "", a->unused);
 			any |= present;
 		}
-		if (!any)
+		if (!any && row->builtin &&
+		    (fl_btf_has_func(btf, row->builtin_if[0]) ||
+		     fl_btf_has_func(btf, row->builtin_if[1])))
+			fprintf(f, "    %-28s built in: %s\n", "", row->builtin);
+		else if (!any)
 			fprintf(f, "    %-28s unavailable: %s\n", "", row->none);
 	}
 }

@@ -34,6 +34,9 @@ struct fl_kfield {
 	const char *what;	/* the figure it serves */
 	struct fl_kfield_alt alt[FL_KFIELD_ALTS];	/* newest first */
 	const char *none;	/* what is unavailable where no name exists */
+	/* where no name exists but BTF has this function: the value is built in */
+	const char *builtin_if[2];
+	const char *builtin;	/* ... and what faultline uses then */
 };
 
 extern const struct fl_kfield fl_kfields[];

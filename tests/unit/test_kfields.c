@@ -129,6 +129,13 @@ static void test_enums(void **state)
 
 	assert_string_equal(used("lockless fault flag", b612, NULL), "FAULT_FLAG_VMA_LOCK");
 	assert_string_equal(used("lockless fault flag", b510, NULL), "unavailable");
+	assert_non_null(strstr(printed(b510, NULL), "unavailable: no lockless fault path"));
+	/* an SPF series kernel (seed-b): its flag is a #define, not in BTF */
+	btf__add_func(b510, "do_handle_mm_fault", BTF_FUNC_GLOBAL,
+		      btf__add_func_proto(b510, 0));
+	assert_string_equal(used("lockless fault flag", b510, NULL), "unavailable");
+	assert_null(strstr(printed(b510, NULL), "unavailable: no lockless fault path"));
+	assert_non_null(strstr(printed(b510, NULL), "built in: FAULT_FLAG_SPECULATIVE is a #define"));
 	btf__free(b510);
 	btf__free(b612);
 }

@@ -53,6 +53,11 @@
  *                  writes a byte, then write one byte per page (record -p
  *                  attaches first, then releases it).  = N faults.
  *
+ * PROVOKE_SECOND_THREAD=1 in the environment keeps a second thread alive
+ * (blocked in pause()) from the start: the SPF series (5.12 + Lespinasse)
+ * tries a speculative fault only while mm_users > 1
+ * (tests/seed/seed_spf.sh).
+ *
  * Every mode ends with one write to a fresh page, so that the last SIGSEGV
  * fault of the loop is followed by another fault (the collector counts a
  * fault as unhandled when the task's next fault starts).  Prints one line:
@@ -118,6 +123,14 @@ static void *uffd_thread(void *arg)
 	return NULL;
 }
 
+static void *idle_thread(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
 static long minflt(void)
 {
 	struct rusage ru;
@@ -155,6 +168,13 @@ int main(int argc, char **argv)
 	if (errno || *end || n > (1UL << 24)) {
 		fprintf(stderr, "provoke: bad count '%s'\n", argv[2]);
 		return 2;
+	}
+	if (getenv("PROVOKE_SECOND_THREAD")) {
+		pthread_t th;
+
+		errno = pthread_create(&th, NULL, idle_thread, NULL);
+		if (errno)
+			die("pthread_create (second thread)");
 	}
 	last = mmap(NULL, ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (last == MAP_FAILED)

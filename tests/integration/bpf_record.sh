@@ -9,6 +9,11 @@
 #     calls = pgfault delta; lockless path: per-VMA-lock kernels attempt it on
 #     ~every fault, 6.1 reports it absent (never 0)
 #   - tracepoint: latency / lockless reported unavailable, mmap_lock present
+# What each kernel offers: MMAP_HELD (mmap_lock tracepoints with memcg_path
+# and no lockless path: off by default), LL_KIND (the lockless path) and
+# CONTENTION (lock:contention_*, 5.19+).  The seed's 5.12 builds (seed-a,
+# seed-b: tests/check-seed, not make check) have rows of their own: A none,
+# B SPF (pft -t 2: a second thread, so the series tries SPF).
 # plus interval snapshots (-i) merged by report, exit-status propagation,
 # probe, and the errors record must give.
 # On 7.3 the fault start and end programs run preemption-disabled (issue
@@ -21,6 +26,12 @@
 
 PAGES=65536
 export PATH=/fl:$PATH
+case $FL_SERIES in
+6.1) MMAP_HELD=yes LL_KIND=none CONTENTION=yes ;;
+seed-a) MMAP_HELD=yes LL_KIND=none CONTENTION=no ;;
+seed-b) MMAP_HELD=no LL_KIND=spf CONTENTION=no ;;
+*) MMAP_HELD=no LL_KIND=per-vma-lock CONTENTION=yes ;;
+esac
 
 raw() { sed -n "s/^$2=//p" "$1"; }
 isnum() { case $1 in ''|*[!0-9]*) return 1 ;; esac; return 0; }
@@ -101,7 +112,7 @@ for tier in fentry kprobe tracepoint; do
 	fl_check_within "$tier: faults vs /proc/vmstat pgfault delta read around record" "$faults" "$pgf" 1
 	fl_check_within "$tier: the collector's vmstat.pgfault vs the one read here" \
 		"$(raw $r vmstat.pgfault)" "$pgf" 1
-	if [ "$FL_SERIES" = 6.1 ]; then
+	if [ $MMAP_HELD = yes ]; then
 		# memcg_path prototype and no lockless path: off by default for its cost
 		check_prefix "$tier: mmap_lock_hold_read.count" "$(raw $r mmap_lock_hold_read.count)" \
 			"unavailable (not recorded by default on this kernel"
@@ -110,11 +121,16 @@ for tier in fentry kprobe tracepoint; do
 		check_num "$tier: mmap_lock_wait_write.count" "$(raw $r mmap_lock_wait_write.count)"
 	fi
 	check_prefix "$tier: handle_mm_fault duration" "$(raw $r handle_mm_fault.count)" unavailable
-	check_num "$tier: mmap_lock_contended" "$(raw $r mmap_lock_contended)"
+	if [ $CONTENTION = yes ]; then
+		check_num "$tier: mmap_lock_contended" "$(raw $r mmap_lock_contended)"
+	else
+		check_prefix "$tier: mmap_lock_contended" "$(raw $r mmap_lock_contended)" \
+			"unavailable (the kernel has no lock:contention_begin/end tracepoints"
+	fi
 	if [ $tier = tracepoint ]; then
 		check_prefix "$tier: fault latency" "$(raw $r fault_latency.count)" unavailable
 		check_prefix "$tier: handle_mm_fault" "$(raw $r handle_mm_fault.count)" unavailable
-		if [ "$FL_SERIES" = 6.1 ]; then
+		if [ $LL_KIND = none ]; then
 			check_prefix "$tier: lockless" "$(raw $r lockless_attempted)" absent
 		else
 			check_prefix "$tier: lockless" "$(raw $r lockless_attempted)" unavailable
@@ -132,11 +148,11 @@ for tier in fentry kprobe tracepoint; do
 		"$(raw $r handle_mm_fault_calls)" "$pgf" 1
 	check_num "$tier: fault latency p99" "$(raw $r fault_latency.p99_ns)"
 	fl_check_ge "$tier: fault latency min > 0" "$(raw $r fault_latency.min_ns)" 1
-	if [ "$FL_SERIES" = 6.1 ]; then
+	if [ $LL_KIND = none ]; then
 		fl_check_eq "$tier: lockless kind" "$(raw $r lockless_kind)" none
 		check_prefix "$tier: lockless" "$(raw $r lockless_attempted)" absent
 	else
-		fl_check_eq "$tier: lockless kind" "$(raw $r lockless_kind)" per-vma-lock
+		fl_check_eq "$tier: lockless kind" "$(raw $r lockless_kind)" $LL_KIND
 		fl_check_within "$tier: lockless attempts vs user faults" \
 			"$(raw $r lockless_attempted)" "$user" 1
 		# aborted / retried are driven to known counts in lockless_outcomes.sh
@@ -157,9 +173,9 @@ fl_invariant "--hmf: handle_mm_fault samples = calls" "$(raw $r handle_mm_fault.
 	"$(raw $r handle_mm_fault_calls)"
 fl_check_cmd "--hmf: invariants hold (faultline check)" faultline check /out/hmf.snap
 check_num "--mmap-lock: mmap_lock_hold_read.count" "$(raw $r mmap_lock_hold_read.count)"
-if [ "$FL_SERIES" = 6.1 ]; then
+if [ $LL_KIND = none ]; then
 	# every fault takes mmap_lock for read there: one hold sample per fault at least
-	fl_check_ge "--mmap-lock (6.1): mmap_lock read holds >= user faults" \
+	fl_check_ge "--mmap-lock ($FL_SERIES): mmap_lock read holds >= user faults" \
 		"$(raw $r mmap_lock_hold_read.count)" "$(raw $r faults_user)"
 fi
 
@@ -212,10 +228,11 @@ pfu=$(( ${pfu:-0} + ${pfp:-0} ))
 fl_check_ge "--self-cost: tp_pf_user runs >= user faults" "$pfu" "$(raw $r faults_user)"
 fl_check_ge "--self-cost: /proc/vmstat pgfault delta +5% >= tp_pf_user runs (windows not cumulative)" \
 	"$(( pgf * 105 / 100 ))" "$pfu"
-# fx_hmf_pg: the same fexit on preemptible kernels (preempt_model.c fl_preempt_guard)
-fxr=$(runs fx_hmf) fxp=$(runs fx_hmf_pg)
-fx=$(( ${fxr:-0} + ${fxp:-0} )); [ -n "$fxr$fxp" ] || fx=
-fl_check_ge "--self-cost: fexit/handle_mm_fault runs >= faults" "$fx" "$faults"
+# fx_hmf_pg: the same fexit on preemptible kernels (preempt_model.c
+# fl_preempt_guard); fx_do_hmf: the SPF series' do_handle_mm_fault (seed-b)
+fxr=$(runs fx_hmf) fxp=$(runs fx_hmf_pg) fxd=$(runs fx_do_hmf)
+fx=$(( ${fxr:-0} + ${fxp:-0} + ${fxd:-0} )); [ -n "$fxr$fxp$fxd" ] || fx=
+fl_check_ge "--self-cost: fexit/(do_)handle_mm_fault runs >= faults" "$fx" "$faults"
 fl_check_ge "--self-cost: run time >= 1 ns a run" "$(raw $r self_cost.ns)" "$(raw $r self_cost.runs)"
 faultline report /out/sc | grep -A3 'collector self-cost'
 fl_check_fails "--self-cost with -b kmod" faultline record --self-cost -b kmod -a -d 1

@@ -26,15 +26,22 @@ cat "$FL_D/hooks" | tee /out/hooks.txt
 # kretprobe).  The mmap_lock tracepoints are held off ("held") where they
 # carry memcg_path and there is no lockless path (6.1) until `mmap_lock on`.
 # 5.10 has neither the mmap_lock tracepoints (5.11) nor lock:contention_*
-# (5.19): absent, found so at load.
+# (5.19): absent, found so at load.  The seed's 5.12 builds (tests/check-seed,
+# not make check): A like 6.1 without lock:contention_*; B's faults enter
+# the SPF series' do_handle_mm_fault (handle_mm_fault is an inline wrapper
+# there, its hook unused) and its lockless path is SPF, with mmap_lock live.
+want_hmf=live want_dohmf=absent want_spf=no
 case $FL_SERIES in
 5.10) want_lvma=absent want_mmap=absent want_cont=absent ;;
 6.1) want_lvma=absent want_mmap=held want_cont=live ;;
+seed-a) want_lvma=absent want_mmap=held want_cont=absent ;;
+seed-b) want_lvma=absent want_mmap=live want_cont=absent want_hmf=unused want_dohmf=live want_spf=yes ;;
 *) want_lvma=inferred want_mmap=live want_cont=live ;;
 esac
-for h in page_fault_user page_fault_kernel handle_mm_fault; do
+for h in page_fault_user page_fault_kernel; do
 	fl_check_eq "hook $h" "$(kmod_hook_state $h)" live
 done
+fl_check_eq "hook handle_mm_fault on $FL_SERIES" "$(kmod_hook_state handle_mm_fault)" "$want_hmf"
 for h in contention_begin contention_end; do
 	fl_check_eq "hook $h on $FL_SERIES" "$(kmod_hook_state $h)" "$want_cont"
 done
@@ -42,7 +49,7 @@ for h in mmap_lock_start_locking mmap_lock_acquire_returned mmap_lock_released; 
 	fl_check_eq "hook $h on $FL_SERIES" "$(kmod_hook_state $h)" "$want_mmap"
 done
 fl_check_eq "hook lock_vma_under_rcu on $FL_SERIES" "$(kmod_hook_state lock_vma_under_rcu)" "$want_lvma"
-fl_check_eq "hook do_handle_mm_fault (no SPF kernel)" "$(kmod_hook_state do_handle_mm_fault)" absent
+fl_check_eq "hook do_handle_mm_fault on $FL_SERIES" "$(kmod_hook_state do_handle_mm_fault)" "$want_dohmf"
 fl_check_cmd "hooks: nothing armed after insmod enable=0" grep -q '^armed: no' "$FL_D/hooks"
 if [ "$want_mmap" = held ]; then
 	fl_check_cmd "hooks says why mmap_lock is off" \
@@ -92,8 +99,8 @@ lat=$(kmod_hist fault_latency count)
 # both bumped by the same fault end: bookkeeping (torn-read check), not a measurement
 fl_invariant "fault_latency histogram count = faults_timed" "$lat" "$(kmod_sum faults_timed)"
 fl_check_ge "fault_latency p50 (ns)" "$(kmod_hist fault_latency p50)" 1
-if [ "$want_lvma" != absent ]; then
-	fl_check_ge "lockless attempted (per-VMA locks)" "$(kmod_sum lockless_attempted)" $((PAGES * 9 / 10))
+if [ "$want_lvma" != absent ] || [ $want_spf = yes ]; then
+	fl_check_ge "lockless attempted (per-VMA locks or SPF)" "$(kmod_sum lockless_attempted)" $((PAGES * 9 / 10))
 	fl_check_ge "lockless succeeded" "$(kmod_sum lockless_succeeded)" $((PAGES * 9 / 10))
 else
 	fl_check_eq "lockless attempted on $FL_SERIES" "$(kmod_sum lockless_attempted)" unavailable

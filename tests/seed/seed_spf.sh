@@ -1,0 +1,135 @@
+# On the seed's B (v5.12.9 + the SPF series with
+# CONFIG_SPECULATIVE_PAGE_FAULT_STATS): faultline's SPF figures beside the
+# kernel's own spf counters over the same window, for every BPF tier and
+# the module.  Read from the series as applied (arch/x86/mm/fault.c, patch
+# 12 and 27; Documentation/testbox.rst, "The series' own counters"):
+#   spf_attempt counts every try, spf_abort every give-up; five aborts come
+#   before do_handle_mm_fault (PRE: SPF_ABORT_ODD, _UNMAPPED,
+#   _NO_SPECULATE, _VMA_COPY, _ACCESS_ERROR), which faultline's hooks never
+#   see as an SPF attempt.  So, over one window:
+#     faultline attempted == spf_attempt - PRE
+#     faultline aborted   == spf_abort   - PRE
+#   The window is wider than the recording (vmstat is read around the
+#   whole `faultline record` command), but only a process with a second
+#   thread tries SPF at all (patch 25: mm_users > 1, user faults only), and
+#   the workload is the only such process in the box: no tolerance.
+# Then each provoke mode (tests/helpers/provoke.c, with a second thread
+# alive: PROVOKE_SECOND_THREAD) twice, with N and 2N: the differences are
+# the mode's own, and each moves the counter the series says:
+#   mode        kernel counter (+N)      faultline attempted  aborted  unhandled
+#   unmapped    SPF_ABORT_UNMAPPED       0                    0        N
+#   protnone    SPF_ABORT_ACCESS_ERROR   0                    0        N
+#   vdso-retry  SPF_ABORT_NO_SPECULATE   0                    0        0
+#   stack-grow  SPF_ABORT_UNMAPPED       0                    0        0
+#   fresh-vma   SPF_ABORT_ANON_VMA       N                    N        0
+#               + SPF_ABORT_PMD
+# (fresh-vma: do_anonymous_page under SPF finds no anon_vma and returns
+# VM_FAULT_RETRY, mm/memory.c; or, where the new VMA is the first in its
+# 2 MiB and has no page table yet, it gives up earlier at the PMD: 1 or 2
+# of 40 in a run, as the addresses fall.  The others give up before the
+# hook.)
+# Booted by tests/check-seed on B only (a build-kernel DIR, -k).
+. /fl/lib.sh
+[ "$(id -u)" = 0 ] || fl_skip "needs root"
+grep -q '^spf_attempt ' /proc/vmstat ||
+	{ fl_fail "no spf_attempt in /proc/vmstat: not an SPF kernel (B)"; fl_done; }
+grep -q '^SPF_ABORT_UNMAPPED ' /proc/vmstat ||
+	{ fl_fail "no SPF_ABORT_* in /proc/vmstat: B without CONFIG_SPECULATIVE_PAGE_FAULT_STATS"; fl_done; }
+PRE="SPF_ABORT_ODD SPF_ABORT_UNMAPPED SPF_ABORT_NO_SPECULATE SPF_ABORT_VMA_COPY SPF_ABORT_ACCESS_ERROR"
+
+vm() { grep -i '^spf' /proc/vmstat >"$1"; }
+# d A B KEY...: the sum of KEYs' deltas from vmstat file A to B
+d() {
+	local a=$1 b=$2
+	shift 2
+	awk -v keys="$*" 'BEGIN { n = split(keys, k, " "); for (i = 1; i <= n; i++) w[k[i]] = 1 }
+		FNR == NR { v0[$1] = $2; next } ($1 in w) { s += $2 - v0[$1] } END { print s + 0 }' "$a" "$b"
+}
+raw() { sed -n "s/^$2=//p" "$1" | head -1; }
+
+# T: fentry kprobe tracepoint kmod
+rec() {	# rec T OUT CMD...: vmstat around one recording; OUT.{0,1,snap,raw,txt}
+	local t=$1 o=$2 b rc
+	shift 2
+	if [ "$t" = kmod ]; then b="-b kmod"; else b="--tier $t"; fi
+	vm "$o.0"
+	faultline record $b -o "$o.snap" -- "$@" >"$o.txt" 2>&1
+	rc=$?
+	vm "$o.1"
+	faultline report --raw "$o.snap" >"$o.raw" 2>&1
+	return $rc
+}
+
+TIERS="fentry kprobe tracepoint"
+if [ -f /fl/faultline.ko ]; then
+	fl_check_cmd "insmod faultline.ko" insmod /fl/faultline.ko && TIERS="$TIERS kmod"
+else
+	fl_fail "faultline.ko was not built for $FL_KREL"
+fi
+
+echo "== pft -m 64m -t 2 (16384 pages, one fault each)"
+for t in $TIERS; do
+	o=/out/pft-$t
+	rec $t $o pft -m 64m -t 2
+	fl_check_eq "$t: record exit status" "$?" 0
+	kind=$(raw $o.raw lockless_kind)
+	fl_check_eq "$t: the lockless path is SPF" "$kind" spf
+	att=$(d $o.0 $o.1 spf_attempt) ab=$(d $o.0 $o.1 spf_abort) pre=$(d $o.0 $o.1 $PRE)
+	echo "$t: kernel spf_attempt $att, spf_abort $ab (before the hook $pre);" \
+		"faultline attempted $(raw $o.raw lockless_attempted), succeeded $(raw $o.raw lockless_succeeded)," \
+		"aborted $(raw $o.raw lockless_aborted), not attempted $(raw $o.raw lockless_not_attempted)"
+	paste $o.0 $o.1 | awk '$4 != $2 { printf "  %s +%d\n", $1, $4 - $2 }'
+	fl_check_ge "$t: the kernel tried SPF for most of the 16384 faults" "$att" 16000
+	if [ $t = tracepoint ]; then
+		# no hook on the SPF entry point: unavailable, with the reason
+		for f in attempted succeeded aborted; do
+			case $(raw $o.raw lockless_$f) in
+			"unavailable ("*) fl_pass "$t: lockless $f unavailable, with a reason" ;;
+			*) fl_fail "$t: lockless $f: '$(raw $o.raw lockless_$f)', not unavailable" ;;
+			esac
+		done
+		continue
+	fi
+	fl_check_eq "$t: attempted == spf_attempt - aborts before the hook" \
+		"$(raw $o.raw lockless_attempted)" $((att - pre))
+	fl_check_eq "$t: aborted == spf_abort - aborts before the hook" \
+		"$(raw $o.raw lockless_aborted)" $((ab - pre))
+	fl_check_eq "$t: succeeded == spf_attempt - spf_abort" \
+		"$(raw $o.raw lockless_succeeded)" $((att - ab))
+done
+
+echo "== provoked aborts (N and 2N, with a second thread alive)"
+export PROVOKE_SECOND_THREAD=1
+N=40
+for m in unmapped:SPF_ABORT_UNMAPPED:0:N protnone:SPF_ABORT_ACCESS_ERROR:0:N \
+	 vdso-retry:SPF_ABORT_NO_SPECULATE:0:0 stack-grow:SPF_ABORT_UNMAPPED:0:0 \
+	 fresh-vma:SPF_ABORT_ANON_VMA+SPF_ABORT_PMD:N:0; do
+	IFS=: read -r mode ctr wll wun <<EOF
+$m
+EOF
+	for t in $TIERS; do
+		o=/out/$mode-$t
+		rec $t $o.1 provoke $mode $N
+		r1=$?
+		rec $t $o.2 provoke $mode $((2 * N))
+		r2=$?
+		fl_check_eq "$mode/$t: both recordings exit 0" "$r1 $r2" "0 0"
+		# kernel: (2N run) - (N run), each over its own window
+		kd() { echo $(( $(d $o.2.0 $o.2.1 "$@") - $(d $o.1.0 $o.1.1 "$@") )); }
+		fd() { echo $(( $(raw $o.2.raw "$1") - $(raw $o.1.raw "$1") )); }
+		want() { case $1 in N) echo $N ;; *) echo "$1" ;; esac; }
+		fl_check_eq "$mode/$t: $ctr moved by N" "$(kd $(echo "$ctr" | tr + ' '))" $N
+		# the tracepoint tier has no handle_mm_fault or SPF entry hook:
+		# those figures are unavailable there (above)
+		[ $t = tracepoint ] && continue
+		fl_check_eq "$mode/$t: unhandled faults, per N" "$(fd faults_unhandled)" "$(want $wun)"
+		fl_check_eq "$mode/$t: faultline attempted, per N" "$(fd lockless_attempted)" "$(want $wll)"
+		fl_check_eq "$mode/$t: faultline aborted, per N" "$(fd lockless_aborted)" "$(want $wll)"
+		fl_check_eq "$mode/$t: attempted == spf_attempt - aborts before the hook, per N" \
+			"$(fd lockless_attempted)" $(( $(kd spf_attempt) - $(kd $PRE) ))
+		fl_check_eq "$mode/$t: aborted == spf_abort - aborts before the hook, per N" \
+			"$(fd lockless_aborted)" $(( $(kd spf_abort) - $(kd $PRE) ))
+	done
+done
+[ -d /sys/module/faultline ] && fl_check_cmd "rmmod faultline" rmmod faultline
+fl_done

@@ -345,15 +345,15 @@ static struct fl_csn_rank *rank_new(struct fl_cmp_snaps *p, unsigned int h)
 	return k;
 }
 
-static void rank_run(const struct fl_cmp_snaps *p, struct fl_csn_rank *k, const struct fl_hist *a,
-		     const struct fl_hist *b)
+/* The test of k->h[0] against k->h[1] */
+static void rank_run(const struct fl_cmp_snaps *p, struct fl_csn_rank *k)
 {
-	fl_hist_rank_test(a, b, &k->t);
+	fl_hist_rank_test(&k->h[0], &k->h[1], &k->t);
 	k->significant = k->t.p < p->alpha;
 	/* how large the shift is, beside whether there is one */
 	for (int s = 0; s < 2; s++) {
-		k->p50[s] = (double)fl_hist_quantile_ppm(s ? b : a, 500000);
-		k->p99[s] = (double)fl_hist_quantile_ppm(s ? b : a, 990000);
+		k->p50[s] = (double)fl_hist_quantile_ppm(&k->h[s], 500000);
+		k->p99[s] = (double)fl_hist_quantile_ppm(&k->h[s], 990000);
 	}
 }
 
@@ -368,7 +368,6 @@ static int hist_rows(struct fl_cmp_snaps *p, const struct ins *I, const char *se
 		{ "p99", "ns", 990000 }, { "max", "ns", -1 }, { "mean", "ns", -2 },
 	};
 	struct fl_csn_rank *rk;
-	struct fl_hist pool[2];
 	char name[48];
 
 	for (unsigned int i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
@@ -381,20 +380,19 @@ static int hist_rows(struct fl_cmp_snaps *p, const struct ins *I, const char *se
 	if (!(rk = rank_new(p, h)))
 		return -1;
 	/* several recordings a side: their events pooled */
-	memset(pool, 0, sizeof(pool));
 	for (int s = 0; s < 2; s++) {
 		if (!side_fig(I, s, hist_fig(h), rk->why[s], sizeof(rk->why[s])))
 			continue;
 		for (unsigned int k = 0; k < I->n[s]; k++)
-			fl_hist_merge(&pool[s], &I->in[s][k].t.hist[h]);
-		if (!pool[s].count)
+			fl_hist_merge(&rk->h[s], &I->in[s][k].t.hist[h]);
+		if (!rk->h[s].count)
 			snprintf(rk->why[s], sizeof(rk->why[s]), "unavailable (no %s events recorded)",
 				 fl_hist_name(h));
 		else
 			rk->have[s] = 1;
 	}
 	if (rk->have[0] && rk->have[1])
-		rank_run(p, rk, &pool[0], &pool[1]);
+		rank_run(p, rk);
 	return 0;
 }
 
@@ -508,7 +506,9 @@ static int group_ranks(struct fl_cmp_snaps *p, const struct ins *I)
 				k->by = fl_by_name(bys[b]);
 				k->group = i;
 				k->have[0] = k->have[1] = 1;
-				rank_run(p, k, &g[0].h[i], &g[1].h[i]);
+				k->h[0] = g[0].h[i];
+				k->h[1] = g[1].h[i];
+				rank_run(p, k);
 			}
 			if (one_side)
 				note(p, "fault latency per %s: %u %s%s with faults on one side only, "

@@ -70,7 +70,9 @@ struct fl_csn_row {
 /*
  * The rank test of one histogram both sides have: the whole recording, or
  * one CPU / LLC domain / NUMA node of it (fault latency).  Several
- * recordings a side: their histograms pooled.
+ * recordings a side: their histograms pooled; h[] keeps the two pooled
+ * histograms the test and the quantiles were worked out from (compare
+ * --hist prints their buckets, JSON always has them).
  */
 struct fl_csn_rank {
 	const char *hist;		/* fl_hist_name(): fault_latency, ... */
@@ -81,6 +83,7 @@ struct fl_csn_rank {
 	struct fl_rank_test t;		/* when both have it */
 	double p50[2], p99[2];		/* each side's quantiles of it, ns */
 	int significant;		/* p < alpha */
+	struct fl_hist h[2];		/* each side's, pooled; empty where !have[s] */
 };
 
 struct fl_csn_side {
@@ -136,6 +139,7 @@ const struct fl_csn_row *fl_cmp_snaps_row(const struct fl_cmp_snaps *p, const ch
 /* What the options say about the layout. */
 struct fl_csn_view {
 	int precision;			/* significant digits in text and markdown */
+	int hist;			/* --hist: text, markdown, csv print the buckets */
 };
 #define FL_CSN_PRECISION	4	/* the default */
 
@@ -143,11 +147,13 @@ struct fl_csn_view {
  * The layouts: text (RECORDINGS, FAULTS, LATENCY, RANK TEST, LOCKLESS,
  * MMAP_LOCK, PHASES, LOCKS, BLAME), one JSON object, CSV rows, Markdown.
  * A figure one side could not measure: "not compared (A: why)".  JSON and
- * CSV numbers are full precision; v NULL: the defaults.
+ * CSV numbers are full precision; v NULL: the defaults.  The buckets of
+ * each compared rank row: JSON always ("buckets"), the others with v->hist
+ * (text HISTOGRAMS, a markdown table, CSV hist_bucket rows).
  */
 void fl_cmp_snaps_write_text(FILE *f, const struct fl_cmp_snaps *p, const struct fl_csn_view *v);
 void fl_cmp_snaps_write_json(FILE *f, const struct fl_cmp_snaps *p);
-void fl_cmp_snaps_write_csv(FILE *f, const struct fl_cmp_snaps *p);
+void fl_cmp_snaps_write_csv(FILE *f, const struct fl_cmp_snaps *p, const struct fl_csn_view *v);
 void fl_cmp_snaps_write_md(FILE *f, const struct fl_cmp_snaps *p, const struct fl_csn_view *v);
 
 #endif

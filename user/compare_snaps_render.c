@@ -6,7 +6,8 @@
  * side: a column per side; several: the sweep table's rows per figure
  * (COUNT ... STDDEV per side, the % row, Welch's p), mmtests' *x.xx%* on
  * the mean.  Text and markdown round to --precision significant digits and
- * say the unit once, in the figure's cell.
+ * say the unit once, in the figure's cell.  The histograms each rank test
+ * was worked out from: JSON's "buckets" always, the others with --hist.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -114,6 +115,36 @@ static void rank_name(char *buf, size_t len, const struct fl_csn_rank *k, char s
 	else
 		snprintf(buf, len, "%s", k->hist);
 }
+
+/*
+ * The buckets of rank row K (both sides have it): bucket I as report
+ * --hist labels a range ("960 -> 1023", ns, both ends in it), each side's
+ * events in it and their share of the side's ("75.0%").  0 when neither
+ * side has an event in it.
+ */
+struct bucket_cells {
+	char range[48], n[2][24], share[2][16];
+};
+
+static int bucket_used(const struct fl_csn_rank *k, unsigned int i)
+{
+	return k->h[0].buckets[i] || k->h[1].buckets[i];
+}
+
+static int bucket_cells(const struct fl_csn_rank *k, unsigned int i, struct bucket_cells *c)
+{
+	if (!bucket_used(k, i))
+		return 0;
+	fl_fmt_hist_range(c->range, sizeof(c->range), fl_hist_lower(i), fl_hist_upper(i) - 1, 0);
+	for (int s = 0; s < 2; s++) {
+		snprintf(c->n[s], sizeof(c->n[s]), "%llu", k->h[s].buckets[i]);
+		fl_fmt_pct_of(c->share[s], sizeof(c->share[s]), k->h[s].buckets[i],
+			      (unsigned long long)k->t.n[s]);
+	}
+	return 1;
+}
+
+#define HIST_WHAT	"per bucket: each side's events in it and their share of the side's"
 
 /* The footnotes of a section: "not compared [n]" points at one. */
 struct foot {
@@ -302,6 +333,33 @@ static void text_rank(FILE *f, const struct fl_cmp_snaps *p, int prec)
 		p->multi ? "  Several recordings a side: their events pooled." : "");
 }
 
+/* --hist: every compared rank row's buckets, a table each, as report --hist's. */
+static void text_hist(FILE *f, const struct fl_cmp_snaps *p)
+{
+	static int right[5] = { 0, 1, 1, 1, 1 };
+	struct bucket_cells c;
+	char name[64];
+
+	fprintf(f, "\n[*] HISTOGRAMS (%s%s)\n", HIST_WHAT,
+		p->multi ? "; several recordings a side: their events pooled" : "");
+	for (unsigned int r = 0; r < p->nrank; r++) {
+		const struct fl_csn_rank *k = &p->rank[r];
+		struct fl_table t = { .ncol = 5, .right = right };
+
+		if (!(k->have[0] && k->have[1]))
+			continue;
+		rank_name(name, sizeof(name), k, ' ');
+		fprintf(f, "\n%s (n: A %.0f, B %.0f)\n", name, k->t.n[0], k->t.n[1]);
+		fl_table_add(&t, (char *[]){ "NSECS", "A", "B", "A SHARE", "B SHARE" });
+		for (unsigned int i = 0; i < FL_HIST_NBUCKETS; i++)
+			if (bucket_cells(k, i, &c))
+				fl_table_add(&t, (char *[]){ c.range, c.n[0], c.n[1], c.share[0],
+							     c.share[1] });
+		fl_table_print(f, &t);
+		fl_table_free(&t);
+	}
+}
+
 /* "a.snap", "3 recordings: a1.snap, a2.snap, a3.snap", "3 recordings in DIR" */
 static void recordings(FILE *f, const struct fl_cmp_snaps *p, int s)
 {
@@ -339,8 +397,11 @@ void fl_cmp_snaps_write_text(FILE *f, const struct fl_cmp_snaps *p, const struct
 			"P-VALUE: Welch's t-test, two-sided.\n");
 	for (unsigned int i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
 		text_section(f, p, sections[i].section, sections[i].title, prec_of(v));
-		if (!strcmp(sections[i].section, "mmap_lock"))
-			text_rank(f, p, prec_of(v));
+		if (strcmp(sections[i].section, "mmap_lock"))
+			continue;
+		text_rank(f, p, prec_of(v));
+		if (v && v->hist)
+			text_hist(f, p);
 	}
 	fprintf(f, "\n[*] BLAME\n");
 	fl_bcmp_text(f, &p->c);
@@ -471,7 +532,16 @@ void fl_cmp_snaps_write_json(FILE *f, const struct fl_cmp_snaps *p)
 			fl_json_num(f, k->t.z);
 			fprintf(f, ",\"p\":");
 			fl_json_num(f, k->t.p);
-			fprintf(f, ",\"significant\":%s", k->significant ? "true" : "false");
+			fprintf(f, ",\"significant\":%s,\"buckets\":[",
+				k->significant ? "true" : "false");
+			/* [lo_ns, hi_ns) as export's buckets */
+			for (unsigned int b = 0, n = 0; b < FL_HIST_NBUCKETS; b++)
+				if (bucket_used(k, b))
+					fprintf(f, "%s{\"lo_ns\":%llu,\"hi_ns\":%llu,\"a\":%llu,"
+						"\"b\":%llu}", n++ ? "," : "", fl_hist_lower(b),
+						fl_hist_upper(b), k->h[0].buckets[b],
+						k->h[1].buckets[b]);
+			fputc(']', f);
 		}
 		json_gaps(f, k->have, k->why);
 		fputc('}', f);
@@ -520,7 +590,35 @@ static void csv_text_row(FILE *f, const char *section, const char *name, const c
 	fputs(",,,,,\n", f);
 }
 
-void fl_cmp_snaps_write_csv(FILE *f, const struct fl_cmp_snaps *p)
+/*
+ * --hist: a row per non-empty bucket of each compared rank row, after the
+ * rank_test rows: hist_bucket,NAME (the rank_test row's),events,A's
+ * events in it,B's, and in text the bucket "[lo,hi)" in ns.
+ */
+static void csv_hist(FILE *f, const struct fl_cmp_snaps *p)
+{
+	char name[64], range[64];
+
+	for (unsigned int r = 0; r < p->nrank; r++) {
+		const struct fl_csn_rank *k = &p->rank[r];
+
+		if (!(k->have[0] && k->have[1]))
+			continue;
+		rank_name(name, sizeof(name), k, '/');
+		for (unsigned int i = 0; i < FL_HIST_NBUCKETS; i++) {
+			if (!bucket_used(k, i))
+				continue;
+			snprintf(range, sizeof(range), "[%llu,%llu)", fl_hist_lower(i),
+				 fl_hist_upper(i));
+			fprintf(f, "hist_bucket,%s,events,%llu,%llu,,,,,,,,,", name,
+				k->h[0].buckets[i], k->h[1].buckets[i]);
+			fl_csv_str(f, range);
+			fputs(",,,,,\n", f);
+		}
+	}
+}
+
+void fl_cmp_snaps_write_csv(FILE *f, const struct fl_cmp_snaps *p, const struct fl_csn_view *v)
 {
 	char a[32], b[32];
 
@@ -587,12 +685,36 @@ void fl_cmp_snaps_write_csv(FILE *f, const struct fl_cmp_snaps *p)
 		csv_gaps(f, k->have, k->why);
 		fputs(",,,,,,\n", f);
 	}
+	if (v && v->hist)
+		csv_hist(f, p);
 	csv_text_row(f, "blame", "explain", NULL, NULL, p->c.explain);
 	for (unsigned int i = 0; i < p->nnotes; i++)
 		csv_text_row(f, "note", "note", NULL, NULL, p->notes[i]);
 }
 
 /* ---- markdown ---- */
+
+/* --hist: one table of every compared rank row's buckets (no newline after the last row) */
+static void md_hist(FILE *f, const struct fl_cmp_snaps *p)
+{
+	struct bucket_cells c;
+	char name[64];
+
+	fprintf(f, "\n\nHistograms, %s%s:\n\n| histogram | bucket (ns) | A | B | A share | "
+		"B share |\n|---|---|---:|---:|---:|---:|", HIST_WHAT,
+		p->multi ? " (several recordings a side: their events pooled)" : "");
+	for (unsigned int r = 0; r < p->nrank; r++) {
+		const struct fl_csn_rank *k = &p->rank[r];
+
+		if (!(k->have[0] && k->have[1]))
+			continue;
+		rank_name(name, sizeof(name), k, ' ');
+		for (unsigned int i = 0; i < FL_HIST_NBUCKETS; i++)
+			if (bucket_cells(k, i, &c))
+				fprintf(f, "\n| %s | %s | %s | %s | %s | %s |", name, c.range,
+					c.n[0], c.n[1], c.share[0], c.share[1]);
+	}
+}
 
 static void md_cell(FILE *f, const char *s)
 {
@@ -696,6 +818,8 @@ void fl_cmp_snaps_write_md(FILE *f, const struct fl_cmp_snaps *p, const struct f
 		fprintf(f, " \\*x.xx%%\\*: marked by mmtests compare-kernels' rule (the 95%% "
 			"intervals mean +- 1.96 sd of A and B do not overlap). p (Welch): Welch's "
 			"t-test over the recordings, two-sided.");
+	if (vw && vw->hist)
+		md_hist(f, p);
 	fprintf(f, "\n\nBlame:\n- %s\n", p->c.explain);
 	if (p->c.have[0] && p->c.have[1])
 		fl_bcmp_fb_md(f, &p->c);

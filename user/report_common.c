@@ -150,6 +150,12 @@ void fl_fmt_pct_of(char *buf, size_t len, unsigned long long part, unsigned long
 		snprintf(buf, len, "%.1f%%", 100.0 * part / whole);
 }
 
+void fl_fmt_hist_range(char *buf, size_t len, unsigned long long lo, unsigned long long hi,
+		       int width)
+{
+	snprintf(buf, len, "%*llu -> %-*llu", width, lo, width, hi);
+}
+
 void fl_print_log2_hist(FILE *f, const struct fl_hist *h, const char *title)
 {
 	unsigned long long rows[64] = { 0 }, maxc = 0;
@@ -181,11 +187,12 @@ void fl_print_log2_hist(FILE *f, const struct fl_hist *h, const char *title)
 		unsigned long long lo = p ? 1ULL << (p - 1) : 0;
 		unsigned long long hi = p ? (1ULL << p) - 1 : 0;
 		int stars = maxc ? (int)(rows[p] * 40 / maxc) : 0;
-		char bar[41];
+		char bar[41], range[48];
 
 		memset(bar, '*', stars);
 		bar[stars] = '\0';
-		fprintf(f, "%10llu -> %-10llu : %-10llu |%-40s|\n", lo, hi, rows[p], bar);
+		fl_fmt_hist_range(range, sizeof(range), lo, hi, 10);
+		fprintf(f, "%s : %-10llu |%-40s|\n", range, rows[p], bar);
 	}
 }
 

@@ -41,6 +41,13 @@ void fl_fmt_ns(char *buf, size_t len, unsigned long long ns);
 /* "12.3%" of part/whole, "-" when whole == 0 */
 void fl_fmt_pct_of(char *buf, size_t len, unsigned long long part, unsigned long long whole);
 
+/*
+ * A histogram row's range as report --hist prints it: "LO -> HI", HI
+ * inclusive, LO right- and HI left-aligned in WIDTH columns (0: unpadded).
+ */
+void fl_fmt_hist_range(char *buf, size_t len, unsigned long long lo, unsigned long long hi,
+		       int width);
+
 /* bcc-style power-of-two histogram of h (unit "nsecs"), rows up to the last non-empty. */
 void fl_print_log2_hist(FILE *f, const struct fl_hist *h, const char *title);
 

@@ -112,6 +112,7 @@ static void check_accepted(unsigned int cmd, int argc, char **argv, const union 
 								  a->cmp.fmt == FL_CMP_FMT_MD)));
 		FZ_ASSERT(a->cmp.alpha > 0 && a->cmp.alpha < 1);
 		FZ_ASSERT(!a->cmp.seed || a->cmp.fmt == FL_CMP_FMT_TEXT);
+		FZ_ASSERT(!a->cmp.hist || (!a->cmp.seed && a->cmp.fmt != FL_CMP_FMT_JSON));
 		FZ_ASSERT(a->cmp.fmt >= FL_CMP_FMT_TEXT && a->cmp.fmt <= FL_CMP_FMT_MD);
 		break;
 	case 5:

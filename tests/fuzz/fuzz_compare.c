@@ -15,7 +15,8 @@
  * A.snap B.snap): every figure the same on both sides or missing on both
  * with a reason, rank tests of small histograms (the whole recording's and
  * per CPU / LLC / node, from the snapshot's topology tags) at p = 1 and
- * none significant, p in [0, 1] everywhere; all four layouts written.  Then
+ * none significant, p in [0, 1] everywhere, the same pooled buckets on both
+ * sides; all four layouts written (with --hist's buckets).  Then
  * as two recordings a side (A A against A A): the same, each side's spread
  * 0, never a Welch p below alpha nor an mmtests mark.
  */
@@ -32,7 +33,7 @@
 static void same(const char *path, unsigned int n)
 {
 	const char *l[2] = { path, path };
-	struct fl_csn_view v = { .precision = 1 + (int)(n * 7) % 17 };
+	struct fl_csn_view v = { .precision = 1 + (int)(n * 7) % 17, .hist = 1 };
 	struct fl_cmp_snaps p;
 	char err[512];
 	FILE *f;
@@ -61,6 +62,8 @@ static void same(const char *path, unsigned int n)
 		FZ_ASSERT(isnan(k->t.p) || (k->t.p >= 0 && k->t.p <= 1));
 		if (k->have[0] && k->t.n[0] > 0 && k->t.n[0] < 1e6)
 			FZ_ASSERT(k->t.p == 1 && k->t.prob == 0.5 && !k->significant);
+		/* the same pooled histogram on both sides, the one the test counted */
+		FZ_ASSERT(!memcmp(k->h[0].buckets, k->h[1].buckets, sizeof(k->h[0].buckets)));
 	}
 	FZ_ASSERT(!p.c.speaks);
 	f = fopen("/dev/null", "w");
@@ -68,7 +71,7 @@ static void same(const char *path, unsigned int n)
 		abort();
 	fl_cmp_snaps_write_text(f, &p, &v);
 	fl_cmp_snaps_write_json(f, &p);
-	fl_cmp_snaps_write_csv(f, &p);
+	fl_cmp_snaps_write_csv(f, &p, &v);
 	fl_cmp_snaps_write_md(f, &p, &v);
 	fclose(f);
 	fl_cmp_snaps_free(&p);

@@ -217,6 +217,7 @@ static const struct seed seeds[] = {
 	S("cli", "\x03--format\0prom\0-b\0node\0--topology-root\0/\0--run\0r\0-o\0x\0a.snap"),
 	S("cli", "\x04-f\0markdown\0--seed\0--label-a\0A\0--kernel-b\0" "6.1\0--alpha\0" "0.01\0A\0B"),
 	S("cli", "\x04-a\0a1.snap\0a2.snap\0--precision\0" "3\0-b\0dirB\0-f\0md"),
+	S("cli", "\x04--hist\0-f\0csv\0a.snap\0b.snap"),
 	S("cli", "\x05-o\0plots\0-f\0svg\0--label-b\0b\0--threads\0" "8\0A\0B"),
 	S("cli", "\x06--root\0/\0--topology"),
 	S("cli", "\x07-q\0a.snap\0b.snap"),

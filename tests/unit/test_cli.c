@@ -212,6 +212,24 @@ static void test_export_compare_plot(void **state)
 	assert_int_equal(parse_compare_args(7, v, &c, err, sizeof(err)), FL_ARGS_BAD);
 	assert_string_equal(err, "--precision applies to text and markdown (json and csv carry "
 			    "every digit)");
+	/* --hist: two recordings' buckets in text, markdown, csv; json has them anyway */
+	v = ARGV("compare", "--hist", "-f", "csv", "A", "B");
+	assert_int_equal(parse_compare_args(6, v, &c, err, sizeof(err)), FL_ARGS_RUN);
+	assert_int_equal(c.hist, 1);
+	v = ARGV("compare", "-a", "a1.snap", "--hist", "-b", "b1.snap");
+	assert_int_equal(parse_compare_args(6, v, &c, err, sizeof(err)), FL_ARGS_RUN);
+	assert_true(c.hist && c.nlist[0] == 1 && c.nlist[1] == 1);
+	v = ARGV("compare", "A", "B");
+	assert_int_equal(parse_compare_args(3, v, &c, err, sizeof(err)), FL_ARGS_RUN);
+	assert_int_equal(c.hist, 0);
+	v = ARGV("compare", "--hist", "-f", "json", "A", "B");
+	assert_int_equal(parse_compare_args(6, v, &c, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "--hist applies to text, markdown and csv (json always has the "
+			    "buckets)");
+	v = ARGV("compare", "--hist", "--seed", "A", "B");
+	assert_int_equal(parse_compare_args(5, v, &c, err, sizeof(err)), FL_ARGS_BAD);
+	assert_string_equal(err, "--hist prints two recordings' histograms; --seed is the layout "
+			    "of two sweeps");
 
 	v = ARGV("plot", "--threads", "8", "-f", "svg", "S");
 	assert_int_equal(parse_plot_args(6, v, &p, err, sizeof(err)), FL_ARGS_RUN);

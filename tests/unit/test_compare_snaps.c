@@ -12,7 +12,9 @@
  *  - the rank test per CPU and per LLC domain (topology tags);
  *  - several recordings a side (-a/-b, directories): COUNT ... STDDEV,
  *    Welch's p and mmtests' mark per figure, worked out by hand;
- *    --precision.
+ *    --precision;
+ *  - the histograms behind each rank row (--hist; JSON's "buckets"):
+ *    bucket ranges, counts and shares of two small known histograms.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -32,7 +34,7 @@
 #include "snapshot.h"
 
 static char tmpdir[] = "/tmp/fl-test-compare-snaps-XXXXXX";
-static char pa[300], pb[300], pa2[300], ga[300], gb[300], da[300], db[300];
+static char pa[300], pb[300], pa2[300], ga[300], gb[300], da[300], db[300], ha[300], hb[300];
 
 #define HOOK(h) (1ULL << (h))
 
@@ -626,6 +628,136 @@ static void test_groups(void **state)
 	free(t);
 }
 
+/*
+ * Two small known histograms, 2 CPUs a side, fault latency only:
+ *   A: CPU 0 3 x 1000 ns, CPU 1 1 x 4000 ns (4 events);
+ *   B: CPU 0 1 x 1000, 2 x 2000, CPU 1 3 x 4000 (6 events).
+ * The buckets (8 per power of two): 1000 is in [960, 1024) (1000 >> 6 =
+ * 15, 15 << 6 = 960, 64 wide), 2000 in [1920, 2048), 4000 in [3840, 4096).
+ * Whole recording: A 3, 0, 1 of 4 = 75.0%, 0.0%, 25.0%; B 1, 2, 3 of 6 =
+ * 16.7%, 33.3%, 50.0%.  CPU 0: A 3, 0 of 3 = 100.0%, 0.0%; B 1, 2 of 3 =
+ * 33.3%, 66.7%.  CPU 1: 1 of 1 and 3 of 3, 100.0% each, in [3840, 4096)
+ * only.
+ */
+static void write_hist(const char *path, const unsigned int n[2][3])
+{
+	static const unsigned long long lat[3] = { 1000, 2000, 4000 };
+	struct fl_snapshot s;
+	char err[256];
+
+	snap_612(&s, 2);
+	for (int c = 0; c < 2; c++) {
+		s.cpu_online[c] = 1;
+		for (int v = 0; v < 3; v++)
+			for (unsigned int k = 0; k < n[c][v]; k++)
+				fl_hist_add(&s.cpus[c].hist[FL_H_FAULT_LAT], lat[v]);
+	}
+	assert_int_equal(fl_snapshot_write_file(path, &s, err, sizeof(err)), 0);
+	fl_snapshot_free(&s);
+}
+
+static void test_hist(void **state)
+{
+	const struct fl_csn_rank *k;
+	struct fl_cmp_snaps p;
+	char err[256], *t, *at;
+	unsigned int n = 0;
+
+	(void)state;
+	/* the model: each rank row keeps the two histograms it tested */
+	assert_int_equal(fl_cmp_snaps_build(&p, ha, hb, 0.05, err, sizeof(err)), 0);
+	assert_null(p.rank[0].by);
+	assert_int_equal(fl_hist_lower(fl_hist_bucket(1000)), 960);
+	assert_int_equal(fl_hist_upper(fl_hist_bucket(1000)), 1024);
+	assert_int_equal(fl_hist_upper(fl_hist_bucket(4000)), 4096);
+	assert_true(p.rank[0].h[0].buckets[fl_hist_bucket(1000)] == 3 &&
+		    p.rank[0].h[0].buckets[fl_hist_bucket(4000)] == 1 &&
+		    p.rank[0].h[0].count == 4 && p.rank[0].h[1].count == 6);
+	assert_true(p.rank[0].h[1].buckets[fl_hist_bucket(2000)] == 2);
+	k = rank_of(&p, "cpu", 1);
+	assert_true(k && k->h[0].count == 1 && k->h[1].count == 3 &&
+		    k->h[1].buckets[fl_hist_bucket(4000)] == 3);
+	fl_cmp_snaps_free(&p);
+
+	/* text: a table per rank row, after the rank test */
+	t = run_args("text", (const char *[]){ "--hist", ha, hb, NULL });
+	norm(t);
+	at = strstr(t, "\n[*] HISTOGRAMS (per bucket: each side's events in it and their share "
+		       "of the side's)\n\nfault_latency (n: A 4, B 6)\n"
+		       "NSECS | A | B | A SHARE | B SHARE\n");
+	assert_non_null(at);
+	assert_true(strstr(t, "[*] RANK TEST") < at);
+	assert_non_null(strstr(at, "\n960 -> 1023 | 3 | 1 | 75.0% | 16.7%\n"
+				   "1920 -> 2047 | 0 | 2 | 0.0% | 33.3%\n"
+				   "3840 -> 4095 | 1 | 3 | 25.0% | 50.0%\n\n"
+				   "fault_latency cpu0 (n: A 3, B 3)\n"));
+	assert_non_null(strstr(at, "\n960 -> 1023 | 3 | 1 | 100.0% | 33.3%\n"
+				   "1920 -> 2047 | 0 | 2 | 0.0% | 66.7%\n\n"
+				   "fault_latency cpu1 (n: A 1, B 3)\n"));
+	/* a bucket empty on both sides is no line */
+	assert_non_null(strstr(at, "\n3840 -> 4095 | 1 | 3 | 100.0% | 100.0%\n\n[*] BLAME\n"));
+	free(t);
+
+	/* markdown: one table */
+	t = run_args("markdown", (const char *[]){ "--hist", ha, hb, NULL });
+	assert_non_null(strstr(t, "\n\nHistograms, per bucket: each side's events in it and their "
+				  "share of the side's:\n\n| histogram | bucket (ns) | A | B | "
+				  "A share | B share |\n|---|---|---:|---:|---:|---:|\n"
+				  "| fault_latency | 960 -> 1023 | 3 | 1 | 75.0% | 16.7% |\n"
+				  "| fault_latency | 1920 -> 2047 | 0 | 2 | 0.0% | 33.3% |\n"
+				  "| fault_latency | 3840 -> 4095 | 1 | 3 | 25.0% | 50.0% |\n"
+				  "| fault_latency cpu0 | 960 -> 1023 | 3 | 1 | 100.0% | 33.3% |\n"
+				  "| fault_latency cpu0 | 1920 -> 2047 | 0 | 2 | 0.0% | 66.7% |\n"
+				  "| fault_latency cpu1 | 3840 -> 4095 | 1 | 3 | 100.0% | 100.0% |\n"
+				  "\nBlame:\n"));
+	free(t);
+
+	/* csv: a hist_bucket row per bucket, [lo, hi) in ns */
+	t = run_args("csv", (const char *[]){ "--hist", ha, hb, NULL });
+	assert_non_null(strstr(t, "\nhist_bucket,fault_latency,events,3,1,,,,,,,,,\"[960,1024)\",,,,,\n"
+				  "hist_bucket,fault_latency,events,0,2,,,,,,,,,\"[1920,2048)\",,,,,\n"
+				  "hist_bucket,fault_latency,events,1,3,,,,,,,,,\"[3840,4096)\",,,,,\n"
+				  "hist_bucket,fault_latency/cpu0,events,3,1,,,,,,,,,\"[960,1024)\",,,,,\n"
+				  "hist_bucket,fault_latency/cpu0,events,0,2,,,,,,,,,\"[1920,2048)\",,,,,\n"
+				  "hist_bucket,fault_latency/cpu1,events,1,3,,,,,,,,,\"[3840,4096)\",,,,,\n"
+				  "blame,explain,"));
+	free(t);
+
+	/* json: always, per compared rank row, [lo_ns, hi_ns) */
+	t = run_args("json", (const char *[]){ ha, hb, NULL });
+	assert_non_null(strstr(t, ",\"buckets\":[{\"lo_ns\":960,\"hi_ns\":1024,\"a\":3,\"b\":1},"
+				  "{\"lo_ns\":1920,\"hi_ns\":2048,\"a\":0,\"b\":2},"
+				  "{\"lo_ns\":3840,\"hi_ns\":4096,\"a\":1,\"b\":3}]}"));
+	at = strstr(t, "\"by\":\"cpu\",\"group\":1,");
+	assert_non_null(at);
+	assert_non_null(strstr(at, "\"buckets\":[{\"lo_ns\":3840,\"hi_ns\":4096,\"a\":1,\"b\":3}]}"));
+	for (at = t; (at = strstr(at, "\"buckets\"")); at++)
+		n++;
+	assert_int_equal(n, 3);		/* the rows not compared have none */
+	free(t);
+
+	/* without --hist: no bucket lines in the other three */
+	t = run_args("text", (const char *[]){ ha, hb, NULL });
+	assert_null(strstr(t, "HISTOGRAMS"));
+	assert_null(strstr(t, "960 -> 1023"));
+	free(t);
+	t = run_args("markdown", (const char *[]){ ha, hb, NULL });
+	assert_null(strstr(t, "bucket (ns)"));
+	assert_null(strstr(t, "960 -> 1023"));
+	free(t);
+	t = run_args("csv", (const char *[]){ ha, hb, NULL });
+	assert_null(strstr(t, "hist_bucket"));
+	free(t);
+
+	/* several recordings a side, pooled: 10 + 10 at 1000 ns against 10 + 10 at 2000 */
+	t = run_args("text", (const char *[]){ "--hist", "-a", da, "-b", db, NULL });
+	norm(t);
+	assert_non_null(strstr(t, "their events pooled)\n\nfault_latency (n: A 20, B 20)\n"));
+	assert_non_null(strstr(t, "\n960 -> 1023 | 20 | 0 | 100.0% | 0.0%\n"
+				  "1920 -> 2047 | 0 | 20 | 0.0% | 100.0%\n"));
+	free(t);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -641,6 +773,10 @@ static int setup(void **state)
 	snprintf(gb, sizeof(gb), "%s/gb.snap", tmpdir);
 	write_topo(ga, 1000);
 	write_topo(gb, 4000);
+	snprintf(ha, sizeof(ha), "%s/ha.snap", tmpdir);
+	snprintf(hb, sizeof(hb), "%s/hb.snap", tmpdir);
+	write_hist(ha, (const unsigned int[2][3]){ { 3, 0, 0 }, { 0, 0, 1 } });
+	write_hist(hb, (const unsigned int[2][3]){ { 1, 2, 0 }, { 0, 0, 3 } });
 	snprintf(da, sizeof(da), "%s/base", tmpdir);
 	snprintf(db, sizeof(db), "%s/spf", tmpdir);
 	if (mkdir(da, 0755) || mkdir(db, 0755))
@@ -681,6 +817,7 @@ int main(void)
 		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_multi),
 		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_hist),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

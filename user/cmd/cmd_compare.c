@@ -44,6 +44,8 @@ static void usage(FILE *f)
 "                       rule at its own fixed 95%%\n"
 "      --precision N    text, markdown: N significant digits (1-17; default: snapshots 4,\n"
 "                       sweeps every digit, as --seed)\n"
+"      --hist           snapshots: text, markdown, csv also print the buckets of\n"
+"                       each rank-tested histogram (json always has them)\n"
 "      --any-shape      compare sweeps of different pft fault shapes (PFT_SHAPE)\n"
 "                       instead of refusing; every label then names its shape\n"
 "      --test NAME      the will-it-scale test to compare (<test>_<model>, e.g.\n"
@@ -105,7 +107,7 @@ static int parse_rest(int argc, char **argv, struct fl_compare_args *a, char *er
 static int compare_snapshots(const struct fl_compare_args *o, const char *const in[2][FL_CMP_MAX_LIST],
 			     const unsigned int nin[2])
 {
-	const struct fl_csn_view view = { .precision = o->precision };
+	const struct fl_csn_view view = { .precision = o->precision, .hist = o->hist };
 	char **l[2] = { NULL, NULL }, err[512];
 	unsigned int n[2] = { 0, 0 };
 	struct fl_cmp_snaps p;
@@ -139,7 +141,7 @@ static int compare_snapshots(const struct fl_compare_args *o, const char *const 
 			fl_cmp_snaps_write_json(out.f, &p);
 			break;
 		case FL_CMP_FMT_CSV:
-			fl_cmp_snaps_write_csv(out.f, &p);
+			fl_cmp_snaps_write_csv(out.f, &p, &view);
 			break;
 		case FL_CMP_FMT_MD:
 			fl_cmp_snaps_write_md(out.f, &p, &view);
@@ -247,6 +249,7 @@ static int parse_rest(int argc, char **argv, struct fl_compare_args *a, char *er
 		{ "any-shape", no_argument, NULL, 6 },
 		{ "precision", required_argument, NULL, 7 },
 		{ "test", required_argument, NULL, 8 },
+		{ "hist", no_argument, NULL, 9 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -303,6 +306,9 @@ static int parse_rest(int argc, char **argv, struct fl_compare_args *a, char *er
 		case 8:
 			a->test = optarg;
 			break;
+		case 9:
+			a->hist = 1;
+			break;
 		case 'h':
 			return FL_ARGS_HELP;
 		default:
@@ -317,6 +323,12 @@ static int parse_rest(int argc, char **argv, struct fl_compare_args *a, char *er
 	if (a->precision && a->fmt != FL_CMP_FMT_TEXT && a->fmt != FL_CMP_FMT_MD)
 		return fl_args_bad(err, errlen, "--precision applies to text and markdown "
 				   "(json and csv carry every digit)");
+	if (a->hist && a->seed)
+		return fl_args_bad(err, errlen, "--hist prints two recordings' histograms; --seed "
+				   "is the layout of two sweeps");
+	if (a->hist && a->fmt == FL_CMP_FMT_JSON)
+		return fl_args_bad(err, errlen, "--hist applies to text, markdown and csv (json "
+				   "always has the buckets)");
 	if (a->nlist[0] || a->nlist[1]) {
 		if (!a->nlist[0] || !a->nlist[1])
 			return fl_args_bad(err, errlen, "-%c without -%c", a->nlist[0] ? 'a' : 'b',
@@ -370,6 +382,11 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "faultline compare: %s is a file and %s is not: give two snapshots "
 			"or two pft-sweep directories\n", is_file(o.a) ? o.a : o.b,
 			is_file(o.a) ? o.b : o.a);
+		return 1;
+	}
+	if (o.hist) {
+		fprintf(stderr, "faultline compare: --hist: the histograms are two recordings' "
+			"(snapshots); %s and %s are not\n", o.a, o.b);
 		return 1;
 	}
 	if (fl_cmp_build_test(&c, o.a, o.b, o.test, o.alpha, err, sizeof(err))) {

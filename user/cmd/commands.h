@@ -87,6 +87,7 @@ struct fl_compare_args {
 	int any_shape;			/* --any-shape: A and B of different pft shapes */
 	const char *test;		/* --test: the will-it-scale test to read */
 	int precision;			/* --precision N: significant digits; 0 = the default */
+	int hist;			/* --hist: two recordings' buckets (text, markdown, csv) */
 	const char *a, *b;		/* NULL with -a/-b */
 	/* -a A1 A2 ... -b B1 B2 ...: recordings (or directories of them) a side */
 	const char *list[2][FL_CMP_MAX_LIST];

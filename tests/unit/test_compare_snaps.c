@@ -30,6 +30,7 @@
 #include "compare.h"
 #include "pftlog.h"
 #include "snapshot.h"
+#include "textfile.h"
 
 static char tmpdir[] = "/tmp/fl-test-compare-snaps-XXXXXX";
 static char pa[300], pb[300], pa2[300], ga[300], gb[300], da[300], db[300];

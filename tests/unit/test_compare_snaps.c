@@ -28,6 +28,7 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "compare_snaps.h"
 #include "pftlog.h"
 #include "snapshot.h"
 #include "textfile.h"

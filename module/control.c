@@ -26,6 +26,12 @@
 #define FL_CTL_MAX	64
 
 /*
+ * Serialises every command, the session (session.c) and the snapshot and
+ * summary reads (iface.c); what they call below asserts it held.
+ */
+DEFINE_MUTEX(fl_mutex);
+
+/*
  * Strict unsigned parse for the parameters and the control file: a digit
  * first (kstrtouint alone takes a '+' sign) and no newline anywhere
  * (kstrtouint takes one trailing newline; the control file already strips

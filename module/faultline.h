@@ -61,16 +61,13 @@ struct fl_slot {
 #define FL_SLOT_MASK	(FL_SLOT_NR - 1)
 #define FL_SLOT_WANTED	1UL		/* owner's low bit: another task waits for it */
 
-/* main.c: module load and unload, the parameters */
-extern struct mutex fl_mutex;		/* serialises control, fold, reset */
-
 /* control.c: the control language (control and session files) */
+extern struct mutex fl_mutex;		/* serialises control, fold, reset */
 int fl_parse_uint(const char *s, unsigned int base, unsigned int *v);	/* also the parameters' */
 ssize_t fl_control_write_user(struct file *file, const char __user *ubuf, size_t count,
 			      bool (*refuses)(struct file *file));
 
 /* probes.c: the one hook table, its registration and arming */
-extern bool fl_enabled;			/* counting: the hooks are armed */
 void fl_enable(void);			/* fl_mutex held: arm, then count */
 void fl_disable(void);			/* fl_mutex held: stop counting, disarm */
 extern struct fl_kvals fl_kv;
@@ -139,7 +136,8 @@ static __always_inline void fl_hist_put(struct fl_hist *h, u64 v)
 	fl_hist_add_at(h, fl_hist_bucket_fast(v), v);
 }
 
-/* filter.c: the traced processes (fl_tgid and its descendants) */
+/* filter.c: what is counted: whether at all, and which processes */
+extern bool fl_enabled;			/* counting: the hooks are armed (fl_enable()) */
 extern unsigned int fl_tgid;		/* global (init namespace) tgid, 0 = all */
 extern unsigned long *fl_tgid_map;
 int fl_set_tgid(unsigned int vnr);	/* tgid in the caller's pid namespace */

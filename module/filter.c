@@ -15,6 +15,10 @@
  * must not sleep, also on PREEMPT_RT).  The per-event test,
  * fl_filter_match(), reads the bitmap without it: while a set runs, an
  * event sees the old filter or a subset of it, then the new one.
+ *
+ * fl_enabled, whether anything is counted, lives here too: fl_want()
+ * (faultline.h) tests it with the filter for every handler, probes.c's
+ * and blame.c's; fl_enable() / fl_disable() (probes.c) set it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -29,6 +33,7 @@
 
 #include "faultline.h"
 
+bool fl_enabled;		/* counting: the hooks are armed */
 unsigned int fl_tgid;		/* global (init namespace) tgid, 0 = all */
 unsigned long *fl_tgid_map;
 static DEFINE_RAW_SPINLOCK(fl_filter_lock);

@@ -18,8 +18,6 @@
 #include "faultline.h"
 #include "stats.h"
 
-DEFINE_MUTEX(fl_mutex);
-
 static unsigned int fl_hooks = FL_HOOK_ALL;
 static unsigned int fl_maxactive;
 static bool fl_infer = true;

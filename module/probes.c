@@ -59,7 +59,6 @@
 #define FL_FAULT_FLAG_SPECULATIVE	0x400
 #endif
 
-bool fl_enabled;
 struct fl_kvals fl_kv = { .vm_fault_retry = VM_FAULT_RETRY };
 bool fl_mmap_memcg_proto;
 bool fl_mmap_lock_on;

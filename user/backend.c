@@ -13,8 +13,6 @@
 #include "backend_kmod.h"
 #include "errbuf.h"
 
-bool fl_verbose;
-
 /*
  * What a collector asks of a backend: start (at a tier, or only that tier),
  * read the counts since the start, rotate (read and begin a new window),

@@ -20,9 +20,6 @@
 
 struct fl_be_ops;
 
-/* faultline -v: the backends pass their libraries' own log on (libbpf's, on stderr). */
-extern bool fl_verbose;
-
 /* Which backend the collector asks for: -b auto|bpf|kmod (record, serve). */
 enum { FL_REC_B_AUTO, FL_REC_B_BPF, FL_REC_B_KMOD };
 

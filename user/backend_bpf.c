@@ -25,7 +25,6 @@
 #include <bpf/libbpf.h>
 
 #include "backend_bpf.h"
-#include "backend.h"
 #include "errbuf.h"
 #include "intask_set.h"
 #include "preempt_model.h"
@@ -56,6 +55,7 @@ struct fl_bpf {
 
 /* ---- libbpf logging --------------------------------------------------- */
 
+bool fl_verbose;
 static char last_warning[512];
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)

@@ -120,6 +120,8 @@ struct fl_lost_fig {
 int fl_bpf_tag_lost(struct bpf_object *obj, const char *skel, const struct fl_lost_fig *figs,
 		    unsigned int nfigs, struct fl_snapshot *s);
 
+/* faultline -v: libbpf's own log passed on, on stderr (main.c sets it). */
+extern bool fl_verbose;
 /* Quiet libbpf unless fl_verbose; keep its last warning for error messages. */
 void fl_bpf_setup_libbpf(void);
 const char *fl_bpf_last_libbpf_warning(void);

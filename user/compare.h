@@ -177,9 +177,6 @@ int fl_cmp_build_explain(struct fl_cmp *c);
 /* The BLAME comparisons of c (fl_cmp_build calls it when a snapshot has --blame data). */
 int fl_cmp_build_blame(struct fl_cmp *c);
 
-/* compare A.snap B.snap: two recordings (compare_snaps.h, fl_cmp_snaps). */
-#include "compare_snaps.h"
-
 /* Append a printf-formatted note to NOTES (one allocation each; dropped if out of memory). */
 void fl_cmp_vnote(char ***notes, unsigned int *nnotes, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));

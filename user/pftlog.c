@@ -10,13 +10,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "errbuf.h"
 #include "kv.h"
 #include "pftlog.h"
 #include "snapshot.h"
-#include "errbuf.h"
+#include "textfile.h"
 #include "wislog.h"
-
-#define MAX_LOG_BYTES	(64u << 20)
 
 static int parse_uint(const char *t, unsigned int *v)
 {
@@ -97,99 +96,11 @@ int fl_pft_parse_line(const char *line, struct fl_pft_sample *s, char *err, size
 	return 1;
 }
 
-char *fl_read_text(const char *path, size_t max)
-{
-	FILE *f = fopen(path, "r");
-	size_t cap = 0, n = 0, got;
-	char *buf = NULL;
-
-	if (!f)
-		return NULL;
-	/* grow as needed: max is a limit, not a size to allocate up front */
-	do {
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 65536;
-			char *nb;
-
-			if (ncap > max + 1)
-				ncap = max + 1;
-			if (ncap <= cap)
-				break;		/* n == max + 1: too big */
-			nb = realloc(buf, ncap + 1);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	if (ferror(f) || n > max) {
-		free(buf);
-		fclose(f);
-		errno = n > max ? EFBIG : EIO;
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	if (memchr(buf, '\0', n)) {	/* binary: not a text file */
-		free(buf);
-		errno = EINVAL;
-		return NULL;
-	}
-	return buf;
-}
-
 static int cmp_series(const void *a, const void *b)
 {
 	const struct fl_pft_series *x = a, *y = b;
 
 	return x->threads < y->threads ? -1 : x->threads > y->threads;
-}
-
-/* the next line of *P (without its '\n') into BUF: 1, 0 at the end, -1 too long */
-static int text_line(const char **p, char *buf, size_t len)
-{
-	const char *eol = strchr(*p, '\n');
-	size_t n = eol ? (size_t)(eol - *p) : strlen(*p);
-
-	if (!**p)
-		return 0;
-	if (n >= len)
-		return -1;
-	memcpy(buf, *p, n);
-	buf[n] = '\0';
-	*p += n + (eol ? 1 : 0);
-	return 1;
-}
-
-int fl_log_each_line(const char *path, const char *name,
-		     int (*fn)(const char *line, void *arg, char *why, size_t whylen),
-		     void *arg, char *err, size_t errlen)
-{
-	char *text = fl_read_text(path, MAX_LOG_BYTES), line[600], why[200];
-	unsigned int lineno = 0;
-	const char *p = text;
-	int r;
-
-	if (!text)
-		return fl_fail(err, errlen, "%s: %s", path, strerror(errno));
-	/* strtok_r would merge empty lines: by hand */
-	while ((r = text_line(&p, line, sizeof(line)))) {
-		lineno++;
-		why[0] = '\0';
-		if (r < 0 || fn(line, arg, why, sizeof(why)) < 0) {
-			fl_fail(err, errlen, "%s:%u: %s", name, lineno, r < 0 ? "line too long" : why);
-			free(text);
-			return -1;
-		}
-	}
-	free(text);
-	return 0;
 }
 
 /* one pft line into the series */
@@ -423,44 +334,6 @@ bad_prefix:
 bad:
 	fl_sweep_free(sw);
 	return -1;
-}
-
-int fl_sweep_add_series(struct fl_sweep *sw, unsigned int threads)
-{
-	struct fl_pft_series *ns = realloc(sw->series, (sw->nseries + 1) * sizeof(*ns));
-
-	if (!ns)
-		return -1;
-	sw->series = ns;
-	memset(&ns[sw->nseries], 0, sizeof(*ns));
-	ns[sw->nseries++].threads = threads;
-	return 0;
-}
-
-void fl_sweep_free(struct fl_sweep *sw)
-{
-	for (unsigned int i = 0; i < sw->nseries; i++) {
-		free(sw->series[i].flt_cpu);
-		free(sw->series[i].flt_wsec);
-		free(sw->series[i].ops);
-		for (unsigned int k = 0; k < sw->series[i].nsnaps; k++)
-			free(sw->series[i].snaps[k]);
-		free(sw->series[i].snaps);
-	}
-	free(sw->series);
-	free(sw->tags);
-	free(sw->conf);
-	free(sw->dir);
-	free(sw->logdir);
-	memset(sw, 0, sizeof(*sw));
-}
-
-const struct fl_pft_series *fl_sweep_series(const struct fl_sweep *sw, unsigned int threads)
-{
-	for (unsigned int i = 0; i < sw->nseries; i++)
-		if (sw->series[i].threads == threads)
-			return &sw->series[i];
-	return NULL;
 }
 
 int fl_sweep_shape(const struct fl_sweep *sw, char *buf, size_t len)

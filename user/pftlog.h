@@ -17,6 +17,8 @@
 
 #include <stddef.h>
 
+#include "sweep.h"
+
 struct fl_pft_sample {
 	double gb;
 	unsigned int threads, clines;
@@ -34,27 +36,6 @@ struct fl_pft_sample {
  */
 int fl_pft_parse_line(const char *line, struct fl_pft_sample *s, char *err, size_t errlen);
 
-struct fl_pft_series {
-	unsigned int threads;
-	unsigned int n;			/* usable samples */
-	double *flt_cpu, *flt_wsec;	/* n each, in file order (pft) */
-	double *ops;			/* n will-it-scale totals, ops/s (wis) */
-	unsigned int dropped;		/* samples with a non-finite rate */
-	char **snaps;			/* paths of snap/pft-<N>-<I>.snap, by I */
-	unsigned int nsnaps;
-};
-
-struct fl_sweep {
-	char *dir;
-	struct fl_pft_series *series;	/* ascending thread count */
-	unsigned int nseries;
-	char *tags;			/* RESULTS/tags text or NULL */
-	char *conf;			/* RESULTS/sweep.conf text or NULL */
-	int wis;			/* will-it-scale results, not pft */
-	char test[64];			/* wis: <test>_<model>, e.g. page_fault1_threads */
-	char *logdir;			/* wis: the folder of the benchlog files */
-};
-
 /* 0, or -1 with "FILE:LINE: reason" in err.  A directory without any
  * pft-<N>.log is read as will-it-scale results (fl_wis_load, any test when
  * it holds one); without those either it is an error; so is a log without a
@@ -69,10 +50,6 @@ int fl_sweep_dir_has_logs(const char *dir);
 /* The same, TEST (NULL: the only one there is) for will-it-scale results. */
 int fl_sweep_load_test(const char *dir, const char *test, struct fl_sweep *sw,
 		       char *err, size_t errlen);
-void fl_sweep_free(struct fl_sweep *sw);
-/* One more series, THREADS, all else zero: 0, or -1 (out of memory). */
-int fl_sweep_add_series(struct fl_sweep *sw, unsigned int threads);
-const struct fl_pft_series *fl_sweep_series(const struct fl_sweep *sw, unsigned int threads);
 
 /*
  * The pft fault shape of a sweep, from its sweep.conf (tools/pft-sweep writes
@@ -83,17 +60,5 @@ const struct fl_pft_series *fl_sweep_series(const struct fl_sweep *sw, unsigned 
  * with "unknown (no sweep.conf)" in buf when there is none.
  */
 int fl_sweep_shape(const struct fl_sweep *sw, char *buf, size_t len);
-
-/*
- * Each line of the log at PATH (NAME in messages; empty lines too) to
- * FN(line, ARG, why): a return < 0 stops with "NAME:LINE: why".  0, or -1
- * with err (also for a line longer than 599 bytes).  The log readers'.
- */
-int fl_log_each_line(const char *path, const char *name,
-		     int (*fn)(const char *line, void *arg, char *why, size_t whylen),
-		     void *arg, char *err, size_t errlen);
-
-/* Whole file as a NUL-terminated string (NULL + errno on failure). */
-char *fl_read_text(const char *path, size_t max);
 
 #endif

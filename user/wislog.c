@@ -11,6 +11,7 @@
 
 #include "errbuf.h"
 #include "snapshot.h"
+#include "textfile.h"
 #include "wislog.h"
 
 /* decimal, no sign, no leading zero unless "0"; END: where it stopped */

@@ -21,7 +21,7 @@
 
 #include <stddef.h>
 
-#include "pftlog.h"
+#include "sweep.h"
 
 enum { FL_WIS_NONE, FL_WIS_SAMPLE, FL_WIS_WARMUP, FL_WIS_MEASURE };
 

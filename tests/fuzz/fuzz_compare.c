@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "compare_snaps.h"
 #include "fuzzutil.h"
 
 #define MAX_FILES 10

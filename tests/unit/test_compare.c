@@ -30,6 +30,7 @@
 #include "phases.h"
 #include "pftlog.h"
 #include "snapshot.h"
+#include "textfile.h"
 
 #define FIX "../fixtures"
 

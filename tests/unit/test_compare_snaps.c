@@ -30,8 +30,10 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "compare_snaps.h"
 #include "pftlog.h"
 #include "snapshot.h"
+#include "textfile.h"
 
 static char tmpdir[] = "/tmp/fl-test-compare-snaps-XXXXXX";
 static char pa[300], pb[300], pa2[300], ga[300], gb[300], da[300], db[300], ha[300], hb[300];

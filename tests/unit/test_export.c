@@ -26,6 +26,7 @@
 #include "export.h"
 #include "pftlog.h"
 #include "snapshot.h"
+#include "textfile.h"
 
 #define SCHEMA "../../Documentation/faultline-snapshot.schema.json"
 #define CHECKER "../fixtures/check-json-schema.py"

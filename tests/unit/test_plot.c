@@ -26,6 +26,7 @@
 #include "commands.h"
 #include "pftlog.h"
 #include "snapshot.h"
+#include "textfile.h"
 
 #define FIX "../fixtures"
 

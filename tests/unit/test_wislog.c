@@ -25,6 +25,7 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "textfile.h"
 #include "wislog.h"
 
 #define FIX "../fixtures"

@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "compare_render.h"
+#include "compare_snaps.h"
 #include "export_out.h"
 
 static void usage(FILE *f)

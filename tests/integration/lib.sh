@@ -11,6 +11,8 @@ FL_FAILS=0
 
 # vmstat_get NAME: the /proc/vmstat counter, or empty if the kernel lacks it
 vmstat_get() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+# fl_raw FILE KEY: KEY's value in a `faultline report --raw` file
+fl_raw() { sed -n "s/^$2=//p" "$1" | head -1; }
 
 fl_pass() { echo "check: PASS $*"; }
 fl_fail() { echo "check: FAIL $*"; FL_FAILS=$((FL_FAILS + 1)); }

@@ -45,7 +45,6 @@ d() {
 	awk -v keys="$*" 'BEGIN { n = split(keys, k, " "); for (i = 1; i <= n; i++) w[k[i]] = 1 }
 		FNR == NR { v0[$1] = $2; next } ($1 in w) { s += $2 - v0[$1] } END { print s + 0 }' "$a" "$b"
 }
-raw() { sed -n "s/^$2=//p" "$1" | head -1; }
 
 # T: fentry kprobe tracepoint kmod
 rec() {	# rec T OUT CMD...: vmstat around one recording; OUT.{0,1,snap,raw,txt}
@@ -72,30 +71,30 @@ for t in $TIERS; do
 	o=/out/pft-$t
 	rec $t $o pft -m 64m -t 2
 	fl_check_eq "$t: record exit status" "$?" 0
-	kind=$(raw $o.raw lockless_kind)
+	kind=$(fl_raw $o.raw lockless_kind)
 	fl_check_eq "$t: the lockless path is SPF" "$kind" spf
 	att=$(d $o.0 $o.1 spf_attempt) ab=$(d $o.0 $o.1 spf_abort) pre=$(d $o.0 $o.1 $PRE)
 	echo "$t: kernel spf_attempt $att, spf_abort $ab (before the hook $pre);" \
-		"faultline attempted $(raw $o.raw lockless_attempted), succeeded $(raw $o.raw lockless_succeeded)," \
-		"aborted $(raw $o.raw lockless_aborted), not attempted $(raw $o.raw lockless_not_attempted)"
+		"faultline attempted $(fl_raw $o.raw lockless_attempted), succeeded $(fl_raw $o.raw lockless_succeeded)," \
+		"aborted $(fl_raw $o.raw lockless_aborted), not attempted $(fl_raw $o.raw lockless_not_attempted)"
 	paste $o.0 $o.1 | awk '$4 != $2 { printf "  %s +%d\n", $1, $4 - $2 }'
 	fl_check_ge "$t: the kernel tried SPF for most of the 16384 faults" "$att" 16000
 	if [ $t = tracepoint ]; then
 		# no hook on the SPF entry point: unavailable, with the reason
 		for f in attempted succeeded aborted; do
-			case $(raw $o.raw lockless_$f) in
+			case $(fl_raw $o.raw lockless_$f) in
 			"unavailable ("*) fl_pass "$t: lockless $f unavailable, with a reason" ;;
-			*) fl_fail "$t: lockless $f: '$(raw $o.raw lockless_$f)', not unavailable" ;;
+			*) fl_fail "$t: lockless $f: '$(fl_raw $o.raw lockless_$f)', not unavailable" ;;
 			esac
 		done
 		continue
 	fi
 	fl_check_eq "$t: attempted == spf_attempt - aborts before the hook" \
-		"$(raw $o.raw lockless_attempted)" $((att - pre))
+		"$(fl_raw $o.raw lockless_attempted)" $((att - pre))
 	fl_check_eq "$t: aborted == spf_abort - aborts before the hook" \
-		"$(raw $o.raw lockless_aborted)" $((ab - pre))
+		"$(fl_raw $o.raw lockless_aborted)" $((ab - pre))
 	fl_check_eq "$t: succeeded == spf_attempt - spf_abort" \
-		"$(raw $o.raw lockless_succeeded)" $((att - ab))
+		"$(fl_raw $o.raw lockless_succeeded)" $((att - ab))
 done
 
 echo "== provoked aborts (N and 2N, with a second thread alive)"
@@ -116,7 +115,7 @@ EOF
 		fl_check_eq "$mode/$t: both recordings exit 0" "$r1 $r2" "0 0"
 		# kernel: (2N run) - (N run), each over its own window
 		kd() { echo $(( $(d $o.2.0 $o.2.1 "$@") - $(d $o.1.0 $o.1.1 "$@") )); }
-		fd() { echo $(( $(raw $o.2.raw "$1") - $(raw $o.1.raw "$1") )); }
+		fd() { echo $(( $(fl_raw $o.2.raw "$1") - $(fl_raw $o.1.raw "$1") )); }
 		want() { case $1 in N) echo $N ;; *) echo "$1" ;; esac; }
 		fl_check_eq "$mode/$t: $ctr moved by N" "$(kd $(echo "$ctr" | tr + ' '))" $N
 		# the tracepoint tier has no handle_mm_fault or SPF entry hook:

@@ -138,8 +138,12 @@ static int bucket_cells(const struct fl_csn_rank *k, unsigned int i, struct buck
 	fl_fmt_hist_range(c->range, sizeof(c->range), fl_hist_lower(i), fl_hist_upper(i) - 1, 0);
 	for (int s = 0; s < 2; s++) {
 		snprintf(c->n[s], sizeof(c->n[s]), "%llu", k->h[s].buckets[i]);
-		fl_fmt_pct_of(c->share[s], sizeof(c->share[s]), k->h[s].buckets[i],
-			      (unsigned long long)k->t.n[s]);
+		/* the total is a double (the buckets' sum may pass 2^64): share in double */
+		if (k->t.n[s] > 0)
+			snprintf(c->share[s], sizeof(c->share[s]), "%.1f%%",
+				 100.0 * (double)k->h[s].buckets[i] / k->t.n[s]);
+		else
+			snprintf(c->share[s], sizeof(c->share[s]), "-");
 	}
 	return 1;
 }

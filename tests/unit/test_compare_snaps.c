@@ -658,6 +658,42 @@ static void write_hist(const char *path, const unsigned int n[2][3])
 	fl_snapshot_free(&s);
 }
 
+/*
+ * Buckets whose sum passes 2^64 (counts in a corrupt snapshot): CPU 0 has
+ * 3 * 2^62 events in each of two buckets, so the row's total is 1.5 * 2^64
+ * as a double.  The shares are 50.0% each, computed without converting the
+ * total to an integer (the fuzzer's UBSan report: a double outside
+ * unsigned long long, compare_snaps_render.c).
+ */
+static void test_hist_huge(void **state)
+{
+	char a[300], b[300], err[256], *t;
+	struct fl_snapshot s;
+
+	(void)state;
+	snprintf(a, sizeof(a), "%s/huge-a.snap", tmpdir);
+	snprintf(b, sizeof(b), "%s/huge-b.snap", tmpdir);
+	for (int f = 0; f < 2; f++) {
+		struct fl_hist *h;
+
+		snap_612(&s, 2);
+		s.cpu_online[0] = s.cpu_online[1] = 1;
+		h = &s.cpus[0].hist[FL_H_FAULT_LAT];
+		fl_hist_add(h, 1000);
+		fl_hist_add(h, 4000);
+		h->buckets[fl_hist_bucket(1000)] = 3ULL << 62;
+		h->buckets[fl_hist_bucket(4000)] = 3ULL << 62;
+		h->count = ~0ULL;
+		assert_int_equal(fl_snapshot_write_file(f ? b : a, &s, err, sizeof(err)), 0);
+		fl_snapshot_free(&s);
+	}
+	t = run_args("text", (const char *[]){ "--hist", a, b, NULL });
+	norm(t);
+	assert_non_null(strstr(t, "\n960 -> 1023 | 13835058055282163712 | 13835058055282163712 | 50.0% | 50.0%\n"
+				  "3840 -> 4095 | 13835058055282163712 | 13835058055282163712 | 50.0% | 50.0%\n"));
+	free(t);
+}
+
 static void test_hist(void **state)
 {
 	const struct fl_csn_rank *k;
@@ -820,6 +856,7 @@ int main(void)
 		cmocka_unit_test(test_multi),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_hist),
+		cmocka_unit_test(test_hist_huge),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "init_on_alloc.h"
+#include "kboot.h"
 
 /* kstrtobool()'s reading: 1, 0, or -1 where the kernel rejects the value */
 static int kbool(const char *v, size_t n)
@@ -30,24 +31,15 @@ static int kbool(const char *v, size_t n)
 /* The last valid init_on_alloc= of CMDLINE (early_param: each one sets it), or -1. */
 static int from_cmdline(const char *cmdline)
 {
-	static const char key[] = "init_on_alloc=";
-	const char *q = cmdline;
+	const char *pos = cmdline, *v;
+	size_t n;
 	int on = -1;
 
-	while (q && *q) {
-		size_t n;
+	while ((v = fl_cmdline_next(&pos, "init_on_alloc", &n))) {
+		int b = kbool(v, n);
 
-		q += strspn(q, " \t\n");
-		n = strcspn(q, " \t\n");
-		if (n == 2 && !strncmp(q, "--", 2))
-			break;		/* the rest is init's */
-		if (n > sizeof(key) - 1 && !strncmp(q, key, sizeof(key) - 1)) {
-			int v = kbool(q + sizeof(key) - 1, n - (sizeof(key) - 1));
-
-			if (v >= 0)
-				on = v;
-		}
-		q += n;
+		if (b >= 0)
+			on = b;
 	}
 	return on;
 }
@@ -75,11 +67,10 @@ static int from_config(const char *path)
 /* uname -r is 6.13 or later (user_alloc_needs_zeroing()) */
 static bool release_skips_user_zeroing(const char *release)
 {
-	char *e;
-	long major = strtol(release, &e, 10), minor = 0;
+	unsigned int major, minor;
 
-	if (*e == '.')
-		minor = strtol(e + 1, NULL, 10);
+	if (fl_release_version(release, &major, &minor))
+		return false;
 	return major > 6 || (major == 6 && minor >= 13);
 }
 
@@ -124,8 +115,7 @@ int fl_alloc_zeroes_user_pages(char *src, size_t len)
 	char cmdline[4096] = "", boot[sizeof("/boot/config-") + sizeof(((struct utsname *)0)->release)];
 	const char *configs[] = { boot, "/proc/config.gz", NULL };
 	struct utsname u;
-	FILE *f;
-	bool have_cmdline = false;
+	bool have_cmdline;
 
 	if (got == -2) {
 		if (uname(&u)) {
@@ -133,11 +123,7 @@ int fl_alloc_zeroes_user_pages(char *src, size_t len)
 			got = -1;
 			goto out;
 		}
-		f = fopen("/proc/cmdline", "re");
-		if (f) {
-			have_cmdline = fgets(cmdline, sizeof(cmdline), f) != NULL;
-			fclose(f);
-		}
+		have_cmdline = !fl_cmdline_read(cmdline, sizeof(cmdline));
 		snprintf(boot, sizeof(boot), "/boot/config-%s", u.release);
 		got = fl_alloc_zeroes_user_pages_from(u.release, have_cmdline ? cmdline : NULL,
 						      configs, why, sizeof(why));

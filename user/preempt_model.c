@@ -5,13 +5,15 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "kboot.h"
 #include "kfeatures.h"
 #include "preempt_model.h"
 
 static bool probe_preemptible(void)
 {
-	char buf[512] = "";
+	char buf[4096] = "";	/* a command line: COMMAND_LINE_SIZE on x86 is 2048 */
 	struct utsname u;
+	unsigned int major, minor;
 	const char *e = getenv("FAULTLINE_PREEMPT_GUARD");
 	FILE *f;
 
@@ -26,22 +28,28 @@ static bool probe_preemptible(void)
 		if (got && strchr(buf, '('))
 			return strstr(buf, "(full)") || strstr(buf, "(lazy)");
 	}
-	f = fopen("/proc/cmdline", "re");
-	if (f) {
-		bool got = fgets(buf, sizeof(buf), f) != NULL;
+	/* preempt= (__setup: each valid one sets the mode) */
+	if (!fl_cmdline_read(buf, sizeof(buf))) {
+		const char *pos = buf, *v;
+		size_t n;
+		int on = -1;
 
-		fclose(f);
-		if (got && (strstr(buf, "preempt=full") || strstr(buf, "preempt=lazy")))
-			return true;
-		if (got && (strstr(buf, "preempt=none") || strstr(buf, "preempt=voluntary")))
-			return false;
+		while ((v = fl_cmdline_next(&pos, "preempt", &n))) {
+			if ((n == 4 && !strncmp(v, "full", 4)) || (n == 4 && !strncmp(v, "lazy", 4)))
+				on = 1;
+			else if ((n == 4 && !strncmp(v, "none", 4)) ||
+				 (n == 9 && !strncmp(v, "voluntary", 9)))
+				on = 0;
+		}
+		if (on >= 0)
+			return on;
 	}
 	if (uname(&u))
 		return false;
 	/* a static model, or a kernel (7.x) whose only modes are preemptible */
 	return strstr(u.version, "PREEMPT_RT") || strstr(u.version, "PREEMPT_LAZY") ||
 	       (strstr(u.version, " PREEMPT ") && !strstr(u.version, "PREEMPT_DYNAMIC")) ||
-	       strtol(u.release, NULL, 10) >= 7;
+	       (!fl_release_version(u.release, &major, &minor) && major >= 7);
 }
 
 bool fl_kernel_preemptible(void)

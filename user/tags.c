@@ -8,6 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "kboot.h"
 #include "tags.h"
 #include "topology.h"
 
@@ -196,7 +197,7 @@ static int tag_kernel(struct fl_snapshot *s, const char *root)
 	}
 	if (rel[0]) {
 		r |= set(s, FL_TAG_KERNEL_VERSION, rel);
-		if (sscanf(rel, "%u.%u", &maj, &min) == 2) {
+		if (!fl_release_version(rel, &maj, &min)) {
 			r |= setu(s, "kernel_version_major", maj);
 			r |= setu(s, "kernel_version_minor", min);
 		}

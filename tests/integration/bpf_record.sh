@@ -33,7 +33,6 @@ seed-b) MMAP_HELD=no LL_KIND=spf CONTENTION=no ;;
 *) MMAP_HELD=no LL_KIND=per-vma-lock CONTENTION=yes ;;
 esac
 
-raw() { sed -n "s/^$2=//p" "$1"; }
 isnum() { case $1 in ''|*[!0-9]*) return 1 ;; esac; return 0; }
 
 check_num() {	# WHAT VALUE
@@ -104,62 +103,62 @@ for tier in fentry kprobe tracepoint; do
 		continue
 	fi
 	r=/out/raw-$tier.txt
-	fl_check_eq "$tier: tier in snapshot" "$(raw $r tier)" "$tier"
-	user=$(raw $r faults_user)
-	kern=$(raw $r faults_kernel)
+	fl_check_eq "$tier: tier in snapshot" "$(fl_raw $r tier)" "$tier"
+	user=$(fl_raw $r faults_user)
+	kern=$(fl_raw $r faults_kernel)
 	faults=$((user + kern))
 	fl_check_within "$tier: user faults vs pages touched" "$user" $PAGES 1
 	fl_check_within "$tier: faults vs /proc/vmstat pgfault delta read around record" "$faults" "$pgf" 1
 	fl_check_within "$tier: the collector's vmstat.pgfault vs the one read here" \
-		"$(raw $r vmstat.pgfault)" "$pgf" 1
+		"$(fl_raw $r vmstat.pgfault)" "$pgf" 1
 	if [ $MMAP_HELD = yes ]; then
 		# memcg_path prototype and no lockless path: off by default for its cost
-		check_prefix "$tier: mmap_lock_hold_read.count" "$(raw $r mmap_lock_hold_read.count)" \
+		check_prefix "$tier: mmap_lock_hold_read.count" "$(fl_raw $r mmap_lock_hold_read.count)" \
 			"unavailable (not recorded by default on this kernel"
 	else
-		check_num "$tier: mmap_lock_hold_read.count" "$(raw $r mmap_lock_hold_read.count)"
-		check_num "$tier: mmap_lock_wait_write.count" "$(raw $r mmap_lock_wait_write.count)"
+		check_num "$tier: mmap_lock_hold_read.count" "$(fl_raw $r mmap_lock_hold_read.count)"
+		check_num "$tier: mmap_lock_wait_write.count" "$(fl_raw $r mmap_lock_wait_write.count)"
 	fi
-	check_prefix "$tier: handle_mm_fault duration" "$(raw $r handle_mm_fault.count)" unavailable
+	check_prefix "$tier: handle_mm_fault duration" "$(fl_raw $r handle_mm_fault.count)" unavailable
 	if [ $CONTENTION = yes ]; then
-		check_num "$tier: mmap_lock_contended" "$(raw $r mmap_lock_contended)"
+		check_num "$tier: mmap_lock_contended" "$(fl_raw $r mmap_lock_contended)"
 	else
-		check_prefix "$tier: mmap_lock_contended" "$(raw $r mmap_lock_contended)" \
+		check_prefix "$tier: mmap_lock_contended" "$(fl_raw $r mmap_lock_contended)" \
 			"unavailable (the kernel has no lock:contention_begin/end tracepoints"
 	fi
 	if [ $tier = tracepoint ]; then
-		check_prefix "$tier: fault latency" "$(raw $r fault_latency.count)" unavailable
-		check_prefix "$tier: handle_mm_fault" "$(raw $r handle_mm_fault.count)" unavailable
+		check_prefix "$tier: fault latency" "$(fl_raw $r fault_latency.count)" unavailable
+		check_prefix "$tier: handle_mm_fault" "$(fl_raw $r handle_mm_fault.count)" unavailable
 		if [ $LL_KIND = none ]; then
-			check_prefix "$tier: lockless" "$(raw $r lockless_attempted)" absent
+			check_prefix "$tier: lockless" "$(fl_raw $r lockless_attempted)" absent
 		else
-			check_prefix "$tier: lockless" "$(raw $r lockless_attempted)" unavailable
+			check_prefix "$tier: lockless" "$(fl_raw $r lockless_attempted)" unavailable
 		fi
 		continue
 	fi
-	timed=$(raw $r faults_timed)
-	lat=$(raw $r fault_latency.count)
-	unh=$(raw $r faults_unhandled)
+	timed=$(fl_raw $r faults_timed)
+	lat=$(fl_raw $r fault_latency.count)
+	unh=$(fl_raw $r faults_unhandled)
 	# both bumped by the same fault end: bookkeeping, not a measurement
 	fl_invariant "$tier: latency samples = faults timed" "$lat" "$timed"
 	fl_check_within "$tier: faults timed vs faults" "$timed" "$faults" 0.1
 	fl_check_eq "$tier: faults never reaching handle_mm_fault" "$unh" 0
 	fl_check_within "$tier: handle_mm_fault calls vs /proc/vmstat pgfault delta" \
-		"$(raw $r handle_mm_fault_calls)" "$pgf" 1
-	check_num "$tier: fault latency p99" "$(raw $r fault_latency.p99_ns)"
-	fl_check_ge "$tier: fault latency min > 0" "$(raw $r fault_latency.min_ns)" 1
+		"$(fl_raw $r handle_mm_fault_calls)" "$pgf" 1
+	check_num "$tier: fault latency p99" "$(fl_raw $r fault_latency.p99_ns)"
+	fl_check_ge "$tier: fault latency min > 0" "$(fl_raw $r fault_latency.min_ns)" 1
 	if [ $LL_KIND = none ]; then
-		fl_check_eq "$tier: lockless kind" "$(raw $r lockless_kind)" none
-		check_prefix "$tier: lockless" "$(raw $r lockless_attempted)" absent
+		fl_check_eq "$tier: lockless kind" "$(fl_raw $r lockless_kind)" none
+		check_prefix "$tier: lockless" "$(fl_raw $r lockless_attempted)" absent
 	else
-		fl_check_eq "$tier: lockless kind" "$(raw $r lockless_kind)" $LL_KIND
+		fl_check_eq "$tier: lockless kind" "$(fl_raw $r lockless_kind)" $LL_KIND
 		fl_check_within "$tier: lockless attempts vs user faults" \
-			"$(raw $r lockless_attempted)" "$user" 1
+			"$(fl_raw $r lockless_attempted)" "$user" 1
 		# aborted / retried are driven to known counts in lockless_outcomes.sh
-		check_num "$tier: lockless aborted" "$(raw $r lockless_aborted)"
-		check_num "$tier: lockless retried" "$(raw $r lockless_retried)"
-		att=$(raw $r lockless_attempted)
-		sum=$(( $(raw $r lockless_succeeded) + $(raw $r lockless_aborted) + $(raw $r lockless_retried) ))
+		check_num "$tier: lockless aborted" "$(fl_raw $r lockless_aborted)"
+		check_num "$tier: lockless retried" "$(fl_raw $r lockless_retried)"
+		att=$(fl_raw $r lockless_attempted)
+		sum=$(( $(fl_raw $r lockless_succeeded) + $(fl_raw $r lockless_aborted) + $(fl_raw $r lockless_retried) ))
 		fl_invariant "$tier: succeeded + aborted + retried = attempted (pft: no access errors)" "$sum" "$att"
 	fi
 done
@@ -169,14 +168,14 @@ faultline record -q --tier fentry --hmf --mmap-lock -o /out/hmf.snap -- pft -m 6
 fl_check_eq "--hmf --mmap-lock: exit status" $? 0
 faultline report --raw /out/hmf.snap >/out/raw-hmf.txt
 r=/out/raw-hmf.txt
-fl_invariant "--hmf: handle_mm_fault samples = calls" "$(raw $r handle_mm_fault.count)" \
-	"$(raw $r handle_mm_fault_calls)"
+fl_invariant "--hmf: handle_mm_fault samples = calls" "$(fl_raw $r handle_mm_fault.count)" \
+	"$(fl_raw $r handle_mm_fault_calls)"
 fl_check_cmd "--hmf: invariants hold (faultline check)" faultline check /out/hmf.snap
-check_num "--mmap-lock: mmap_lock_hold_read.count" "$(raw $r mmap_lock_hold_read.count)"
+check_num "--mmap-lock: mmap_lock_hold_read.count" "$(fl_raw $r mmap_lock_hold_read.count)"
 if [ $LL_KIND = none ]; then
 	# every fault takes mmap_lock for read there: one hold sample per fault at least
 	fl_check_ge "--mmap-lock ($FL_SERIES): mmap_lock read holds >= user faults" \
-		"$(raw $r mmap_lock_hold_read.count)" "$(raw $r faults_user)"
+		"$(fl_raw $r mmap_lock_hold_read.count)" "$(fl_raw $r faults_user)"
 fi
 
 echo "=== kprobe tier, many threads asleep in handle_mm_fault"
@@ -185,9 +184,9 @@ faultline record -q --tier kprobe -o /out/kp32.snap -- pft -m 64m -t 32 >/dev/nu
 fl_check_eq "kprobe -t 32: exit status" $? 0
 faultline report --raw /out/kp32.snap >/out/raw-kp32.txt
 r=/out/raw-kp32.txt
-fl_check_eq "kprobe -t 32: no missed kretprobe" "$(raw $r events_missed)" 0
-fl_check_within "kprobe -t 32: faults timed vs faults" "$(raw $r faults_timed)" \
-	$(( $(raw $r faults_user) + $(raw $r faults_kernel) )) 0.1
+fl_check_eq "kprobe -t 32: no missed kretprobe" "$(fl_raw $r events_missed)" 0
+fl_check_within "kprobe -t 32: faults timed vs faults" "$(fl_raw $r faults_timed)" \
+	$(( $(fl_raw $r faults_user) + $(fl_raw $r faults_kernel) )) 0.1
 kpe=
 for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
 	[ -f $d/kprobe_events ] && { kpe=$d/kprobe_events; break; }
@@ -204,8 +203,8 @@ fl_check_eq "interval record exit status" $? 0
 n=$(ls /out/ivl/snap-*.snap 2>/dev/null | wc -l)
 fl_check_ge "interval snapshots written" "$n" 2
 faultline report --raw /out/ivl >/out/raw-ivl.txt 2>&1
-fl_check_eq "report merges every interval" "$(raw /out/raw-ivl.txt snapshots)" "$n"
-fl_check_within "intervals: user faults summed" "$(raw /out/raw-ivl.txt faults_user)" $PAGES 1
+fl_check_eq "report merges every interval" "$(fl_raw /out/raw-ivl.txt snapshots)" "$n"
+fl_check_within "intervals: user faults summed" "$(fl_raw /out/raw-ivl.txt faults_user)" $PAGES 1
 fl_check_cmd "report --per-cpu --hist" sh -c 'faultline report --per-cpu --hist /out/ivl >/out/report-ivl.txt'
 cat /out/report-ivl.txt
 
@@ -218,14 +217,14 @@ fl_check_eq "record --self-cost -i exit status" $? 0
 pgf=$(( $(vmstat_get pgfault) - before - ${self_fentry:-0} ))
 faultline report --raw /out/sc >/out/raw-sc.txt
 r=/out/raw-sc.txt
-fl_check_ge "--self-cost: windows" "$(raw $r snapshots)" 2
+fl_check_ge "--self-cost: windows" "$(fl_raw $r snapshots)" 2
 runs() { sed -n "s/^bpf_run\.$1=\([0-9]*\) [0-9]*$/\1/p" $r; }
-faults=$(( $(raw $r faults_user) + $(raw $r faults_kernel) ))
+faults=$(( $(fl_raw $r faults_user) + $(fl_raw $r faults_kernel) ))
 # *_pg: the same programs on preemptible kernels (preempt_model.c fl_preempt_guard)
 pfu=$(runs tp_pf_user) pfp=$(runs tp_pf_user_pg)
 pfu=$(( ${pfu:-0} + ${pfp:-0} ))
 [ -n "$(runs tp_pf_user)$(runs tp_pf_user_pg)" ] || pfu=
-fl_check_ge "--self-cost: tp_pf_user runs >= user faults" "$pfu" "$(raw $r faults_user)"
+fl_check_ge "--self-cost: tp_pf_user runs >= user faults" "$pfu" "$(fl_raw $r faults_user)"
 fl_check_ge "--self-cost: /proc/vmstat pgfault delta +5% >= tp_pf_user runs (windows not cumulative)" \
 	"$(( pgf * 105 / 100 ))" "$pfu"
 # fx_hmf_pg: the same fexit on preemptible kernels (preempt_model.c
@@ -233,7 +232,7 @@ fl_check_ge "--self-cost: /proc/vmstat pgfault delta +5% >= tp_pf_user runs (win
 fxr=$(runs fx_hmf) fxp=$(runs fx_hmf_pg) fxd=$(runs fx_do_hmf)
 fx=$(( ${fxr:-0} + ${fxp:-0} + ${fxd:-0} )); [ -n "$fxr$fxp$fxd" ] || fx=
 fl_check_ge "--self-cost: fexit/(do_)handle_mm_fault runs >= faults" "$fx" "$faults"
-fl_check_ge "--self-cost: run time >= 1 ns a run" "$(raw $r self_cost.ns)" "$(raw $r self_cost.runs)"
+fl_check_ge "--self-cost: run time >= 1 ns a run" "$(fl_raw $r self_cost.ns)" "$(fl_raw $r self_cost.runs)"
 faultline report /out/sc | grep -A3 'collector self-cost'
 fl_check_fails "--self-cost with -b kmod" faultline record --self-cost -b kmod -a -d 1
 
@@ -241,8 +240,8 @@ echo "=== system-wide and -p"
 faultline record -q -a -o /out/sys.snap -- pft -m 64m -t 1 >/dev/null 2>&1
 fl_check_eq "record -a exit status" $? 0
 faultline report --raw /out/sys.snap >/out/raw-sys.txt
-fl_check_ge "record -a: user faults system-wide" "$(raw /out/raw-sys.txt faults_user)" 16384
-fl_check_eq "record -a: no tgid filter" "$(raw /out/raw-sys.txt filter_tgid)" 0
+fl_check_ge "record -a: user faults system-wide" "$(fl_raw /out/raw-sys.txt faults_user)" 16384
+fl_check_eq "record -a: no tgid filter" "$(fl_raw /out/raw-sys.txt filter_tgid)" 0
 # -p: the target faults only after record has attached (provoke touch waits
 # for a byte on a fifo, written once record says it is tracing), so its
 # 16384 pages must all be counted
@@ -263,9 +262,9 @@ wait $rp
 fl_check_eq "record -p ends when the process exits" $? 0
 cat /out/pid-record.txt /out/pid-provoke.txt
 faultline report --raw /out/pid.snap >/out/raw-pid.txt
-fl_check_eq "record -p: filter is the process" "$(raw /out/raw-pid.txt filter_tgid)" $bg
+fl_check_eq "record -p: filter is the process" "$(fl_raw /out/raw-pid.txt filter_tgid)" $bg
 fl_check_within "record -p: faults counted vs the 16384 pages touched after the attach" \
-	"$(raw /out/raw-pid.txt faults_user)" 16384 1
+	"$(fl_raw /out/raw-pid.txt faults_user)" 16384 1
 
 echo "=== exit status and errors"
 faultline record -q -o /tmp/x.snap -- sh -c 'exit 7'

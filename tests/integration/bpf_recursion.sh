@@ -31,7 +31,6 @@ export PATH=/fl:$PATH
 N=${1:-300}
 [ -x /fl/recur ] || fl_skip "tests/helpers/recur not built"
 echo 0 >/proc/sys/kernel/randomize_va_space
-raw() { sed -n "s/^$2=//p" "$1" | head -1; }
 field() { sed -n "s/^recur: .* $2 \([0-9]*\).*/\1/p" "$1" | head -1; }
 
 rec() {	# LABEL TIER COUNT
@@ -49,7 +48,7 @@ for tier in fentry kprobe; do
 	fl_check_eq "$tier: nested probe reads (the program's count)" "$(field /out/$tier.txt nested)" $N
 	fl_check_eq "$tier: nested probe reads that failed (-EFAULT)" "$(field /out/$tier.txt efault)" $N
 	fl_check_eq "$tier: bpf_recursion_misses = nested kernel faults inside tp_pf_kernel" \
-		"$(raw /out/$tier.raw bpf_recursion_misses)" $N
+		"$(fl_raw /out/$tier.raw bpf_recursion_misses)" $N
 	got=$(sed -n 's/^ *bpf recursion misses *\([0-9]*\) .*/\1/p' /out/$tier.report)
 	fl_check_eq "$tier: report's 'bpf recursion misses' line" "$got" $N
 done
@@ -60,8 +59,8 @@ else rec tp-control tracepoint $N; fi
 fl_check_eq "tracepoint tier: triggers consumed (by a program that is not re-entered)" \
 	"$(field /out/tp-control.txt consumed)" $N
 fl_check_eq "tracepoint tier: bpf_recursion_misses (no faultline program re-entered)" \
-	"$(raw /out/tp-control.raw bpf_recursion_misses)" 0
-fk=$(raw /out/tp-control.raw faults_kernel) ff=$(raw /out/fentry.raw faults_kernel)
+	"$(fl_raw /out/tp-control.raw bpf_recursion_misses)" 0
+fk=$(fl_raw /out/tp-control.raw faults_kernel) ff=$(fl_raw /out/fentry.raw faults_kernel)
 if fl_isnum "$fk" && fl_isnum "$ff"; then
 	fl_check_eq "nested faults counted where not skipped: faults_kernel tracepoint - fentry ($fk - $ff)" \
 		$((fk - ff)) $N
@@ -69,5 +68,5 @@ else
 	fl_fail "faults_kernel: got '$fk' (tracepoint) / '$ff' (fentry)"
 fi
 rec zero-control fentry 0
-fl_check_eq "fentry, recur 0: bpf_recursion_misses" "$(raw /out/zero-control.raw bpf_recursion_misses)" 0
+fl_check_eq "fentry, recur 0: bpf_recursion_misses" "$(fl_raw /out/zero-control.raw bpf_recursion_misses)" 0
 fl_done

@@ -23,7 +23,6 @@
 . /fl/lib.sh
 export PATH=/fl:$PATH
 [ -x /fl/churn ] || fl_skip "tests/helpers/churn not built"
-raw() { sed -n "s/^$2=//p" "$1" | head -1; }
 
 echo "=== churn under record --locks (bpf)"
 faultline record -b bpf --locks -o /tmp/churn.snap -- churn -t 2 -w 2 -p 256 -r 20 >/out/churn.txt 2>&1
@@ -32,24 +31,24 @@ cat /out/churn.txt
 faultline report --raw /tmp/churn.snap >/out/churn.raw 2>&1
 r=/out/churn.raw
 grep -E '^(mmap_lock|lock\.mmap|lockless)' $r
-cont=$(raw $r mmap_lock_contended)
+cont=$(fl_raw $r mmap_lock_contended)
 fl_check_ge "bpf: mmap_lock_contended under churn" "$cont" 1
-lr=$(raw $r lock.mmap_r.count) lw=$(raw $r lock.mmap_w.count)
+lr=$(fl_raw $r lock.mmap_r.count) lw=$(fl_raw $r lock.mmap_w.count)
 if fl_isnum "$lr" && fl_isnum "$lw"; then
 	fl_check_eq "bpf: mmap_lock_contended = lock classes mmap_r + mmap_w ($lr + $lw)" "$cont" $((lr + lw))
 else
 	fl_fail "bpf: lock.mmap_r.count / lock.mmap_w.count: got '$lr' / '$lw'"
 fi
-fl_check_ge "bpf: mmap_lock contention histogram count" "$(raw $r mmap_lock_contended.count)" 1
+fl_check_ge "bpf: mmap_lock contention histogram count" "$(fl_raw $r mmap_lock_contended.count)" 1
 writer_checks() {	# LABEL RAW CHURN-OUTPUT
 	iters=$(sed -n 's/.*writer_iters=\([0-9]*\).*/\1/p' $3 | head -1)
 	fl_check_ge "$1: writer iterations printed by churn" "$iters" 1
 	fl_check_ge "$1: mmap_lock write acquisitions >= 2 x writer iterations ($iters)" \
-		"$(raw $2 mmap_lock_wait_write.count)" $((2 * ${iters:-0}))
+		"$(fl_raw $2 mmap_lock_wait_write.count)" $((2 * ${iters:-0}))
 	# munmap downgrades its write lock to read before it releases it: only
 	# the mmap half of an iteration ends a write hold
 	fl_check_ge "$1: mmap_lock write holds >= writer iterations ($iters)" \
-		"$(raw $2 mmap_lock_hold_write.count)" "${iters:-0}"
+		"$(fl_raw $2 mmap_lock_hold_write.count)" "${iters:-0}"
 }
 if [ "$FL_SERIES" = 6.1 ]; then
 	# the mmap_lock tracepoints are off by default there (their cost): --mmap-lock
@@ -60,7 +59,7 @@ if [ "$FL_SERIES" = 6.1 ]; then
 	writer_checks "bpf (6.1, --mmap-lock)" /out/churn-ml.raw /out/churn-ml.txt
 	# every fault takes mmap_lock there, trylock first (lock_mm_and_find_vma)
 	fl_check_ge "bpf (6.1, --mmap-lock): failed mmap_lock trylocks under churn" \
-		"$(raw /out/churn-ml.raw mmap_lock_trylock_failed)" 1
+		"$(fl_raw /out/churn-ml.raw mmap_lock_trylock_failed)" 1
 else
 	writer_checks bpf $r /out/churn.txt
 fi
@@ -76,7 +75,7 @@ faultline record -b kmod -o /tmp/churn-k.snap -- churn -t 2 -w 2 -p 256 -r 20 >/
 fl_check_eq "record -b kmod -- churn exit status" "$?" 0
 faultline report --raw /tmp/churn-k.snap >/out/churn-k.raw 2>&1
 grep -E '^(mmap_lock|events_missed)' /out/churn-k.raw
-fl_check_ge "kmod: mmap_lock_contended under churn" "$(raw /out/churn-k.raw mmap_lock_contended)" 1
+fl_check_ge "kmod: mmap_lock_contended under churn" "$(fl_raw /out/churn-k.raw mmap_lock_contended)" 1
 rmmod faultline
 
 echo "=== maxactive=1 under pft -t 16"
@@ -92,7 +91,7 @@ cat /sys/kernel/debug/faultline/hooks >/out/hooks-ma1.txt
 cat /out/hooks-ma1.txt
 n1=$(nmissed)
 faultline report --raw /tmp/ma1.snap >/out/ma1.raw 2>&1
-missed=$(raw /out/ma1.raw events_missed)
+missed=$(fl_raw /out/ma1.raw events_missed)
 echo "events_missed $missed; kernel nmissed (hooks file) before $n0, after $n1"
 fl_check_ge "kmod maxactive=1: events_missed under pft -t 16" "$missed" 1
 fl_check_eq "kmod maxactive=1: events_missed = growth of the kernel's nmissed ($n0 -> $n1)" \

@@ -19,7 +19,6 @@
 . /fl/kmod.inc
 L=400000000	# spin loops: ~1000 samples or more at 1 kHz
 [ -x /fl/ucallchain ] || fl_skip "tests/helpers/ucallchain not built"
-raw() { awk -F= -v k="$2" '$1 == k { print $2; exit }' "$1"; }
 backends="fentry kprobe tracepoint"
 if [ -f /fl/faultline.ko ]; then
 	fl_check_cmd "insmod faultline.ko" insmod /fl/faultline.ko
@@ -46,8 +45,8 @@ for b in $backends; do
 	fl_check_eq "$b: the frame-pointer page stayed absent (faults fixed up)" \
 		"$(awk '$1 == "resident" { print $2 }' /out/$b.txt)" 0
 	faultline report --raw /tmp/$b.snap >/out/raw-$b.txt || { fl_fail "$b: report --raw"; continue; }
-	fk=$(raw /out/raw-$b.txt faults_kernel)
-	echo "$b: samples $s, faults_kernel $fk, faults_user $(raw /out/raw-$b.txt faults_user)"
+	fk=$(fl_raw /out/raw-$b.txt faults_kernel)
+	echo "$b: samples $s, faults_kernel $fk, faults_user $(fl_raw /out/raw-$b.txt faults_user)"
 	fl_check_le "$b: kernel faults counted (not the samples' interrupt faults)" "$fk" $((s / 10))
 done
 [ -f /fl/faultline.ko ] && fl_check_cmd "rmmod faultline" rmmod faultline

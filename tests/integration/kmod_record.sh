@@ -19,7 +19,6 @@ esac
 [ -x /fl/faultline ] || fl_skip "user/faultline not built"
 [ -x /fl/pft ] || fl_skip "pft not built"
 
-raw() { awk -F= -v k="$2" '$1 == k { print $2; exit }' "$1"; }
 
 fl_check_cmd "insmod faultline.ko" insmod /fl/faultline.ko
 before=$(vmstat_get pgfault)
@@ -33,27 +32,27 @@ fl_check_cmd "kmod backend announced" grep -q 'kmod backend' /out/record_kmod.tx
 /fl/faultline report --raw /tmp/kmod.snap >/out/kmod_raw.txt || fl_fail "report --raw (kmod)"
 cp /tmp/kmod.snap /out/ 2>/dev/null
 cat /out/kmod_raw.txt
-fl_check_eq "backend" "$(raw /out/kmod_raw.txt backend)" kmod
-fl_check_eq "tier" "$(raw /out/kmod_raw.txt tier)" kprobe
-k_faults=$(raw /out/kmod_raw.txt faults_user)
+fl_check_eq "backend" "$(fl_raw /out/kmod_raw.txt backend)" kmod
+fl_check_eq "tier" "$(fl_raw /out/kmod_raw.txt tier)" kprobe
+k_faults=$(fl_raw /out/kmod_raw.txt faults_user)
 fl_check_within "kmod faults_user vs pages" "$k_faults" "$PAGES" 1
 # pgfault is system-wide and counts every handle_mm_fault call: compare the
 # module's handle_mm_fault calls of the workload with it (+-1%: the shell and
 # the collector fault a little outside the filter).
 fl_check_within "kmod handle_mm_fault_calls vs vmstat pgfault delta" \
-	"$(raw /out/kmod_raw.txt handle_mm_fault_calls)" $((after - before)) 1
+	"$(fl_raw /out/kmod_raw.txt handle_mm_fault_calls)" $((after - before)) 1
 fl_check_within "kmod fault_latency.count vs faults_user" \
-	"$(raw /out/kmod_raw.txt fault_latency.count)" "$k_faults" 1
-k_p50=$(raw /out/kmod_raw.txt fault_latency.p50_ns)
+	"$(fl_raw /out/kmod_raw.txt fault_latency.count)" "$k_faults" 1
+k_p50=$(fl_raw /out/kmod_raw.txt fault_latency.p50_ns)
 fl_check_ge "kmod fault_latency p50 (ns)" "$k_p50" 1
-fl_check_eq "kmod events_missed" "$(raw /out/kmod_raw.txt events_missed)" 0
+fl_check_eq "kmod events_missed" "$(fl_raw /out/kmod_raw.txt events_missed)" 0
 case $FL_SERIES in
 6.1|5.10)
 	fl_check_cmd "lockless figures not reported as numbers on $FL_SERIES" \
 		sh -c "grep '^lockless_attempted=' /out/kmod_raw.txt | grep -qE 'absent|unavailable'" ;;
 *)
 	fl_check_ge "kmod lockless_attempted (per-VMA locks)" \
-		"$(raw /out/kmod_raw.txt lockless_attempted)" $((PAGES * 9 / 10)) ;;
+		"$(fl_raw /out/kmod_raw.txt lockless_attempted)" $((PAGES * 9 / 10)) ;;
 esac
 # --phases beside the module: phases' skeleton alone holds the tgid filter
 # (user/tgid_filter.c), so its fork follower must bring in pft, a child
@@ -66,13 +65,13 @@ esac
 	sh -c "/fl/pft -m 16m -t 1; true" >/out/record_kmod_phases.txt 2>&1 ||
 	fl_fail "record -b kmod --phases exited $?"
 /fl/faultline report --raw /tmp/kmod-ph.snap >/out/kmod_phases_raw.txt 2>&1
-case $FL_SERIES:$(raw /out/kmod_phases_raw.txt phases) in
+case $FL_SERIES:$(fl_raw /out/kmod_phases_raw.txt phases) in
 *:fentry*)
 	fl_check_range "kmod --phases: a forked child's faults have phases" \
-		"$(raw /out/kmod_phases_raw.txt phases.faults)" 4096 $((4096 + 4096 / 10)) ;;
+		"$(fl_raw /out/kmod_phases_raw.txt phases.faults)" 4096 $((4096 + 4096 / 10)) ;;
 *)
 	fl_skip_check "kmod --phases: a forked child's faults have phases" \
-		"phases: $(raw /out/kmod_phases_raw.txt phases)" ;;
+		"phases: $(fl_raw /out/kmod_phases_raw.txt phases)" ;;
 esac
 fl_check_cmd "rmmod faultline" rmmod faultline
 
@@ -80,9 +79,9 @@ fl_check_cmd "rmmod faultline" rmmod faultline
 /fl/faultline record -b bpf -o /tmp/bpf.snap -- /fl/pft -m "$SIZE" -t "$THREADS" \
 	>/out/record_bpf.txt 2>&1 || fl_fail "faultline record -b bpf exited $?"
 /fl/faultline report --raw /tmp/bpf.snap >/out/bpf_raw.txt || fl_fail "report --raw (bpf)"
-b_faults=$(raw /out/bpf_raw.txt faults_user)
-b_p50=$(raw /out/bpf_raw.txt fault_latency.p50_ns)
-echo "kmod: faults_user $k_faults p50 ${k_p50}ns; bpf ($(raw /out/bpf_raw.txt tier)): faults_user $b_faults p50 ${b_p50}ns" |
+b_faults=$(fl_raw /out/bpf_raw.txt faults_user)
+b_p50=$(fl_raw /out/bpf_raw.txt fault_latency.p50_ns)
+echo "kmod: faults_user $k_faults p50 ${k_p50}ns; bpf ($(fl_raw /out/bpf_raw.txt tier)): faults_user $b_faults p50 ${b_p50}ns" |
 	tee /out/kmod_vs_bpf.txt
 fl_check_within "kmod vs bpf faults_user" "$k_faults" "$b_faults" 1
 # Same order of magnitude (kretprobes cost more than fentry/fexit; TCG).

@@ -16,7 +16,6 @@ PAGES=$(( ${SIZE%m} * 256 ))
 [ -x /fl/faultline ] || fl_skip "user/faultline not built"
 [ -x /fl/pft ] || fl_skip "pft not built"
 
-raw() { awk -F= -v k="$2" '$1 == k { print $2; exit }' "$1"; }
 # wait_for CMD...: up to 30 s for CMD to succeed
 wait_for() {
 	i=0
@@ -62,7 +61,7 @@ rc=$?
 cat /out/record_a.txt
 fl_check_eq "the first recording exits 0" "$rc" 0
 /fl/faultline report --raw /tmp/a.snap >/out/a_raw.txt || fl_fail "report --raw of the first"
-fl_check_within "the first's faults_user vs its pages" "$(raw /out/a_raw.txt faults_user)" "$PAGES" 1
+fl_check_within "the first's faults_user vs its pages" "$(fl_raw /out/a_raw.txt faults_user)" "$PAGES" 1
 fl_check_eq "no session after it" "$(sed -n 's/^session: //p' "$FL_D/summary")" none
 fl_check_cmd "nothing armed after it" sh -c "grep -q '^armed: no' $FL_D/hooks"
 

@@ -24,9 +24,8 @@ P=8192		# pages: 32 MiB
 [ -f /fl/faultline.ko ] || { fl_fail "faultline.ko was not built for $FL_KREL"; fl_done; }
 [ -x /fl/reqmod ] || fl_skip "tests/helpers/reqmod not built"
 [ -x /fl/uringread ] || fl_skip "tests/helpers/uringread not built"
-raw() { awk -F= -v k="$2" '$1 == k { print $2; exit }' "$1"; }
 # rawn FILE KEY: a counter, 0 where absent on this kernel (no lockless path)
-rawn() { v=$(raw "$1" "$2"); fl_isnum "$v" && echo "$v" || echo 0; }
+rawn() { v=$(fl_raw "$1" "$2"); fl_isnum "$v" && echo "$v" || echo 0; }
 
 printf '#!/bin/sh\necho x >>/tmp/umh.log\n' >/tmp/umh.sh
 chmod 755 /tmp/umh.sh
@@ -42,7 +41,7 @@ for b in kmod bpf; do
 	fl_check_eq "$b: usermode helper execs (marker lines)" "$(wc -l </tmp/umh.log 2>/dev/null)" $N
 	/fl/faultline report --raw /tmp/umh-$b.snap >/out/umh-raw-$b.txt || { fl_fail "$b: report --raw"; continue; }
 	r=/out/umh-raw-$b.txt
-	fu=$(raw $r faults_user) hmf=$(rawn $r handle_mm_fault_calls)
+	fu=$(fl_raw $r faults_user) hmf=$(rawn $r handle_mm_fault_calls)
 	outside=$((hmf - $(rawn $r faults_timed) - $(rawn $r lockless_retried) - $(rawn $r mmap_lock_retries)))
 	echo "$b: faults_user $fu, handle_mm_fault_calls $hmf, outside faults $outside"
 	fl_check_ge "$b: handle_mm_fault calls counted" "$hmf" $N
@@ -63,7 +62,7 @@ for b in kmod bpf; do
 	fl_check_ge "$b: the kernel's pgfault delta (the worker faulted)" $((after - before)) $P
 	/fl/faultline report --raw /tmp/uring-$b.snap >/out/uring-raw-$b.txt || { fl_fail "$b: report --raw"; continue; }
 	fl_check_ge "$b: kernel faults system-wide (the io worker's $P counted)" \
-		"$(raw /out/uring-raw-$b.txt faults_kernel)" $P
+		"$(fl_raw /out/uring-raw-$b.txt faults_kernel)" $P
 done
 fl_check_cmd "rmmod faultline" rmmod faultline
 fl_done

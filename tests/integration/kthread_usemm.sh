@@ -19,8 +19,7 @@ M=1024
 [ -f /fl/faultline.ko ] || { fl_fail "faultline.ko was not built for $FL_KREL"; fl_done; }
 [ -f /fl/fl_usemm.ko ] || { fl_fail "tests/kmod/fl_usemm.ko was not built for $FL_KREL"; fl_done; }
 [ -x /fl/usemmguest ] || fl_skip "tests/helpers/usemmguest not built"
-raw() { awk -F= -v k="$2" '$1 == k { print $2; exit }' "$1"; }
-rawn() { v=$(raw "$1" "$2"); fl_isnum "$v" && echo "$v" || echo 0; }
+rawn() { v=$(fl_raw "$1" "$2"); fl_isnum "$v" && echo "$v" || echo 0; }
 P=/sys/module/fl_usemm/parameters
 # record_bg B PID NAME: record -p PID in the background until it says it is
 # tracing; sets RP
@@ -64,11 +63,11 @@ for b in bpf kmod; do
 	fl_check_eq "$b: record -p THREAD exit status" $? 0
 	faultline report --raw /tmp/kt-$b.snap >/out/raw-kt-$b.txt || fl_fail "$b: report --raw (thread)"
 	r=/out/raw-kt-$b.txt
-	echo "$b: thread: faults_user $(raw $r faults_user) faults_kernel $(raw $r faults_kernel)" \
+	echo "$b: thread: faults_user $(fl_raw $r faults_user) faults_kernel $(fl_raw $r faults_kernel)" \
 		"handle_mm_fault_calls $(rawn $r handle_mm_fault_calls)"
-	fl_check_eq "$b: record -p THREAD: filter is the thread" "$(raw $r filter_tgid)" "$kt"
+	fl_check_eq "$b: record -p THREAD: filter is the thread" "$(fl_raw $r filter_tgid)" "$kt"
 	fl_check_eq "$b: the thread's faults counted (user + kernel)" \
-		$(($(raw $r faults_user) + $(raw $r faults_kernel))) 0
+		$(($(fl_raw $r faults_user) + $(fl_raw $r faults_kernel))) 0
 	fl_check_eq "$b: the thread's handle_mm_fault calls counted" "$(rawn $r handle_mm_fault_calls)" 0
 
 	record_bg "$opt" "$g" own-$b
@@ -85,7 +84,7 @@ for b in bpf kmod; do
 	mf=$(awk '$1 == "own" { print $4 }' /out/guest-$b.txt)
 	fl_check_eq "$b: guest's own minflt over its reads and touches" "$mf" $M
 	faultline report --raw /tmp/own-$b.snap >/out/raw-own-$b.txt || fl_fail "$b: report --raw (guest)"
-	fl_check_eq "$b: guest's user faults counted" "$(raw /out/raw-own-$b.txt faults_user)" $M
+	fl_check_eq "$b: guest's user faults counted" "$(fl_raw /out/raw-own-$b.txt faults_user)" $M
 done
 fl_check_cmd "rmmod faultline" rmmod faultline
 fl_done

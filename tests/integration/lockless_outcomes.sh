@@ -68,7 +68,6 @@ WHY="lockless_abort_write_locked lockless_abort_no_vma lockless_abort_other lock
 # the same layout in both runs (a stack or mmap base that lands differently
 # changes the start-up faults by one or two)
 echo 0 >/proc/sys/kernel/randomize_va_space
-raw() { sed -n "s/^$2=//p" "$1" | head -1; }
 
 # rec BACKEND-OPTIONS NAME MODE COUNT: record provoke, save report --raw and report
 rec() {
@@ -90,7 +89,7 @@ expect() {
 	[ $# -gt 8 ] && keys="$KEYS $WHY"
 	for k in $keys; do
 		want=$1; shift
-		a=$(raw /out/$label-$mode-1.raw $k) b=$(raw /out/$label-$mode-2.raw $k)
+		a=$(fl_raw /out/$label-$mode-1.raw $k) b=$(fl_raw /out/$label-$mode-2.raw $k)
 		if fl_isnum "$a" && fl_isnum "$b"; then d=$((b - a)); else d="$a/$b"; fi
 		case $want in
 		N) w=$N ;; 2N) w=$((2 * N)) ;; *) w=$want ;;
@@ -101,7 +100,7 @@ expect() {
 
 # check_rates LABEL RAW TXT: the percentages report prints = count / attempts
 check_rates() {
-	att=$(raw $2 lockless_attempted) ab=$(raw $2 lockless_aborted) re=$(raw $2 lockless_retried)
+	att=$(fl_raw $2 lockless_attempted) ab=$(fl_raw $2 lockless_aborted) re=$(fl_raw $2 lockless_retried)
 	line=$(grep 'lockless path' $3)
 	echo "$1: $line"
 	got=$(echo "$line" | sed -n 's/.* aborted [0-9]* (\([^)]*\)).*/\1/p')
@@ -116,9 +115,9 @@ check_rates() {
 	for k in lockless_attempted lockless_aborted lockless_retried; do
 		v=$(awk -v m="faultline_${k}_total" '$1 ~ "^" m "[{ ]" || $1 == m { s += $NF; n++ } END { if (n) print s }' \
 			/out/$(basename $4 .snap).prom)
-		fl_check_eq "$1: export prom $k summed over CPUs = report --raw" "$v" "$(raw $2 $k)"
+		fl_check_eq "$1: export prom $k summed over CPUs = report --raw" "$v" "$(fl_raw $2 $k)"
 		v=$(sed -n "s/.*\"$k\":\([0-9]*\).*/\1/p" /out/$(basename $4 .snap).json | head -1)
-		fl_check_eq "$1: export json -b total $k = report --raw" "$v" "$(raw $2 $k)"
+		fl_check_eq "$1: export json -b total $k = report --raw" "$v" "$(fl_raw $2 $k)"
 	done
 }
 
@@ -132,7 +131,7 @@ run_backend() {	# LABEL RECORD-OPTIONS
 	if [ "$FL_SERIES" = 6.1 ]; then
 		for m in $MODES; do
 			for k in lockless_attempted lockless_succeeded lockless_aborted lockless_retried mmap_lock_retries $WHY; do
-				v=$(raw /out/$label-$m-2.raw $k)
+				v=$(fl_raw /out/$label-$m-2.raw $k)
 				case $v in
 				absent*) fl_pass "$label $m (6.1): $k: $v" ;;
 				*) fl_fail "$label $m (6.1): $k: expected 'absent ...', got '$v'" ;;
@@ -140,22 +139,22 @@ run_backend() {	# LABEL RECORD-OPTIONS
 			done
 		done
 		for m in unmapped protnone; do
-			a=$(raw /out/$label-$m-1.raw faults_unhandled) b=$(raw /out/$label-$m-2.raw faults_unhandled)
+			a=$(fl_raw /out/$label-$m-1.raw faults_unhandled) b=$(fl_raw /out/$label-$m-2.raw faults_unhandled)
 			fl_check_eq "$label $m (6.1): faults_unhandled (run 2N - run N)" "$((b - a))" $N
 		done
-		a=$(raw /out/$label-vdso-retry-1.raw handle_mm_fault_calls)
-		b=$(raw /out/$label-vdso-retry-2.raw handle_mm_fault_calls)
+		a=$(fl_raw /out/$label-vdso-retry-1.raw handle_mm_fault_calls)
+		b=$(fl_raw /out/$label-vdso-retry-2.raw handle_mm_fault_calls)
 		fl_check_eq "$label vdso-retry (6.1): handle_mm_fault calls (run 2N - run N; no lockless try)" \
 			"$((b - a))" $N
-		a=$(raw /out/$label-uffd-stack-1.raw handle_mm_fault_calls)
-		b=$(raw /out/$label-uffd-stack-2.raw handle_mm_fault_calls)
+		a=$(fl_raw /out/$label-uffd-stack-1.raw handle_mm_fault_calls)
+		b=$(fl_raw /out/$label-uffd-stack-2.raw handle_mm_fault_calls)
 		fl_check_eq "$label uffd-stack (6.1): handle_mm_fault calls (run 2N - run N; RETRY under mmap_lock)" \
 			"$((b - a))" $((2 * N))
 		return
 	fi
 	if [ "$label" = bpf-kprobe ] && [ "$FL_SERIES" != 7.3 ]; then
 		for k in $WHY; do
-			v=$(raw /out/$label-stack-grow-2.raw $k)
+			v=$(fl_raw /out/$label-stack-grow-2.raw $k)
 			case $v in
 			"unavailable (kprobe tier"*) fl_pass "$label: $k: $v" ;;
 			*) fl_fail "$label: $k: expected 'unavailable (kprobe tier...)', got '$v'" ;;

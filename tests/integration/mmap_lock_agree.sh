@@ -19,7 +19,6 @@ C=${2:-40}
 [ -x /fl/faultline ] || fl_skip "user/faultline not built"
 [ -x /fl/mmlock ] || fl_skip "tests/helpers/mmlock not built"
 
-raw() { awk -F= -v k="$2" '$1 == k { print $2; exit }' "$1"; }
 FIGS="mmap_lock_wait_read.count mmap_lock_wait_write.count mmap_lock_hold_read.count
 mmap_lock_hold_write.count mmap_lock_contended.count mmap_lock_contended
 mmap_lock_trylock_failed"
@@ -56,23 +55,23 @@ rec() {
 		/fl/faultline report --raw /tmp/$mode-$b.snap >/out/$mode-$b.txt ||
 			fl_fail "$mode: report --raw ($b)"
 	done
-	fl_check_eq "$mode: kmod snapshot backend" "$(raw /out/$mode-kmod.txt backend)" kmod
-	fl_check_eq "$mode: bpf snapshot backend" "$(raw /out/$mode-bpf.txt backend)" bpf
-	fl_check_eq "$mode: kmod filter is mmlock" "$(raw /out/$mode-kmod.txt filter_tgid)" $pid
-	fl_check_eq "$mode: bpf filter is mmlock" "$(raw /out/$mode-bpf.txt filter_tgid)" $pid
+	fl_check_eq "$mode: kmod snapshot backend" "$(fl_raw /out/$mode-kmod.txt backend)" kmod
+	fl_check_eq "$mode: bpf snapshot backend" "$(fl_raw /out/$mode-bpf.txt backend)" bpf
+	fl_check_eq "$mode: kmod filter is mmlock" "$(fl_raw /out/$mode-kmod.txt filter_tgid)" $pid
+	fl_check_eq "$mode: bpf filter is mmlock" "$(fl_raw /out/$mode-bpf.txt filter_tgid)" $pid
 	# the same events: every mmap_lock figure within 1 %
 	for f in $FIGS; do
-		k=$(raw /out/$mode-kmod.txt $f) b=$(raw /out/$mode-bpf.txt $f)
+		k=$(fl_raw /out/$mode-kmod.txt $f) b=$(fl_raw /out/$mode-bpf.txt $f)
 		echo "$mode $f kmod=$k bpf=$b" >>/out/figures.txt
 		fl_check_within "$mode: $f bpf vs kmod" "$b" "$k" 1
 	done
 	for b in kmod bpf; do
 		r=/out/$mode-$b.txt
-		fl_check_eq "$mode $b: events_missed" "$(raw $r events_missed)" 0
+		fl_check_eq "$mode $b: events_missed" "$(fl_raw $r events_missed)" 0
 		# every write lock (all take start_locking) closes one write hold,
 		# by mmap_write_unlock or by mmap_write_downgrade
 		fl_check_within "$mode $b: write holds vs write locks" \
-			"$(raw $r mmap_lock_hold_write.count)" "$(raw $r mmap_lock_wait_write.count)" 1
+			"$(fl_raw $r mmap_lock_hold_write.count)" "$(fl_raw $r mmap_lock_wait_write.count)" 1
 	done
 }
 
@@ -89,34 +88,34 @@ cat /out/figures.txt
 for b in kmod bpf; do
 	# 3 write locks a round (mmap, mprotect, munmap or MAP_FIXED mmap)
 	for m in munmap fixed; do
-		fl_check_ge "$m $b: write locks" "$(raw /out/$m-$b.txt mmap_lock_wait_write.count)" \
+		fl_check_ge "$m $b: write locks" "$(fl_raw /out/$m-$b.txt mmap_lock_wait_write.count)" \
 			$((3 * N))
 	done
 	# The downgrade: the modes differ only in munmap's mmap_write_downgrade,
 	# one a round, so munmap has N more read holds (each downgrade starts one).
-	hm=$(raw /out/munmap-$b.txt mmap_lock_hold_read.count)
-	hf=$(raw /out/fixed-$b.txt mmap_lock_hold_read.count)
+	hm=$(fl_raw /out/munmap-$b.txt mmap_lock_hold_read.count)
+	hf=$(fl_raw /out/fixed-$b.txt mmap_lock_hold_read.count)
 	fl_check_within "$b: read holds, munmap - fixed = rounds (downgrades)" \
 		$((hm - hf)) "$N" 1
 	fl_check_within "$b: write locks, munmap vs fixed (the same locks)" \
-		"$(raw /out/munmap-$b.txt mmap_lock_wait_write.count)" \
-		"$(raw /out/fixed-$b.txt mmap_lock_wait_write.count)" 1
+		"$(fl_raw /out/munmap-$b.txt mmap_lock_wait_write.count)" \
+		"$(fl_raw /out/fixed-$b.txt mmap_lock_wait_write.count)" 1
 	# contend: 2 write locks per probe, 5 per round
-	fl_check_ge "contend $b: write locks" "$(raw /out/contend-$b.txt mmap_lock_wait_write.count)" \
+	fl_check_ge "contend $b: write locks" "$(fl_raw /out/contend-$b.txt mmap_lock_wait_write.count)" \
 		$((2 * $(probes) + 5 * C))
 	# up to the scheduler, but far from the edge: 78 and 107 contended,
 	# 789 and 3470 trylock failures seen (6.12, 6.1) with 40 rounds
-	fl_check_ge "contend $b: contended" "$(raw /out/contend-$b.txt mmap_lock_contended)" 1
+	fl_check_ge "contend $b: contended" "$(fl_raw /out/contend-$b.txt mmap_lock_contended)" 1
 	fl_check_ge "contend $b: trylock failures" \
-		"$(raw /out/contend-$b.txt mmap_lock_trylock_failed)" 1
+		"$(fl_raw /out/contend-$b.txt mmap_lock_trylock_failed)" 1
 	fl_check_ge "contend $b: contention samples" \
-		"$(raw /out/contend-$b.txt mmap_lock_contended.count)" 1
+		"$(fl_raw /out/contend-$b.txt mmap_lock_contended.count)" 1
 done
 case $FL_SERIES in
 6.1)	# faults take mmap_lock there: a read trylock (and hold) per fault
 	for b in kmod bpf; do
 		fl_check_ge "6.1 $b: read holds >= faults" \
-			"$(raw /out/fixed-$b.txt mmap_lock_hold_read.count)" $((64 * N))
+			"$(fl_raw /out/fixed-$b.txt mmap_lock_hold_read.count)" $((64 * N))
 	done ;;
 esac
 

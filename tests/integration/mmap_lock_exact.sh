@@ -41,7 +41,6 @@ export PATH=/fl:$PATH
 N=${1:-200}
 [ -x /fl/provoke ] || fl_skip "tests/helpers/provoke not built"
 echo 0 >/proc/sys/kernel/randomize_va_space
-raw() { sed -n "s/^$2=//p" "$1" | head -1; }
 
 run() {	# LABEL RECORD-OPTIONS MODE
 	for i in 1 2; do
@@ -51,7 +50,7 @@ run() {	# LABEL RECORD-OPTIONS MODE
 	done
 }
 d() {	# LABEL MODE KEY: run 2N - run N
-	a=$(raw /out/$1-$2-1.raw $3) b=$(raw /out/$1-$2-2.raw $3)
+	a=$(fl_raw /out/$1-$2-1.raw $3) b=$(fl_raw /out/$1-$2-2.raw $3)
 	if fl_isnum "$a" && fl_isnum "$b"; then echo $((b - a)); else echo "$a/$b"; fi
 }
 expect() {	# LABEL MODE WAIT_READ WAIT_WRITE HOLD_READ HOLD_WRITE

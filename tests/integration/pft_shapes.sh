@@ -32,7 +32,6 @@ R=256m			# read: 65536 pages, 4096 faults with 64 KiB fault-around
 
 json_num() { echo "$1" | sed -n "s/.*\"$2\":\([0-9.]*\).*/\1/p"; }
 json_str() { echo "$1" | sed -n "s/.*\"$2\":\"\([^\"]*\)\".*/\1/p"; }
-raw() { sed -n "s/^$2=//p" "$1"; }
 isnum() { case $1 in ''|*[!0-9]*) return 1 ;; esac; return 0; }
 
 if [ -n "$FL_EXT4" ] && grep -q " /mnt/ext4 ext4 " /proc/mounts; then
@@ -122,22 +121,22 @@ for b in $BACKINGS; do
 			continue
 		fi
 		r=/out/raw-$b-$shape.txt
-		user=$(raw $r faults_user)
-		att=$(raw $r lockless_attempted)
-		ok=$(raw $r lockless_succeeded)
-		ab=$(raw $r lockless_aborted)
-		re=$(raw $r lockless_retried)
+		user=$(fl_raw $r faults_user)
+		att=$(fl_raw $r lockless_attempted)
+		ok=$(fl_raw $r lockless_succeeded)
+		ab=$(fl_raw $r lockless_aborted)
+		re=$(fl_raw $r lockless_retried)
 		echo "$FL_SERIES $label: user faults $user, lockless attempted $att succeeded $ok" \
 			"aborted $ab retried(fell back) $re" | tee -a /out/lockless-shapes.txt
 		if [ "$FL_SERIES" = 6.1 ]; then
-			fl_check_eq "$label: lockless kind (6.1)" "$(raw $r lockless_kind)" none
+			fl_check_eq "$label: lockless kind (6.1)" "$(fl_raw $r lockless_kind)" none
 			case $att in
 			absent*) fl_pass "$label: lockless figures absent on 6.1 ($att)" ;;
 			*) fl_fail "$label: lockless figures on 6.1: expected 'absent...', got '$att'" ;;
 			esac
 			continue
 		fi
-		fl_check_eq "$label: lockless kind" "$(raw $r lockless_kind)" per-vma-lock
+		fl_check_eq "$label: lockless kind" "$(fl_raw $r lockless_kind)" per-vma-lock
 		if ! isnum "$att" || ! isnum "$ok" || ! isnum "$ab" || ! isnum "$re"; then
 			fl_fail "$label: lockless figures are not numbers"
 			continue
@@ -178,12 +177,12 @@ if [ "$FL_SERIES" != 6.1 ] && [ -n "$FL_EXT4" ]; then
 	fl_check_eq "cold shared-write: record (fentry) around pft" "$?" 0
 	faultline report --raw /out/rec-cold.snap >/out/raw-cold.txt 2>&1
 	r=/out/raw-cold.txt
-	echo "cold shared-write: retried $(raw $r lockless_retried), other $(raw $r lockless_retry_other)," \
-		"no anon_vma $(raw $r lockless_retry_anon_vma), unread $(raw $r lockless_unread)"
-	fl_check_ge "cold shared-write: per-VMA-lock retries (readahead I/O)" "$(raw $r lockless_retried)" 1
+	echo "cold shared-write: retried $(fl_raw $r lockless_retried), other $(fl_raw $r lockless_retry_other)," \
+		"no anon_vma $(fl_raw $r lockless_retry_anon_vma), unread $(fl_raw $r lockless_unread)"
+	fl_check_ge "cold shared-write: per-VMA-lock retries (readahead I/O)" "$(fl_raw $r lockless_retried)" 1
 	fl_check_eq "cold shared-write: every retry's reason is other" \
-		"$(raw $r lockless_retry_other)" "$(raw $r lockless_retried)"
-	fl_check_eq "cold shared-write: no reason left unread" "$(raw $r lockless_unread)" 0
+		"$(fl_raw $r lockless_retry_other)" "$(fl_raw $r lockless_retried)"
+	fl_check_eq "cold shared-write: no reason left unread" "$(fl_raw $r lockless_unread)" 0
 	rm -f $FL_EXT4/cold.dat
 fi
 

@@ -16,7 +16,6 @@
 [ -x /fl/faultline ] || fl_skip "user/faultline not built"
 [ -x /fl/pft ] || fl_skip "pft not built"
 
-raw() { awk -F= -v k="$2" '$1 == k { print $2; exit }' "$1"; }
 # one_run NAME MODE DELAY RECORD-ARGS...: MODE a (system-wide) or p (attach).
 # The workload faults the whole time (pft -m 4m, 1024 faults a run, in a
 # loop), starting DELAY s after it is forked, so the window's edges cut it.
@@ -37,10 +36,10 @@ one_run() {
 	wait $wl 2>/dev/null
 	fl_check_eq "$name: record exits 0" "$rc" 0
 	/fl/faultline report --raw "$snap" >/out/raw-$name.txt 2>&1 || { fl_fail "$name: report --raw"; return; }
-	f=$(( $(raw /out/raw-$name.txt faults_user) + $(raw /out/raw-$name.txt faults_kernel) ))
-	u=$(raw /out/raw-$name.txt faults_unhandled)
-	h=$(raw /out/raw-$name.txt handle_mm_fault_calls)
-	v=$(raw /out/raw-$name.txt vmstat.pgfault)
+	f=$(( $(fl_raw /out/raw-$name.txt faults_user) + $(fl_raw /out/raw-$name.txt faults_kernel) ))
+	u=$(fl_raw /out/raw-$name.txt faults_unhandled)
+	h=$(fl_raw /out/raw-$name.txt handle_mm_fault_calls)
+	v=$(fl_raw /out/raw-$name.txt vmstat.pgfault)
 	echo "$name: faults $f (never reached handle_mm_fault $u) handle_mm_fault_calls $h vmstat.pgfault $v" |
 		tee -a /out/window.txt
 	# a window that missed the workload would pass the bounds trivially

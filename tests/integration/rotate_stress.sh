@@ -47,7 +47,6 @@ wait_for() {	# FILE TEXT SECONDS
 	done
 }
 
-raw() { awk -F= -v k="$2" '$1 == k { print $2; exit }' "$1"; }
 
 rm -rf $T/rot $T/gate $T/stop $T/iters
 mkfifo $T/gate
@@ -93,11 +92,11 @@ if ! faultline report --raw $T/rot >$OUT/raw-rot.txt 2>$OUT/report-rot.err ||
 	cat $OUT/report-rot.err $OUT/report-ref.err
 	fl_done
 fi
-nsnap=$(raw $OUT/raw-rot.txt snapshots)
+nsnap=$(fl_raw $OUT/raw-rot.txt snapshots)
 fl_check_ge "interval snapshots (rotations)" "$nsnap" $MIN_ROT
-fl_check_ge "faults counted by the reference" "$(raw $OUT/raw-ref.txt faults_user)" \
+fl_check_ge "faults counted by the reference" "$(fl_raw $OUT/raw-ref.txt faults_user)" \
 	$(( ${iters:-0} * PAGES ))
-echo "events missed: rotating $(raw $OUT/raw-rot.txt events_missed), reference $(raw $OUT/raw-ref.txt events_missed)"
+echo "events missed: rotating $(fl_raw $OUT/raw-rot.txt events_missed), reference $(fl_raw $OUT/raw-ref.txt events_missed)"
 
 # every counter and every sample count, compared exactly
 n=0
@@ -106,7 +105,7 @@ while IFS='=' read -r key want; do
 	snapshots|duration_ns|nr_cpus|filter_tgid|events_missed|bpf_recursion_misses|vmstat.*|*_ns) continue ;;
 	esac
 	case $want in ''|*[!0-9]*) continue ;; esac
-	fl_check_eq "sum of $nsnap intervals, $key" "$(raw $OUT/raw-rot.txt "$key")" "$want"
+	fl_check_eq "sum of $nsnap intervals, $key" "$(fl_raw $OUT/raw-rot.txt "$key")" "$want"
 	n=$((n + 1))
 done <$OUT/raw-ref.txt
 fl_check_ge "counters compared" $n 5

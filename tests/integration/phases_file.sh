@@ -44,13 +44,16 @@ SIZE=16m; PAGES=4096
 # and ftrace's list); the inlined ones are the reason for the hooks used
 AFF=/sys/kernel/tracing/available_filter_functions
 [ -r $AFF ] || AFF=/sys/kernel/debug/tracing/available_filter_functions
+# read once: the kernel formats each of its ~60k lines on every read
+cat $AFF >/tmp/aff 2>/dev/null
+AFF=/tmp/aff
 for f in __do_fault filemap_fault finish_fault filemap_map_pages page_cache_sync_ra \
 	 page_cache_async_ra page_cache_ra_order do_page_cache_ra \
 	 filemap_read_folio __folio_lock_or_retry __lock_page_or_retry \
 	 do_read_fault \
 	 do_cow_fault do_shared_fault do_fault_around wp_page_copy __wp_page_copy_user \
 	 copy_mc_user_highpage copy_user_highpage copy_page folio_copy; do
-	grep -qE "^$f( |$)" $AFF 2>/dev/null && echo "ftrace: $f" || echo "ftrace: $f not traceable"
+	grep -qE "^$f( |$)" $AFF && echo "ftrace: $f" || echo "ftrace: $f not traceable"
 done | tee /out/hooks.txt
 case $FL_SERIES in
 5.10)	READ_HOOKS="do_page_cache_ra __lock_page_or_retry" ;;	# hooks.rst: 5.10 predates the folio names

@@ -9,10 +9,13 @@
 # per step, each complete (faultline check) and counting at least the
 # step's own faults; then SIGTERM at awkward moments (at once, at five
 # moments while the recorder attaches, after the pid file, twice, mid-step,
-# the step recorder itself):
-# the monitor is gone within the grace, and nothing is half-written (no
-# *.tmp*, every .snap complete).  Needs root, kernel BTF, user/faultline
-# and tools/pft/pft built.  About a minute.
+# the step recorder itself), and SIGINT (mmtests' second signal, which the
+# monitor must take alone too: started in the background of a script it
+# begins with SIGINT ignored until it re-execs itself, so not "at once")
+# while attaching, after the pid file, twice, mid-step: the monitor is
+# gone within the grace, and nothing is half-written (no *.tmp*, every
+# .snap complete).  Needs root, kernel BTF, user/faultline and
+# tools/pft/pft built.  About a minute and a half.
 #   tests/host/mmtests_monitor.sh [OUTDIR]
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"	# run-all runs host scenarios with sh
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,10 +44,10 @@ start_monitor() {	# DIR
 	MPID=$(cat "$MONITOR_PID")
 	rm "$MONITOR_PID"
 }
-# shutdown_monitors: SIGTERM, then how long until the monitor is gone
-stop_monitor() {	# PID -> STOP_S
+# shutdown_monitors: SIGTERM (or SIG), then how long until the monitor is gone
+stop_monitor() {	# PID [SIG] -> STOP_S
 	local t0=$SECONDS
-	kill "$1" 2>/dev/null
+	kill -"${2:-TERM}" "$1" 2>/dev/null
 	for ((i = 0; i < 600; i++)); do
 		kill -0 "$1" 2>/dev/null || break
 		sleep 0.1
@@ -103,11 +106,12 @@ fl_check_eq "post without pre refused" "$?" 1
 MONITOR_LOG= "$WATCH" 2>/dev/null
 fl_check_eq "no MONITOR_LOG: refused" "$?" 1
 
-# 2. SIGTERM at awkward moments
+# 2. SIGTERM, then SIGINT, at awkward moments
 # 0.1 .. 1.2 s: while the recorder sets up (it traces after ~1.4 s here),
 # before and after it installs its signal handlers
-for when in 0 0.1 0.3 0.6 0.9 1.2 ready twice step; do
-	D=$OUT/term-$when
+for case in TERM:{0,0.1,0.3,0.6,0.9,1.2,ready,twice,step} INT:{0.3,0.6,ready,twice,step}; do
+	sig=${case%%:*} when=${case#*:}
+	D=$OUT/${sig,,}-$when
 	mkdir -p "$D/logs"
 	export MONITOR_LOG=$D/faultline-wis-pf MONITOR_PID=$D/faultline-wis-pf.pid
 	"$WATCH" &
@@ -126,17 +130,17 @@ for when in 0 0.1 0.3 0.6 0.9 1.2 ready twice step; do
 		kill "$(cat "$D/logs/faultline-step.pid")"	# the step recorder too
 		wait $P
 	fi
-	[ $when = twice ] && kill "$W"
-	stop_monitor "$W"
-	fl_check_le "SIGTERM $when: monitor gone (s)" "$STOP_S" 10
-	check_whole "SIGTERM $when" "$D"
-	check_whole "SIGTERM $when steps" "$D/logs"
+	[ $when = twice ] && kill -$sig "$W"
+	stop_monitor "$W" $sig
+	fl_check_le "SIG$sig $when: monitor gone (s)" "$STOP_S" 10
+	check_whole "SIG$sig $when" "$D"
+	check_whole "SIG$sig $when steps" "$D/logs"
 	if [ $when = ready ] || [ $when = twice ] || [ $when = step ]; then
-		fl_check_cmd "SIGTERM $when: the snapshot written" test -s "$D/faultline-wis-pf.snap"
+		fl_check_cmd "SIG$sig $when: the snapshot written" test -s "$D/faultline-wis-pf.snap"
 	fi
-	[ $when = step ] && fl_check_cmd "SIGTERM step: the step recorder wrote its snapshot" \
+	[ $when = step ] && fl_check_cmd "SIG$sig step: the step recorder wrote its snapshot" \
 		test -s "$D/logs/faultline-pf-1.snap"
 	pgrep -f "record -a -o $D/" >/dev/null
-	fl_check_eq "SIGTERM $when: no recorder left" "$?" 1
+	fl_check_eq "SIG$sig $when: no recorder left" "$?" 1
 done
 fl_done

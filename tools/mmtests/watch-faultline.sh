@@ -11,11 +11,13 @@
 # As a tracer monitor (no arguments) it follows shellpacks/monitors.sh's
 # start_tracer_monitor: it writes its pid to $MONITOR_PID once the recorder
 # traces (mmtests waits 10 s for that file), records system-wide into
-# $MONITOR_LOG.snap, and on SIGTERM (shutdown_monitors; SIGINT 60 s later,
-# SIGKILL at 120 s) stops the recorder (SIGTERM), which writes the snapshot
-# atomically.
-# (Started in the background of a script, it may not trap SIGINT: bash
-# ignores what was ignored at its start.  SIGTERM is the one that counts.)
+# $MONITOR_LOG.snap, and on SIGTERM or SIGINT (shutdown_monitors: SIGTERM,
+# SIGINT 60 s later, SIGKILL at 120 s) stops the recorder (SIGTERM), which
+# writes the snapshot atomically.
+# Started in the background of a script (as mmtests starts it), it begins
+# with SIGINT ignored, and bash cannot trap a signal ignored at its start:
+# so the monitor execs itself once through `env --default-signal=INT`
+# (coreutils 8.31 on) to stop on SIGINT as on SIGTERM.
 #
 #   watch-faultline.sh pre LOGDIR STEP    start recording step STEP into
 #                                         LOGDIR/faultline-[$WORKLOAD-]STEP.snap
@@ -110,6 +112,10 @@ esac
 # The tracer monitor.
 [ -n "${MONITOR_LOG:-}" ] && [ -n "${MONITOR_PID:-}" ] ||
 	die "MONITOR_LOG and MONITOR_PID unset: run by mmtests' start_monitors (MONITORS_TRACER)"
+# SIGINT back to its default, so that the trap below takes it (see the top)
+if [ -z "${FL_WATCH_SIGINT:-}" ] && env --default-signal=INT true 2>/dev/null; then
+	FL_WATCH_SIGINT=1 exec env --default-signal=INT "$0"
+fi
 REC=
 STOPPING=
 on_signal() {

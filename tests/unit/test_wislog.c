@@ -8,6 +8,10 @@
  *  - the real fixtures (tests/fixtures/mmtests-wis: mmtests results trees
  *    of two runs, made from will-it-scale on the development host): sample
  *    counts and means as awk computes them from the files;
+ *  - the real A/B pair of the fixtures (6.12 and 7.3: two Debian kernels
+ *    in the QEMU test box) through compare: every log's sample count, mean
+ *    and min/max as the test itself reads them from the benchlog text, the
+ *    mean change, and awk's figures for two of the logs;
  *  - the refusals: several tests and none chosen, an unknown test, a pft
  *    sweep against will-it-scale results, two different tests.
  */
@@ -31,6 +35,9 @@
 #define FIX "../fixtures"
 #define TREE_A FIX "/mmtests-wis/work/log/6.18-a"
 #define TREE_B FIX "/mmtests-wis/work/log/6.18-b"
+#define TREE_612 FIX "/mmtests-wis/work/log/6.12"
+#define TREE_73 FIX "/mmtests-wis/work/log/7.3"
+#define PF_LOGS "/iter-0/wis-pf/logs"
 
 /*
  * Sample counts and mean totals of fixture logs, as awk computes them:
@@ -41,6 +48,8 @@
 #define FIX_A_PF1T_2	15, 33427.533333	/* 6.18-a page_fault1_threads-2 */
 #define FIX_B_PF3P_2	15, 103221.933333	/* 6.18-b page_fault3_processes-2 */
 #define FIX_A_BRK1T_1	15, 196185.866667	/* 6.18-a brk1_threads-1 */
+#define FIX_612_PF1T_2	15, 85775.400000	/* 6.12 page_fault1_threads-2 */
+#define FIX_73_PF1T_2	15, 85169.333333	/* 7.3 page_fault1_threads-2 */
 
 static char tmpdir[] = "/tmp/fl-test-wislog-XXXXXX";
 
@@ -264,6 +273,114 @@ static void test_compare_trees(void **state)
 	free(t);
 }
 
+/*
+ * A benchlog read here, not by wislog.c: the total: of every "min:" line
+ * after "measurement" (mmtests' sed '1,8d' leaves it first).
+ */
+struct ab_fig {
+	unsigned int n;
+	double mean, min, max;
+};
+
+static void read_benchlog(const char *tree, const char *log, struct ab_fig *f)
+{
+	char path[512], line[256];
+	unsigned long long lo, hi, total;
+	int measuring = 0;
+	double s = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s" PF_LOGS "/%s", tree, log);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	memset(f, 0, sizeof(*f));
+	while (fgets(line, sizeof(line), fp)) {
+		if (!strcmp(line, "measurement\n"))
+			measuring = 1;
+		else if (measuring && sscanf(line, "min:%llu max:%llu total:%llu", &lo, &hi,
+					     &total) == 3) {
+			if (!f->n || total < f->min)
+				f->min = total;
+			if (!f->n || total > f->max)
+				f->max = total;
+			s += total;
+			f->n++;
+		}
+	}
+	fclose(fp);
+	assert_true(measuring && f->n);
+	f->mean = s / f->n;
+}
+
+/* the real A/B pair: 6.12 against 7.3, every test and task count */
+static void test_compare_ab(void **state)
+{
+	static const char *const tests[] = {
+		"page_fault1_threads", "page_fault1_processes", "page_fault2_threads",
+		"page_fault2_processes", "page_fault3_threads", "page_fault3_processes",
+	};
+	char out[300], *t, err[512];
+	struct fl_sweep sw;
+	struct fl_cmp c;
+
+	(void)state;
+	/* awk's figures, through the reader */
+	assert_int_equal(fl_sweep_load_test(TREE_612, "page_fault1_threads", &sw, err,
+					    sizeof(err)), 0);
+	assert_non_null(strstr(sw.logdir, "iter-0/wis-pf/logs"));
+	assert_int_equal(sw.nseries, 2);
+	check_series(&sw, 2, FIX_612_PF1T_2);
+	fl_sweep_free(&sw);
+	assert_int_equal(fl_sweep_load_test(TREE_73, "page_fault1_threads", &sw, err,
+					    sizeof(err)), 0);
+	check_series(&sw, 2, FIX_73_PF1T_2);
+	fl_sweep_free(&sw);
+	/* this test's own reading of every log, through compare */
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		assert_int_equal(fl_cmp_build_test(&c, TREE_612, TREE_73, tests[i], 0.05, err,
+						   sizeof(err)), 0);
+		assert_string_equal(c.shape[0], tests[i]);
+		for (unsigned int n = 1; n <= 2; n++) {
+			const struct fl_cmp_metric *m;
+			struct ab_fig fa, fb;
+			char name[64];
+
+			snprintf(name, sizeof(name), "benchlog-%s-%u", tests[i], n);
+			read_benchlog(TREE_612, name, &fa);
+			read_benchlog(TREE_73, name, &fb);
+			snprintf(name, sizeof(name), "wis_ops_%u", n);
+			m = metric(&c, name);
+			assert_non_null(m);
+			assert_int_equal(m->st[0].n, fa.n);
+			assert_int_equal(m->st[1].n, fb.n);
+			assert_int_equal(fa.n, 15);	/* WIS_ITERATIONS=15 */
+			assert_true(fabs(m->st[0].mean - fa.mean) < 1e-6);
+			assert_true(fabs(m->st[1].mean - fb.mean) < 1e-6);
+			assert_true(m->st[0].min == fa.min && m->st[0].max == fa.max);
+			assert_true(m->st[1].min == fb.min && m->st[1].max == fb.max);
+			assert_true(fabs(m->pct[FL_PCT_MEAN] -
+					 (fb.mean - fa.mean) / fa.mean * 100) < 1e-9);
+			assert_true(isfinite(m->p));
+		}
+		fl_cmp_free(&c);
+	}
+	/* through the command: the runs' names label the sides */
+	snprintf(out, sizeof(out), "%s/ab-real.txt", tmpdir);
+	{
+		char *argv[] = { "compare", "--test", "page_fault1_processes", "-o", out,
+				 TREE_612, TREE_73, NULL };
+
+		assert_int_equal(cmd_compare(7, argv), 0);
+	}
+	t = fl_read_text(out, 1 << 20);
+	assert_non_null(t);
+	assert_non_null(strstr(t, "Shape: page_fault1_processes"));
+	assert_non_null(strstr(t, "(A) 6.12 "));
+	assert_non_null(strstr(t, "(B) 7.3 "));
+	assert_non_null(strstr(t, "wis_ops_2 "));
+	free(t);
+}
+
 static void test_refusals(void **state)
 {
 	char a[300], b[300], p[300], err[512];
@@ -361,6 +478,7 @@ int main(void)
 		cmocka_unit_test(test_hand_figures),
 		cmocka_unit_test(test_fixture_trees),
 		cmocka_unit_test(test_compare_trees),
+		cmocka_unit_test(test_compare_ab),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_snapshot_names),
 	};

@@ -11,6 +11,7 @@
 
 #include "errbuf.h"
 #include "ksyms.h"
+#include "ksyms_cache.h"
 
 void fl_ksyms_free(struct fl_ksyms *k)
 {
@@ -259,12 +260,18 @@ struct ksyms_cache {
 static pthread_mutex_t ksyms_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ksyms_cache full, data;
 
-/* C's table, read at the first call (TEXT: with the text symbols); under ksyms_lock. */
+/*
+ * C's table, at the first call (TEXT: with the text symbols): from this
+ * boot's cache file, else read and stored there (ksyms_cache.h); only a
+ * table the parser accepted is stored.  Under ksyms_lock.
+ */
 static const struct fl_ksyms *cached(struct ksyms_cache *c, bool text, char *err, size_t errlen)
 {
 	if (!c->tried) {
 		c->tried = true;
-		fl_ksyms_read(&c->k, "/proc/kallsyms", text, c->err, sizeof(c->err));
+		if (fl_ksyms_cache_load(&c->k, text) &&
+		    !fl_ksyms_read(&c->k, "/proc/kallsyms", text, c->err, sizeof(c->err)))
+			fl_ksyms_cache_store(&c->k, text);
 	}
 	if (c->k.stext)
 		return &c->k;

@@ -31,8 +31,9 @@ struct fl_ksyms {
 /*
  * The running kernel's table, parsed at the first call and kept: core-kernel
  * text does not move while it runs, and each read of /proc/kallsyms costs
- * the kernel a formatted line per symbol (~0.5 s under TCG). NULL with err
- * (kptr_restrict, not root), the same error every call.
+ * the kernel a formatted line per symbol (~0.5 s under TCG), so it comes
+ * from this boot's cache file when there is one (ksyms_cache.h). NULL with
+ * err (kptr_restrict, not root), the same error every call.
  */
 const struct fl_ksyms *fl_ksyms_get(char *err, size_t errlen);
 /*

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <faultline/blame.h>
+#include "ksyms_cache.h"
 #include "snapshot.h"
 
 /* record --phases --locks sections, as raw sections the writer keeps */
@@ -273,6 +274,50 @@ static int text_seeds(const char *target, const char *dir)
 	return 0;
 }
 
+/* Cache files (ksyms_cache.h) of a small table: the full one and the data one. */
+static int ksyms_cache_seeds(const char *dir)
+{
+	static const char text[] =
+		"0000000000000000 A fixed_percpu_data\n"
+		"000000000002c0c0 D __preempt_count\n"
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000000 T _text\n"
+		"ffffffff81100000 T handle_mm_fault\n"
+		"ffffffff81100800 t handle_mm_fault.cold\n"
+		"ffffffff81080000 T lock_vma_under_rcu\n"
+		"ffffffff81a00000 T _etext\n"
+		"ffffffff82600000 D __per_cpu_offset\n";
+	struct fl_ksyms k;
+	char path[4096], err[160];
+	int ret = 0;
+
+	if (fl_ksyms_parse(&k, text, sizeof(text) - 1, err, sizeof(err))) {
+		fprintf(stderr, "mkseeds: %s\n", err);
+		return 1;
+	}
+	for (int full = 0; full <= 1; full++) {
+		void *buf;
+		size_t len;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/seed-%s", dir, full ? "full" : "data");
+		if (fl_ksyms_cache_encode(&k, full, "8f6d2a52-3c1e-4b7a-9d0e-5a4b3c2d1e0f",
+					  "6.12.0-1-amd64", &buf, &len)) {
+			fprintf(stderr, "mkseeds: cannot encode the ksyms cache\n");
+			ret = 1;
+			continue;
+		}
+		f = fopen(path, "w");
+		if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
+			perror(path);
+			ret = 1;
+		}
+		free(buf);
+	}
+	fl_ksyms_free(&k);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -281,6 +326,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "snapshot") || !strcmp(argv[1], "report"))
 		return snapshot_seeds(argv[2]);
+	if (!strcmp(argv[1], "ksyms_cache"))
+		return ksyms_cache_seeds(argv[2]);
 	if (!strcmp(argv[1], "compare"))	/* a sweep directory too, and two recordings */
 		return text_seeds("sweep", argv[2]) || snapshot_seeds(argv[2]);
 	return text_seeds(argv[1], argv[2]);

@@ -15,7 +15,8 @@
 # seed-b: tests/check-seed, not make check) have rows of their own: A none,
 # B SPF (pft -t 2: a second thread, so the series tries SPF).
 # plus interval snapshots (-i) merged by report, exit-status propagation,
-# probe, and the errors record must give.
+# probe, the kallsyms cache (files, modes, the addresses /proc/kallsyms
+# shows, the same probe with and without it), and the errors record must give.
 # On 7.3 the fault start and end programs run preemption-disabled (issue
 # 26, architecture.rst "Preemptible kernels"): every count here is exact
 # there too (passed twice, 2026-12-03).
@@ -78,6 +79,48 @@ case $FL_SERIES in
 6.1) fl_check_cmd "probe: 6.1 has no per-VMA locks, said so" \
 	grep -q 'unavailable: no per-VMA locks (before 6.4)' /out/probe.txt ;;
 esac
+
+echo "=== the kallsyms cache (user/ksyms_cache.c)"
+# probe, above, found none: it read /proc/kallsyms and stored what it parsed
+kc=/run/faultline
+faultline record -q -o /tmp/kc.snap -- true
+fl_check_eq "kallsyms cache: $kc made for root alone" "$(stat -c '%a %u' $kc 2>&1)" "700 0"
+for f in ksyms-data ksyms-full; do
+	fl_check_eq "kallsyms cache: $f written 0600" "$(stat -c '%a %u %F' $kc/$f 2>&1)" \
+		"600 0 regular file"
+done
+fl_check_empty "kallsyms cache: no temporary file left" "$(ls $kc | grep -v '^ksyms-\(data\|full\)$')"
+# the data file's addresses (struct fl_ksyms_cache_hdr: 8 u64 from byte 152)
+# are /proc/kallsyms' own
+off=152
+for sym in _stext _etext page_offset_base vmemmap_base vma_lock_cachep __preempt_count \
+	   pcpu_hot __per_cpu_offset; do
+	want=$(awk -v s=$sym '$3 == s && NF == 3 { print $1; exit }' /proc/kallsyms)
+	got=$(od -A n -t x8 -j $off -N 8 $kc/ksyms-data | tr -d ' ')
+	fl_check_eq "kallsyms cache: $sym as /proc/kallsyms has it" "$got" "${want:-0000000000000000}"
+	off=$((off + 8))
+done
+# the same decisions from the cache as from /proc/kallsyms, and a warm
+# run rewrites nothing (rename makes a new inode)
+ino() { ls -i $kc/ksyms-data $kc/ksyms-full | awk '{ printf "%s ", $1 }'; }
+ino0=$(ino)
+FAULTLINE_KSYMS_CACHE=off faultline probe >/out/probe-off.txt 2>&1
+faultline probe >/out/probe-warm.txt 2>&1
+fl_check_cmd "probe: the same with the cache off as from /proc/kallsyms at first" \
+	cmp /out/probe.txt /out/probe-off.txt
+fl_check_cmd "probe: the same from the warm cache" cmp /out/probe-off.txt /out/probe-warm.txt
+fl_check_eq "kallsyms cache: a warm run rewrites neither file" "$(ino)" "$ino0"
+# a damaged file is ignored and replaced: a plain record reads the data
+# file, probe the full one
+size0=$(stat -c %s $kc/ksyms-full)
+echo damaged >$kc/ksyms-data
+echo damaged >$kc/ksyms-full
+faultline record -q -o /tmp/kc.snap -- true
+fl_check_eq "kallsyms cache: a damaged ksyms-data replaced by record" "$(stat -c %s $kc/ksyms-data)" 224
+faultline probe >/out/probe-damaged.txt 2>&1
+fl_check_cmd "probe: the same with a damaged ksyms-full" cmp /out/probe-off.txt /out/probe-damaged.txt
+fl_check_eq "kallsyms cache: a damaged ksyms-full replaced by probe" \
+	"$(stat -c %s $kc/ksyms-full)" "$size0"
 
 for tier in fentry kprobe tracepoint; do
 	echo "=== tier $tier"

@@ -1,0 +1,1 @@
+fuzz_ksyms_cache_LIBS := -lpthread

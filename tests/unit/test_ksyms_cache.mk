@@ -1,0 +1,1 @@
+test_ksyms_cache_LIBS := -lpthread

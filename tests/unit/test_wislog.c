@@ -178,6 +178,19 @@ static void test_hand_figures(void **state)
 }
 
 /* awk '/^min:/ { split($3, t, ":"); s += t[2]; n++ } END { printf "%d %.6f", n, s / n }' */
+/* `faultline compare --test TEST -o tmpdir/NAME A B`: its output text (free it) */
+static char *compare_text(const char *name, const char *test, const char *a, const char *b)
+{
+	char out[300], *t;
+	char *argv[] = { "compare", "--test", (char *)test, "-o", out, (char *)a, (char *)b, NULL };
+
+	snprintf(out, sizeof(out), "%s/%s", tmpdir, name);
+	assert_int_equal(cmd_compare(7, argv), 0);
+	t = fl_read_text(out, 1 << 20);
+	assert_non_null(t);
+	return t;
+}
+
 static void check_series(const struct fl_sweep *sw, unsigned int threads, unsigned int n,
 			 double mean)
 {
@@ -235,7 +248,7 @@ static void test_fixture_trees(void **state)
 
 static void test_compare_trees(void **state)
 {
-	char out[300], *t;
+	char *t;
 	struct fl_cmp c;
 	char err[512];
 
@@ -255,15 +268,7 @@ static void test_compare_trees(void **state)
 	}
 	fl_cmp_free(&c);
 	/* through the command: --test, the row names, the test said once */
-	snprintf(out, sizeof(out), "%s/ab.txt", tmpdir);
-	{
-		char *argv[] = { "compare", "--test", "page_fault2_threads", "-o", out,
-				 TREE_A, TREE_B, NULL };
-
-		assert_int_equal(cmd_compare(7, argv), 0);
-	}
-	t = fl_read_text(out, 1 << 20);
-	assert_non_null(t);
+	t = compare_text("ab.txt", "page_fault2_threads", TREE_A, TREE_B);
 	assert_non_null(strstr(t, "wis_ops_1 "));
 	assert_non_null(strstr(t, "wis_ops_2 "));
 	assert_non_null(strstr(t, "Shape: page_fault2_threads"));
@@ -319,7 +324,7 @@ static void test_compare_ab(void **state)
 		"page_fault1_threads", "page_fault1_processes", "page_fault2_threads",
 		"page_fault2_processes", "page_fault3_threads", "page_fault3_processes",
 	};
-	char out[300], *t, err[512];
+	char *t, err[512];
 	struct fl_sweep sw;
 	struct fl_cmp c;
 
@@ -365,15 +370,7 @@ static void test_compare_ab(void **state)
 		fl_cmp_free(&c);
 	}
 	/* through the command: the runs' names label the sides */
-	snprintf(out, sizeof(out), "%s/ab-real.txt", tmpdir);
-	{
-		char *argv[] = { "compare", "--test", "page_fault1_processes", "-o", out,
-				 TREE_612, TREE_73, NULL };
-
-		assert_int_equal(cmd_compare(7, argv), 0);
-	}
-	t = fl_read_text(out, 1 << 20);
-	assert_non_null(t);
+	t = compare_text("ab-real.txt", "page_fault1_processes", TREE_612, TREE_73);
 	assert_non_null(strstr(t, "Shape: page_fault1_processes"));
 	assert_non_null(strstr(t, "(A) 6.12 "));
 	assert_non_null(strstr(t, "(B) 7.3 "));

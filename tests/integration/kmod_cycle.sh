@@ -3,6 +3,10 @@
 # every cycle; afterwards the kernel's kprobe list is back to its starting
 # state, nothing of the module is left, and dmesg has no oops or warning
 # (the runner checks dmesg).
+# rcu_expedited: every rmmod waits for RCU grace periods (kretprobe and
+# tracepoint unregistration, the module's free); expedited ones keep the
+# same guarantee and take each cycle's waiting from ~0.6 s to ~0.1 s under
+# TCG (2026-12-05, 6.12: 50 cycles 88 -> 58 s).
 # Needs single-threaded TCG: under QEMU's multi-threaded TCG the guest kernel
 # itself oopses when its text is patched (ftrace, static keys) while another
 # vCPU runs it -- reproduced without faultline.ko by toggling the kernel's own
@@ -11,6 +15,7 @@
 # kernels: 6.12 6.1 5.10 7.3
 # smp: 2
 # tcg: single
+# append: rcupdate.rcu_expedited=1
 # timeout: 600
 # args: 50
 . /fl/lib.sh

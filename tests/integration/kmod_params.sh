@@ -2,8 +2,11 @@
 # insmod with EINVAL (module not loaded, a dmesg line saying why), every bad
 # control write fails with EINVAL / E2BIG / ESRCH, good ones succeed, and the
 # files are root-only.
+# rcu_expedited: each refused insmod waits for two RCU grace periods
+# (kmod_fuzz.sh says more).
 # kernels: 6.12 6.1 5.10 7.3
 # smp: 2
+# append: rcupdate.rcu_expedited=1
 # timeout: 300
 . /fl/lib.sh
 . /fl/kmod.inc

@@ -13,14 +13,6 @@
 #include "ksyms.h"
 #include "ksyms_cache.h"
 
-void fl_ksyms_free(struct fl_ksyms *k)
-{
-	free(k->s);
-	free(k->by_name);
-	free(k->names);
-	memset(k, 0, sizeof(*k));
-}
-
 static int ksym_cmp(const void *a, const void *b)
 {
 	const struct fl_ksym *x = a, *y = b;

@@ -11,22 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct fl_ksym {
-	unsigned long long addr;
-	const char *name;
-};
-
-struct fl_ksyms {
-	struct fl_ksym *s;	/* text symbols, sorted by address */
-	size_t n, cap;
-	size_t *by_name;	/* indices into s, sorted by name */
-	char *names;		/* every name, NUL-separated */
-	size_t names_len, names_cap;
-	unsigned long long stext, etext;
-	/* data symbols, 0 where absent (no CONFIG_KALLSYMS_ALL) */
-	unsigned long long page_offset_base, vmemmap_base, vma_lock_cachep;
-	unsigned long long preempt_count, pcpu_hot, per_cpu_offset;
-};
+#include "ksyms_table.h"
 
 /*
  * The running kernel's table, parsed at the first call and kept: core-kernel
@@ -53,7 +38,6 @@ int fl_ksyms_parse(struct fl_ksyms *k, const char *text, size_t len, char *err, 
  * keep the text symbols too, else only the data symbols (n == 0).
  */
 int fl_ksyms_read(struct fl_ksyms *k, const char *path, bool text, char *err, size_t errlen);
-void fl_ksyms_free(struct fl_ksyms *k);
 /* Index of the symbol containing addr, or -1. */
 long fl_ksyms_find(const struct fl_ksyms *k, unsigned long long addr);
 /*

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ksyms.h"
+#include "ksyms_table.h"
 
 #define FL_KSYMS_CACHE_MAGIC	"FLKSYMC"	/* and its NUL: 8 bytes */
 #define FL_KSYMS_CACHE_VERSION	1

@@ -12,6 +12,7 @@
  */
 #include "crc32c.h"
 #include "fuzzutil.h"
+#include "ksyms.h"
 #include "ksyms_cache.h"
 
 /* a header field as a string: its bytes up to the first NUL (or all) */

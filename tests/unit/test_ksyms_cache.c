@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "crc32c.h"
+#include "ksyms.h"
 #include "ksyms_cache.h"
 
 #define BOOT	"0b1d2c3e-4f50-4617-8a9b-0c1d2e3f4a5b"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <faultline/blame.h>
+#include "ksyms.h"
 #include "ksyms_cache.h"
 #include "snapshot.h"
 

@@ -9,15 +9,8 @@
 # write side, whose hold contains the tracepoints'), lockless-path
 # fallbacks "unavailable" (the module does not count them), the module's user faults == blamewriter's own count
 # (+-1%) and <= the system's pgfault delta; rmmod is clean.
-# Under -icount on 6.12 and 7.3: the writer's call time and the hold in it
-# are guest intervals that a descheduled QEMU stretches unevenly on a busy
-# host (CI beside another guest, 7.3: hold + own wait 824 per mille of the
-# call, floor 850); under -icount guest time is instructions (971 on 7.3,
-# 959 on 6.12, 2026-12-05).  6.1 hangs at SMP bring-up under -icount with
-# two vCPUs, and this needs two: it keeps plain TCG and its lower floor.
 # kernels: 6.12 6.1 7.3
 # smp: 2
-# icount: 6.12 7.3
 # timeout: 420
 # args: 2 256 150
 . /fl/lib.sh

@@ -177,7 +177,6 @@ static void test_hand_figures(void **state)
 	fl_cmp_free(&c);
 }
 
-/* awk '/^min:/ { split($3, t, ":"); s += t[2]; n++ } END { printf "%d %.6f", n, s / n }' */
 /* `faultline compare --test TEST -o tmpdir/NAME A B`: its output text (free it) */
 static char *compare_text(const char *name, const char *test, const char *a, const char *b)
 {
@@ -191,6 +190,7 @@ static char *compare_text(const char *name, const char *test, const char *a, con
 	return t;
 }
 
+/* awk '/^min:/ { split($3, t, ":"); s += t[2]; n++ } END { printf "%d %.6f", n, s / n }' */
 static void check_series(const struct fl_sweep *sw, unsigned int threads, unsigned int n,
 			 double mean)
 {

@@ -68,9 +68,10 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 		vfprintf(stderr, fmt, aq);
 		va_end(aq);
 	}
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	/* libbpf's debug lines are most of its output: format only what is kept */
 	if (level != LIBBPF_WARN)
 		return 0;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	nl = strchr(buf, '\n');
 	if (nl)
 		*nl = '\0';

@@ -45,10 +45,12 @@ struct fl_kfeatures {
 /*
  * The kernel's BTF, probed once and passed to whoever asks it (kfeatures,
  * the bpf backend, phases.c): $FAULTLINE_BTF, else /sys/kernel/btf/vmlinux.
- * NULL + err when there is none; btf__free() it.
+ * NULL + err when there is none.  Its questions go through a name index
+ * (btf_index.h); fl_btf_free() it (the index with it).
  */
 struct btf;
 struct btf *fl_btf_load(char *err, size_t errlen);
+void fl_btf_free(struct btf *btf);
 /* Questions to a loaded BTF; a NULL btf has nothing (false / -1). */
 bool fl_btf_has_func(const struct btf *btf, const char *name);
 /* MEMBER's type id in struct TYPE (anonymous members searched): 0 if absent, -1 for type void */

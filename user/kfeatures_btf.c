@@ -1,28 +1,70 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Read the fault-path facts of the running kernel from its BTF. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "btf_index.h"
 #include "errbuf.h"
 #include "kfeatures.h"
+
+/*
+ * The name index of the BTF fl_btf_load() gave (btf_index.h), until
+ * fl_btf_free(); any other btf (the unit tests' own) is scanned.
+ */
+static pthread_mutex_t index_lock = PTHREAD_MUTEX_INITIALIZER;
+static const struct btf *indexed;
+static struct fl_btf_index *index_of;
 
 struct btf *fl_btf_load(char *err, size_t errlen)
 {
 	const char *path = getenv("FAULTLINE_BTF");
 	struct btf *btf = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
 
-	if (!btf)
+	if (!btf) {
 		fl_fail(err, errlen, "no kernel BTF (%s): %s",
 			path ? path : "/sys/kernel/btf/vmlinux", strerror(errno));
+		return NULL;
+	}
+	pthread_mutex_lock(&index_lock);
+	fl_btf_index_free(index_of);
+	index_of = fl_btf_index_build(btf);
+	indexed = index_of ? btf : NULL;
+	pthread_mutex_unlock(&index_lock);
 	return btf;
+}
+
+void fl_btf_free(struct btf *btf)
+{
+	if (!btf)
+		return;
+	pthread_mutex_lock(&index_lock);
+	if (btf == indexed) {
+		fl_btf_index_free(index_of);
+		index_of = NULL;
+		indexed = NULL;
+	}
+	pthread_mutex_unlock(&index_lock);
+	btf__free(btf);
+}
+
+/* btf__find_by_name_kind() through the index where btf has one: id > 0, or < 0 */
+static int find(const struct btf *btf, const char *name, int kind)
+{
+	int id;
+
+	pthread_mutex_lock(&index_lock);
+	id = btf == indexed ? fl_btf_index_find(index_of, name, kind) : 0;
+	pthread_mutex_unlock(&index_lock);
+	return id ? id : btf__find_by_name_kind(btf, name, kind);
 }
 
 bool fl_btf_has_func(const struct btf *btf, const char *name)
 {
-	return btf && btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+	return btf && find(btf, name, BTF_KIND_FUNC) > 0;
 }
 
 /* MEMBER in struct/union T, or in an anonymous struct/union inside it: its type id, or 0 */
@@ -53,7 +95,7 @@ static int find_member(const struct btf *btf, const struct btf_type *t, const ch
 
 int fl_btf_member_type(const struct btf *btf, const char *type, const char *member)
 {
-	int id = btf ? btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT) : -1;
+	int id = btf ? find(btf, type, BTF_KIND_STRUCT) : -1;
 
 	if (id <= 0)
 		return 0;
@@ -74,7 +116,7 @@ int fl_btf_tp_nargs(const struct btf *btf, const char *tp)
 	if (!btf)
 		return -1;
 	snprintf(name, sizeof(name), "btf_trace_%s", tp);
-	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	id = find(btf, name, BTF_KIND_TYPEDEF);
 	if (id <= 0)
 		return -1;
 	t = btf__type_by_id(btf, id);
@@ -88,6 +130,18 @@ int fl_btf_tp_nargs(const struct btf *btf, const char *tp)
 long long fl_btf_enum_value(const struct btf *btf, const char *name)
 {
 	unsigned int n = btf ? btf__type_cnt(btf) : 0;
+	long long v = -1;
+	bool hit = false;
+
+	pthread_mutex_lock(&index_lock);
+	if (btf && btf == indexed) {
+		hit = true;
+		if (!fl_btf_index_enum(index_of, name, &v))
+			v = -1;
+	}
+	pthread_mutex_unlock(&index_lock);
+	if (hit)
+		return v;
 
 	for (unsigned int id = 1; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
@@ -111,7 +165,7 @@ long long fl_btf_enum_value(const struct btf *btf, const char *name)
 
 unsigned int fl_btf_pc_layout(const struct btf *btf)
 {
-	if (btf && (btf__find_by_name_kind(btf, "local_interrupt_disable_state", BTF_KIND_VAR) > 0 ||
+	if (btf && (find(btf, "local_interrupt_disable_state", BTF_KIND_VAR) > 0 ||
 		    fl_btf_has_func(btf, "local_interrupt_disable")))
 		return FL_PC_HDIS;
 	return FL_PC_LEGACY;
@@ -163,8 +217,8 @@ void fl_kfeatures_from_btf(struct fl_kfeatures *f, const struct btf *btf)
 	f->task_storage = fl_btf_enum_value(btf, "BPF_MAP_TYPE_TASK_STORAGE") >= 0 &&
 			  fl_btf_enum_value(btf, "BPF_FUNC_get_current_task_btf") >= 0 &&
 			  fl_btf_has_func(btf, "task_storage_map_alloc");
-	f->preempt_kfunc = btf__find_by_name_kind(btf, "bpf_preempt_disable", BTF_KIND_FUNC) > 0 &&
-			   btf__find_by_name_kind(btf, "bpf_preempt_enable", BTF_KIND_FUNC) > 0;
+	f->preempt_kfunc = find(btf, "bpf_preempt_disable", BTF_KIND_FUNC) > 0 &&
+			   find(btf, "bpf_preempt_enable", BTF_KIND_FUNC) > 0;
 }
 
 int fl_kfeatures_read(struct fl_kfeatures *f, char *err, size_t errlen)
@@ -172,6 +226,6 @@ int fl_kfeatures_read(struct fl_kfeatures *f, char *err, size_t errlen)
 	struct btf *btf = fl_btf_load(err, errlen);
 
 	fl_kfeatures_from_btf(f, btf);
-	btf__free(btf);
+	fl_btf_free(btf);
 	return btf ? 0 : -1;
 }

@@ -150,7 +150,7 @@ int cmd_probe(int argc, char **argv)
 		fl_phases_probe(stdout, btf);
 		/* the fields and symbols read, with the names they have had */
 		fl_kfields_print(stdout, btf, fl_ksyms_data(NULL, 0));
-		btf__free(btf);
+		fl_btf_free(btf);
 	}
 	kmod = fl_kmod_loaded();
 	printf("kmod backend: %s\n", kmod ? "faultline.ko loaded" : "faultline.ko not loaded");

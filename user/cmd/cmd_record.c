@@ -261,7 +261,7 @@ static void record_cleanup(struct rec *r)
 	fl_blame_stop(r->bl);
 	r->bl = NULL;
 	fl_be_stop(&r->be);
-	btf__free(r->btf);
+	fl_btf_free(r->btf);
 	r->btf = NULL;
 	if (r->child > 0) {
 		if (r->release_fd >= 0) {

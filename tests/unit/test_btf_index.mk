@@ -1,0 +1,1 @@
+test_btf_index_LIBS := -lbpf -lelf -lz -lpthread

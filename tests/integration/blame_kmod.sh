@@ -10,6 +10,7 @@
 # fallbacks "unavailable" (the module does not count them), the module's user faults == blamewriter's own count
 # (+-1%) and <= the system's pgfault delta; rmmod is clean.
 # kernels: 6.12 6.1 7.3
+# boot: shared
 # smp: 2
 # timeout: 420
 # args: 2 256 150

@@ -28,6 +28,7 @@
 # kernel code (7.3) the BPF pass is --tier kprobe and the trace takes the
 # holds by kprobes (blame_writer.sh says why).
 # kernels: 6.12 6.1 7.3
+# boot: shared
 # smp: 2
 # timeout: 420
 # args: 40 1024 16

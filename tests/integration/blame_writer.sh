@@ -36,6 +36,7 @@
 # faults' VMA, so the faults do not wait behind them (not asserted: printed).
 # Never a time against a wall clock: TCG time is emulated.
 # kernels: 6.12 6.1 7.3
+# boot: shared
 # smp: 2
 # timeout: 420
 # args: 2 256 300

@@ -21,6 +21,7 @@
 # 26, architecture.rst "Preemptible kernels"): every count here is exact
 # there too (passed twice, 2026-12-03).
 # kernels: 6.12 6.1 7.3
+# boot: shared
 # smp: 2
 # timeout: 600
 . /fl/lib.sh

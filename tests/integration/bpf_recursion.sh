@@ -24,6 +24,7 @@
 #     1670 - 1367 = 303; without ASLR 1668 - 1368 in five runs of five).
 #   recur 0 under the fentry tier (control): 0.
 # kernels: 6.12 6.1
+# boot: shared
 # smp: 1
 # timeout: 600
 . /fl/lib.sh

@@ -21,6 +21,7 @@
 # Bounds, not exact counts: how often threads collide depends on the
 # scheduling (TCG), so only what must happen at least once is asserted.
 # kernels: 6.12 6.1
+# boot: shared
 # smp: 2
 # timeout: 600
 . /fl/lib.sh

@@ -3,6 +3,7 @@
 # kernel's pgfault delta is at least EXPECT (default PAGES), with the module
 # loaded; unload it; dmesg is checked by the runner.
 # kernels: 6.12 6.1
+# boot: shared
 # smp: 2
 # args: 4096
 . /fl/lib.sh

@@ -14,6 +14,8 @@
 # 7.x, with the <= 6.x mask, ~2200 again).  No faultline.ko for the booted
 # kernel: the kmod backend is skipped, the BPF tiers still checked.
 # kernels: 7.3 6.12 6.1
+# boot: shared
+# smp: 2
 # timeout: 600
 . /fl/lib.sh
 . /fl/kmod.inc

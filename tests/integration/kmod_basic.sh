@@ -2,6 +2,7 @@
 # kernel should have, run pft, compare the module's fault counts with the
 # pages touched and with /proc/vmstat pgfault, unload, dmesg clean (runner).
 # kernels: 6.12 6.1 5.10 7.3
+# boot: shared
 # smp: 2
 # timeout: 300
 # args: 256m 2

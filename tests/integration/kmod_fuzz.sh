@@ -10,6 +10,7 @@
 # periods take that to ~0.02 s (2026-12-05, 6.12: 30 refusals 5.7 -> 0.7 s)
 # and nothing here depends on how long a grace period takes.
 # kernels: 6.12 6.1 5.10 7.3
+# boot: shared
 # smp: 2
 # append: rcupdate.rcu_expedited=1
 # timeout: 420

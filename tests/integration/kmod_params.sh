@@ -5,6 +5,7 @@
 # rcu_expedited: each refused insmod waits for two RCU grace periods
 # (kmod_fuzz.sh says more).
 # kernels: 6.12 6.1 5.10 7.3
+# boot: shared
 # smp: 2
 # append: rcupdate.rcu_expedited=1
 # timeout: 300

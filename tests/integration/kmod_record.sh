@@ -4,6 +4,7 @@
 # them; the same workload under `-b bpf` agrees within 1% on fault counts
 # (median latencies are printed side by side: TCG timings are not performance).
 # kernels: 6.12 6.1 5.10 7.3
+# boot: shared
 # smp: 2
 # timeout: 400
 # args: 256m 2

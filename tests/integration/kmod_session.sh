@@ -6,6 +6,7 @@
 # leaves nothing armed (hooks, the kernel's kprobe list as before the
 # recording) and its workload dies with it (PR_SET_PDEATHSIG).
 # kernels: 6.12 6.1 5.10 7.3
+# boot: shared
 # smp: 2
 # timeout: 400
 . /fl/lib.sh

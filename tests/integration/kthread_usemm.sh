@@ -11,6 +11,8 @@
 #  - record -p GUEST over its own M page touches counts exactly M user
 #    faults, as its own getrusage minflt says.
 # kernels: 6.12 6.1
+# boot: shared
+# smp: 2
 # timeout: 500
 . /fl/lib.sh
 . /fl/kmod.inc

@@ -55,6 +55,7 @@
 # CPU and bpf-kprobe fresh-vma counted 201 successes for 200.  -smp 1: no
 # other task faults on the CPU while one is preempted.
 # kernels: 6.12 6.1 7.3
+# boot: shared
 # smp: 1
 # timeout: 900
 . /fl/lib.sh

@@ -9,6 +9,7 @@
 # that maps in a loop) must show contention.  And the module's summary
 # names its figures as report --raw does.
 # kernels: 6.12 6.1 7.3
+# boot: shared
 # smp: 2
 # timeout: 600
 . /fl/lib.sh

@@ -34,6 +34,7 @@
 # On 7.3 the mmap_lock programs run preemption-disabled (architecture.rst,
 # "Preemptible kernels"), on -smp 1 as everywhere here.
 # kernels: 6.12 6.1 7.3
+# boot: shared
 # smp: 1
 # timeout: 600
 . /fl/lib.sh

@@ -8,6 +8,7 @@
 # Also: 8 threads on 2 CPUs; bad options exit 2 with one line; --latency gives
 # one sample per page.
 # kernels: 6.12 6.1
+# boot: shared
 # smp: 2
 # timeout: 300
 # args: 64m 16384

@@ -12,6 +12,7 @@
 # disabled (phases.bpf.c PH_TWINS): a task switched out inside one no
 # longer leaves its CPU's slot half written (phases.events lost).
 # kernels: 6.12 6.1 5.10 7.3
+# boot: shared
 # smp: 2
 # timeout: 300
 # args: 4096

@@ -6,6 +6,7 @@
 # thread count; `report --phases --by llc|node` groups the CPUs by the
 # topology the snapshot carries.  Checks structure, not times (TCG).
 # kernels: 6.12 6.1 7.3
+# boot: shared
 # smp: 2
 # timeout: 600
 # args: 3 16m

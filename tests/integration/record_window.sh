@@ -10,6 +10,7 @@
 # came out thousands over both (and as "never reached handle_mm_fault").
 # Each BPF tier that hooks handle_mm_fault, and the module.
 # kernels: 6.12 6.1 5.10 7.3
+# boot: shared
 # smp: 2
 # timeout: 900
 . /fl/lib.sh

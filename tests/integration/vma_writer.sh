@@ -39,6 +39,7 @@
 # preemption-disabled (architecture.rst, "Preemptible kernels"): the same
 # assertions hold there, and it loses nothing (checked: vma_writer.inc).
 # kernels: 6.12 7.3
+# boot: shared
 # smp: 2
 # timeout: 900
 . /fl/lib.sh

@@ -141,6 +141,8 @@ const volatile struct fl_krange fault_ranges[BL_NR_RANGES] = {};
 const volatile bool fallbacks_on = false;
 const volatile struct fl_krange fault_entry = {};
 const volatile struct fl_krange fallback_fn = {};
+/* where the kernel's canonical upper half starts: bit 47, 56 with 5-level paging */
+const volatile __u32 kaddr_bits = 47;
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -164,6 +166,19 @@ struct mm_struct___bl {
 } __attribute__((preserve_access_index));
 
 /* Is mm one of a traced process?  Its own task's, or (CONFIG_MEMCG) its owner's. */
+/*
+ * A task pointer read out of a guessed mm (sem_mm() of an rwsem that may be
+ * no mm's mmap_lock: anon_vma's, i_mmap's) can be any bits.  A probe read
+ * of an unmapped kernel address fails quietly, but a non-canonical one
+ * takes a general protection fault, which 6.1 reports with a WARNING
+ * ("General protection fault in user access. Non-canonical address?"):
+ * such a pointer is never dereferenced.
+ */
+static __always_inline bool kptr_ok(const void *p)
+{
+	return ((long)p >> kaddr_bits) == -1;
+}
+
 static __always_inline bool mm_traced(struct mm_struct *mm)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
@@ -177,7 +192,7 @@ static __always_inline bool mm_traced(struct mm_struct *mm)
 	if (!bpf_core_field_exists(m->owner))
 		return false;
 	owner = BPF_CORE_READ(m, owner);
-	return owner && fl_tgid_traced(BPF_CORE_READ(owner, tgid));
+	return kptr_ok(owner) && fl_tgid_traced(BPF_CORE_READ(owner, tgid));
 }
 
 static __always_inline struct bl_task *task_get(bool create)
@@ -649,7 +664,7 @@ static __always_inline struct mm_struct *sem_owner_mm(struct rw_semaphore *sem)
 	if (!bpf_core_field_exists(m->owner))
 		return NULL;
 	owner = BPF_CORE_READ(m, owner);
-	if (!owner || (owner != t && BPF_CORE_READ(owner, mm) != mm))
+	if (!kptr_ok(owner) || (owner != t && BPF_CORE_READ(owner, mm) != mm))
 		return NULL;
 	return mm;
 }

@@ -15,6 +15,7 @@
 #     Debian's 5.10 has the 5.15 io_uring backport): both backends count
 #     its N kernel-mode faults; the kernel's pgfault delta shows them.
 # kernels: 6.12 6.1 5.10
+# boot: shared
 # smp: 2
 # timeout: 500
 . /fl/lib.sh

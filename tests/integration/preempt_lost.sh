@@ -27,6 +27,7 @@
 # as it boots (lazy preemption), 4 threads on 2 vCPUs.  The body is
 # preempt_lost.inc.
 # kernels: 6.12
+# boot: shared
 # append: preempt=full
 # smp: 2
 # timeout: 900

@@ -4,6 +4,7 @@
 # blamewriter's 4 on 2 vCPUs.  The checks are preempt_lost.sh's (its
 # comment; the body is preempt_lost.inc).
 # kernels: 7.3
+# boot: shared
 # smp: 2
 # timeout: 900
 . /fl/preempt_lost.inc

@@ -12,6 +12,7 @@
 #   - module (-b kmod): the same counts against the module's own summary
 #     (its p50/p99 in the exposition's bucket of the same rank); SIGTERM exits 0.
 # kernels: 6.12 6.1
+# boot: shared
 # smp: 2
 # timeout: 900
 . /fl/lib.sh

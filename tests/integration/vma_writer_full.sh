@@ -4,6 +4,7 @@
 # checks that it lost nothing (vma_writer.inc; architecture.rst,
 # "Preemptible kernels"); the module's check is the same as everywhere.
 # kernels: 6.12
+# boot: shared
 # smp: 2
 # timeout: 900
 # append: preempt=full

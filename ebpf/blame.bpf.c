@@ -165,7 +165,6 @@ struct mm_struct___bl {
 	struct task_struct *owner;
 } __attribute__((preserve_access_index));
 
-/* Is mm one of a traced process?  Its own task's, or (CONFIG_MEMCG) its owner's. */
 /*
  * A task pointer read out of a guessed mm (sem_mm() of an rwsem that may be
  * no mm's mmap_lock: anon_vma's, i_mmap's) can be any bits.  A probe read
@@ -179,6 +178,7 @@ static __always_inline bool kptr_ok(const void *p)
 	return ((long)p >> kaddr_bits) == -1;
 }
 
+/* Is mm one of a traced process?  Its own task's, or (CONFIG_MEMCG) its owner's. */
 static __always_inline bool mm_traced(struct mm_struct *mm)
 {
 	struct task_struct *t = bpf_get_current_task_btf();

@@ -190,29 +190,6 @@ static enum bl_writes writes_by(const struct fl_kfeatures *kf, const struct btf 
 	return BL_WRITES_TP;
 }
 
-/*
- * The first bit of the kernel's canonical upper half, for the programs'
- * pointer check (kptr_ok, blame.bpf.c): 56 where the kernel runs 5-level
- * paging (x86 keeps the la57 flag in /proc/cpuinfo only then), else 47.
- */
-static unsigned int kaddr_bits(void)
-{
-	char line[4096];
-	unsigned int bits = 47;
-	FILE *f = fopen("/proc/cpuinfo", "re");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "flags", 5))
-			continue;
-		if (strstr(line, " la57 ") || strstr(line, " la57\n"))
-			bits = 56;
-		break;
-	}
-	if (f)
-		fclose(f);
-	return bits;
-}
-
 static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
 		    const struct fl_kfeatures *kf, const struct fl_ksyms *k, const char *kerr,
 		    enum bl_writes how)
@@ -238,7 +215,8 @@ static int try_load(struct fl_blame *b, const struct fl_blame_opts *o,
 			 "no per-VMA locks in this kernel (lock_vma_under_rcu, 6.4+)");
 	b->fb_on = !b->fb_why[0];
 	s->rodata->fallbacks_on = b->fb_on;
-	s->rodata->kaddr_bits = kaddr_bits();
+	/* kptr_ok (blame.bpf.c): x86 keeps la57 in /proc/cpuinfo only under 5-level paging */
+	s->rodata->kaddr_bits = fl_cpu_flag(NULL, "la57") ? 56 : 47;
 	entries = per ? (unsigned int)(FL_BLAME_SITES_BYTES / per) : FL_BLAME_SITES_MIN;
 	if (entries < FL_BLAME_SITES_MIN)
 		entries = FL_BLAME_SITES_MIN;

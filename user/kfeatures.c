@@ -61,24 +61,32 @@ const char *fl_lockless_describe(const struct fl_kfeatures *f)
 	return "none (no lock_vma_under_rcu, no SPF entry point)";
 }
 
-const char *fl_spin_contention_caveat(const char *cpuinfo_path)
+bool fl_cpu_flag(const char *cpuinfo_path, const char *flag)
 {
-	char line[4096];
-	bool guest = false;
+	char line[4096], word[64];
+	bool has = false;
 	FILE *f;
 
-	f = fopen(cpuinfo_path ? cpuinfo_path : "/proc/cpuinfo", "r");
+	f = fopen(cpuinfo_path ? cpuinfo_path : "/proc/cpuinfo", "re");
 	if (!f)
-		return NULL;
+		return false;
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "flags", 5))
 			continue;
 		/* whole word: the flag list is space separated */
-		guest = strstr(line, " hypervisor ") || strstr(line, " hypervisor\n");
+		snprintf(word, sizeof(word), " %s ", flag);
+		has = strstr(line, word);
+		snprintf(word, sizeof(word), " %s\n", flag);
+		has = has || strstr(line, word);
 		break;
 	}
 	fclose(f);
-	if (!guest)
+	return has;
+}
+
+const char *fl_spin_contention_caveat(const char *cpuinfo_path)
+{
+	if (!fl_cpu_flag(cpuinfo_path, "hypervisor"))
 		return NULL;
 	return "x86 guest (hypervisor CPUID bit): without paravirt spinlocks a "
 	       "contended spinlock spins in virt_spin_lock(), which fires no "

@@ -104,5 +104,7 @@ const char *fl_lockless_describe(const struct fl_kfeatures *f);
  * paravirt spinlocks spins in virt_spin_lock(), which fires no tracepoint.
  */
 const char *fl_spin_contention_caveat(const char *cpuinfo_path);
+/* FLAG is in the first "flags" line of CPUINFO_PATH (NULL: /proc/cpuinfo) */
+bool fl_cpu_flag(const char *cpuinfo_path, const char *flag);
 
 #endif

@@ -131,16 +131,14 @@ long long fl_btf_enum_value(const struct btf *btf, const char *name)
 {
 	unsigned int n = btf ? btf__type_cnt(btf) : 0;
 	long long v = -1;
-	bool hit = false;
+	bool by_index;
 
 	pthread_mutex_lock(&index_lock);
-	if (btf && btf == indexed) {
-		hit = true;
-		if (!fl_btf_index_enum(index_of, name, &v))
-			v = -1;
-	}
+	by_index = btf && btf == indexed;
+	if (by_index)
+		fl_btf_index_enum(index_of, name, &v);	/* v stays -1 when absent */
 	pthread_mutex_unlock(&index_lock);
-	if (hit)
+	if (by_index)
 		return v;
 
 	for (unsigned int id = 1; id < n; id++) {

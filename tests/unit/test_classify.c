@@ -1045,19 +1045,48 @@ static void test_btf_probe_helpers(void **state)
 	assert_int_equal(f.mmap_memcg, -1);
 }
 
+/* a temporary cpuinfo file of TEXT at PATH (a mkstemp template) */
+static void cpuinfo_file(const char *text, char *path)
+{
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
 /* The spinlock-visibility caveat follows the cpuinfo "hypervisor" flag, whole word. */
 static const char *caveat_for(const char *cpuinfo)
 {
 	char path[] = "/tmp/fl-cpuinfo-XXXXXX";
 	const char *r;
-	int fd = mkstemp(path);
 
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, cpuinfo, strlen(cpuinfo)), (ssize_t)strlen(cpuinfo));
-	close(fd);
+	cpuinfo_file(cpuinfo, path);
 	r = fl_spin_contention_caveat(path);
 	unlink(path);
 	return r;
+}
+
+/* fl_cpu_flag: whole words of the first flags line (la57: blame's pointer check) */
+static bool flag_for(const char *cpuinfo, const char *flag)
+{
+	char path[] = "/tmp/fl-cpuinfo-XXXXXX";
+	bool r;
+
+	cpuinfo_file(cpuinfo, path);
+	r = fl_cpu_flag(path, flag);
+	unlink(path);
+	return r;
+}
+
+static void test_cpu_flag(void **state)
+{
+	(void)state;
+	assert_true(flag_for("flags\t\t: fpu la57 pku\n", "la57"));
+	assert_true(flag_for("flags\t\t: fpu pku la57\n", "la57"));
+	assert_false(flag_for("flags\t\t: fpu xla57 la57x\n", "la57"));
+	assert_false(flag_for("flags\t\t: fpu pku\nflags\t\t: la57\n", "la57"));	/* the first line only */
+	assert_false(fl_cpu_flag("/nonexistent/cpuinfo", "la57"));
 }
 
 static void test_spin_caveat(void **state)
@@ -1252,6 +1281,7 @@ int main(void)
 		cmocka_unit_test(test_detect_no_btf),
 		cmocka_unit_test(test_btf_probe_helpers),
 		cmocka_unit_test(test_spin_caveat),
+		cmocka_unit_test(test_cpu_flag),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

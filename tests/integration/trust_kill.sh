@@ -23,18 +23,27 @@ settle() {	# BPF objects are freed after an RCU grace period
 p0=$(n_prog) m0=$(n_map) l0=$(n_link) k0=$(n_kp)
 echo "baseline: $p0 progs, $m0 maps, $l0 links, $k0 kprobes"
 
+# The workload: pft runs again and again until /tmp/stop appears, so the
+# kill lands mid-run however fast the box faults (a single pft -m 512m had
+# ended before the kill on a faster guest).
 for tier in fentry kprobe tracepoint; do
-	rm -f /tmp/k.snap*
-	faultline record -q --tier $tier -o /tmp/k.snap -- pft -m 512m -t 2 >/tmp/rec.log 2>&1 &
+	rm -f /tmp/k.snap* /tmp/stop
+	faultline record -q --tier $tier -o /tmp/k.snap -- \
+		sh -c 'while [ ! -e /tmp/stop ]; do pft -m 64m -t 2 >/dev/null; done' >/tmp/rec.log 2>&1 &
 	rp=$!
 	i=0	# wait until it has attached (more programs than the baseline)
 	while [ $i -lt 60 ] && [ "$(n_prog)" -le "$p0" ]; do sleep 0.25; i=$((i + 1)); done
 	fl_check_ge "$tier: programs attached while recording" "$(n_prog)" $((p0 + 1))
 	sleep 1
-	busy=$(pidof pft >/dev/null && echo yes || echo no)
+	busy=no i=0	# pft, not the loop between two runs
+	while [ $i -lt 20 ] && [ $busy = no ]; do
+		pidof pft >/dev/null && busy=yes || sleep 0.05
+		i=$((i + 1))
+	done
 	fl_check_eq "$tier: pft still faulting when the collector is killed" "$busy" yes
 	kill -9 $rp || cat /tmp/rec.log
 	wait $rp 2>/dev/null
+	touch /tmp/stop
 	while pidof pft >/dev/null; do sleep 0.5; done
 	settle
 	fl_check_eq "$tier: BPF programs back to baseline" "$(n_prog)" "$p0"

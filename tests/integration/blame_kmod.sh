@@ -5,8 +5,9 @@
 # sched_switch split and reclaim; no BPF skeleton takes the holders.
 # Expected: all of blame_writer.sh's checks (the writer's row, its holds ==
 # its calls, >= 90% of the faults' wait, the hold and its split against the
-# kernel's own trace: 6.12 the same tracepoints, 6.1 kprobes on the rwsem
-# write side, whose hold contains the tracepoints'), lockless-path
+# kernel's own trace: 6.12 the same tracepoints, 7.3 the same with return
+# probes on their wrappers (blame.inc, blame_trace_src), 6.1 kprobes on the
+# rwsem write side, whose hold contains the tracepoints'), lockless-path
 # fallbacks "unavailable" (the module does not count them), the module's user faults == blamewriter's own count
 # (+-1%) and <= the system's pgfault delta; rmmod is clean.
 # kernels: 6.12 6.1 7.3

@@ -54,7 +54,7 @@ sleeper_pass() {
 	# a kernel that preempts kernel code: the kprobe tier (fl_preemptible)
 	[ "$SB" = bpf ] && fl_preemptible && SB_B="-b bpf --tier kprobe"
 	echo "== blame_sleeper: the holders from $SB"
-	blame_traced_record bl-sleeper 9 /out/$SB/trace.txt /out/$SB/record.txt \
+	blame_traced_record $SB bl-sleeper 9 /out/$SB/trace.txt /out/$SB/record.txt \
 		"$SB_PIN blamesleeper -n $N -m 1 -p $P -k $K" $SB_B --blame -o "$SNAP"
 	case $? in
 	1) cat /out/$SB/record.txt; fl_fail "the recording did not start its command"; fl_done ;;
@@ -92,12 +92,13 @@ sleeper_pass() {
 	fl_check_ge "trace: switch-outs inside those holds" "$tsw" 1
 	fl_check_ge "trace: sleeping inside those holds (ns)" "$tsl" 1
 	fl_check_ge "the row's sleeping time (ns): it shows as sleeping" "$sl" 1
-	# from the trace's figure to the intervals ended at the sleeper's next
-	# traced event, either side widened by blame_trace_tol
+	# from the trace's figure (runnable: less a preemption before
+	# faultline's start stamp, TR_DN_RQ_NS) to the intervals ended at the
+	# sleeper's next traced event, either side widened by blame_trace_tol
 	tol=$(blame_trace_tol "$tsl" "$tsw")
 	fl_check_range "the row's sleeping time vs the trace's" "$sl" $((tsl - tol)) $((TR_UP_SLEEP_NS + tol))
 	tol=$(blame_trace_tol "$trq" "$tsw")
-	fl_check_range "the row's runnable time vs the trace's" "$rq" $((trq - tol)) $((TR_UP_RQ_NS + tol))
+	fl_check_range "the row's runnable time vs the trace's" "$rq" $((TR_DN_RQ_NS - tol)) $((TR_UP_RQ_NS + tol))
 	# the helper's clocks, printed (see the header): per mille of faultline's
 	echo "helper's clocks vs faultline's sleeping: asleep $((sl ? me * 1000 / sl : 0))," \
 		"off CPU $((sl ? off * 1000 / sl : 0)) per mille; the trace's off CPU in the" \

@@ -45,6 +45,19 @@ fl_check_le() {
 	else fl_fail "$1: expected <= $3, got '$2'"; fi
 }
 
+# fl_check_lost_only WHAT GOT ALL LOST: GOT of ALL events reached a row, and
+# those that did not are at most LOST, the losses faultline reported for
+# them (a preempted BPF program's skipped run: bpf_lost.*): equal where
+# nothing was reported lost
+fl_check_lost_only() {
+	fl_check_le "$1 <= $3" "$2" "$3"
+	if fl_isnum "$2" && fl_isnum "$3"; then
+		fl_check_le "$1: short of $3 by ($(($3 - $2))) <= reported lost" $(($3 - $2)) "${4:-0}"
+	else
+		fl_fail "$1: short of '$3' by: not numbers ('$2')"
+	fi
+}
+
 # fl_check_range WHAT GOT MIN MAX   MIN <= GOT <= MAX, numbers
 fl_check_range() {
 	if fl_isnum "$2" && fl_isnum "$3" && fl_isnum "$4" &&

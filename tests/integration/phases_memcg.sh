@@ -112,12 +112,11 @@ while [ $i -le "$R" ]; do
 		# A fault whose REST frame was never pushed (7.x: a preempted
 		# program's skipped run, e.g. lock_vma_under_rcu's fexit) has no
 		# REST; each such skip is counted in bpf_lost.phases: without a
-		# reported loss the two are equal (CI 2026-12-05, 7.3 small2:
+		# reported loss the two are equal (fl_check_lost_only; CI
+		# 2026-12-05, 7.3 small2:
 		# 24697 of 24698 with bpf_lost.phases=1, unpaired:1).
-		nr=$(kv $r phase.rest.count) nf=$(kv $r phases.faults) nl=$(kv $r bpf_lost.phases)
-		fl_check_le "$r: faults with a handle_mm_fault phase (rest) <= faults" "$nr" "$nf"
-		fl_check_le "$r: faults without a rest phase ($((nf - nr))) <= reported lost phase events" \
-			$((nf - nr)) "${nl:-0}"
+		fl_check_lost_only "$r: faults with a handle_mm_fault phase (rest)" \
+			"$(kv $r phase.rest.count)" "$(kv $r phases.faults)" "$(kv $r bpf_lost.phases)"
 		json=$(grep '^{"tool":"pft"' /out/$r.record.txt)
 		fl_check_eq "$r: pft pages" "$(echo "$json" | sed -n 's/.*"pages":\([0-9]*\).*/\1/p')" "$PAGES"
 		fl_check_within "$r: pft minor faults vs pages" \

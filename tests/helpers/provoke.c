@@ -43,6 +43,27 @@
  *                  the lock and returns VM_FAULT_RETRY; the retry finds the
  *                  page.  = N aborted, N VM_FAULT_RETRY under mmap_lock
  *                  (mmap_lock_retries), 2N handle_mm_fault calls.
+ *   uffd-anon N    N write faults on missing pages of a private anonymous
+ *                  range registered with userfaultfd, a thread resolving
+ *                  each with UFFDIO_COPY; the range's first page, written
+ *                  before the registration, gives its VMA an anon_vma and
+ *                  its 2 MiB a page table (all N + 1 pages in one).  On
+ *                  6.12 the fault under the VMA lock reaches
+ *                  handle_userfault and is retried; on the SPF series it
+ *                  reaches do_anonymous_page with anon_vma and page table
+ *                  there, and gives up at userfaultfd_missing
+ *                  (SPF_ABORT_USERFAULTFD): = N aborted, then resolved
+ *                  under mmap_lock.  N <= 511.
+ *   race-writer N  N write faults on fresh pages of a private anonymous
+ *                  range (anon_vma and page tables in place: one page of
+ *                  each 2 MiB written first) while a second thread keeps
+ *                  mprotect()-ing a page elsewhere, taking mmap_lock for
+ *                  write over and over.  Under the SPF series each write
+ *                  lock makes the mm's sequence count odd, then moves it:
+ *                  a speculative fault that starts meanwhile gives up
+ *                  (SPF_ABORT_ODD, _VMA_COPY, _PTE_MAP_LOCK_SEQ1/_SEQ2) and
+ *                  is redone under mmap_lock.  How many is the scheduler's
+ *                  choice: a race, not a count; the faults are N.
  *   mincore N      N mincore() calls on one mapped page: each takes
  *                  mmap_read_lock (mm/mincore.c: one lock per PAGE_SIZE
  *                  pages), which emits mmap_lock_start_locking(read),
@@ -68,6 +89,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -123,6 +145,57 @@ static void *uffd_thread(void *arg)
 	return NULL;
 }
 
+static void die(const char *what);
+
+/* register [start, start + len) for missing pages; a thread serves want */
+static void uffd_start(char *start, unsigned long len, unsigned long want,
+		       unsigned long ps, pthread_t *th)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg;
+
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (uffd < 0)
+		die("userfaultfd");
+	if (ioctl(uffd, UFFDIO_API, &api))
+		die("UFFDIO_API");
+	reg.range.start = (unsigned long)start;
+	reg.range.len = len;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg))
+		die("UFFDIO_REGISTER");
+	uffd_want = want;
+	errno = pthread_create(th, NULL, uffd_thread, (void *)ps);
+	if (errno)
+		die("pthread_create");
+}
+
+static int uffd_join(pthread_t th)
+{
+	pthread_join(th, NULL);
+	if (uffd_served == uffd_want)
+		return 0;
+	fprintf(stderr, "provoke: userfaultfd served %lu of %lu faults\n", uffd_served, uffd_want);
+	return 1;
+}
+
+static volatile int race_stop;
+static unsigned long race_calls;
+
+/* race-writer's second thread: mmap_lock write holds until told to stop */
+static void *race_thread(void *arg)
+{
+	char *pg = arg;
+	unsigned long ps = sysconf(_SC_PAGESIZE);
+
+	while (!race_stop) {
+		mprotect(pg, ps, PROT_READ);
+		mprotect(pg, ps, PROT_READ | PROT_WRITE);
+		race_calls += 2;
+	}
+	return NULL;
+}
+
 static void *idle_thread(void *arg)
 {
 	(void)arg;
@@ -159,7 +232,7 @@ int main(int argc, char **argv)
 	ps = sysconf(_SC_PAGESIZE);
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: provoke vdso-retry|unmapped|protnone|fresh-vma|stack-grow|uffd-stack|mincore N | provoke touch N FIFO\n");
+		fprintf(stderr, "usage: provoke vdso-retry|unmapped|protnone|fresh-vma|stack-grow|uffd-stack|uffd-anon|race-writer|mincore N | provoke touch N FIFO\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -252,35 +325,74 @@ int main(int argc, char **argv)
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_GROWSDOWN, -1, 0) == MAP_FAILED)
 			die("mmap(MAP_GROWSDOWN)");
 		top[0] = 1;
-		if (uf) {
-			struct uffdio_api api = { .api = UFFD_API };
-			struct uffdio_register reg;
-
-			uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
-			if (uffd < 0)
-				die("userfaultfd");
-			if (ioctl(uffd, UFFDIO_API, &api))
-				die("UFFDIO_API");
-			reg.range.start = (unsigned long)top;
-			reg.range.len = ps;
-			reg.mode = UFFDIO_REGISTER_MODE_MISSING;
-			if (ioctl(uffd, UFFDIO_REGISTER, &reg))
-				die("UFFDIO_REGISTER");
-			uffd_want = n;
-			if (pthread_create(&th, NULL, uffd_thread, (void *)ps))
-				die("pthread_create");
-		}
+		if (uf)
+			uffd_start(top, ps, n, ps, &th);
 		m0 = minflt();
 		for (i = 1; i <= n; i++)
 			top[-(long)(i * ps)] = 1;
 		m1 = minflt();
-		if (uf) {
-			pthread_join(th, NULL);
-			if (uffd_served != n) {
-				fprintf(stderr, "provoke: userfaultfd served %lu of %lu faults\n", uffd_served, n);
-				return 1;
-			}
+		if (uf && uffd_join(th))
+			return 1;
+	} else if (!strcmp(mode, "uffd-anon")) {
+		const unsigned long pmd = 2UL << 20;
+		pthread_t th;
+		char *raw;
+
+		if ((n + 1) * ps > pmd) {
+			fprintf(stderr, "provoke: uffd-anon: %lu pages do not fit one page table\n", n);
+			return 2;
 		}
+		raw = mmap(NULL, 2 * pmd, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (raw == MAP_FAILED)
+			die("mmap");
+		p = (char *)(((unsigned long)raw + pmd - 1) & ~(pmd - 1));
+		/* base pages: a huge PMD would leave no PTE fault to abort */
+		if (madvise(p, pmd, MADV_NOHUGEPAGE))
+			die("madvise(MADV_NOHUGEPAGE)");
+		p[0] = 1;
+		uffd_start(p + ps, n * ps, n, ps, &th);
+		m0 = minflt();
+		for (i = 1; i <= n; i++)
+			p[i * ps] = 1;
+		m1 = minflt();
+		if (uffd_join(th))
+			return 1;
+	} else if (!strcmp(mode, "race-writer")) {
+		const unsigned long pmd = 2UL << 20, per = pmd / ps;
+		unsigned long tables = (n + per - 2) / (per - 1), k;
+		pthread_t th;
+		char *raw, *pg;
+
+		raw = mmap(NULL, (tables + 1) * pmd, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		pg = mmap(NULL, 3 * ps, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (raw == MAP_FAILED || pg == MAP_FAILED)
+			die("mmap");
+		/* the writer's page between two PROT_NONE pages: never merged */
+		if (mprotect(pg + ps, ps, PROT_READ | PROT_WRITE))
+			die("mprotect");
+		p = (char *)(((unsigned long)raw + pmd - 1) & ~(pmd - 1));
+		if (madvise(p, tables * pmd, MADV_NOHUGEPAGE))
+			die("madvise(MADV_NOHUGEPAGE)");
+		for (k = 0; k < tables; k++)
+			p[k * pmd] = 1;
+		errno = pthread_create(&th, NULL, race_thread, pg + ps);
+		if (errno)
+			die("pthread_create");
+		while (!race_calls)
+			sched_yield();
+		m0 = minflt();
+		for (i = 0, k = 0; i < n; k++)
+			if (k % per) {
+				p[k * ps] = 1;
+				i++;
+			}
+		m1 = minflt();
+		race_stop = 1;
+		pthread_join(th, NULL);
+		fprintf(stderr, "provoke race-writer: %lu mprotect() calls beside the faults\n",
+			race_calls);
 	} else if (!strcmp(mode, "mincore")) {
 		static unsigned char vec[1];
 

@@ -28,7 +28,8 @@
 # next task's event to its recursion guard): nothing of a fault, a lockless
 # outcome or a write hold is lost (bpf_lost.* == 0), and the trace's holds
 # are tracefs kprobes on the same functions (blame.inc).  The trace starts
-# once the recording has attached, blamewriter after both.
+# before the recording attaches (tracefs's callbacks run first, as the
+# bounds assume), blamewriter after both.
 # Then the same with -m mapunmap (mmap() + munmap() of 16 pages elsewhere):
 # the mmap() and munmap() rows of bl-writer have one write hold per call
 # (munmap's ends at its mmap_write_downgrade); on 6.1 (no per-VMA locks)

@@ -23,10 +23,13 @@
 #   stack-grow  SPF_ABORT_UNMAPPED       0                    0        0
 #   fresh-vma   SPF_ABORT_ANON_VMA       N                    N        0
 #               + SPF_ABORT_PMD
+#   uffd-anon   SPF_ABORT_USERFAULTFD    N                    N        0
 # (fresh-vma: do_anonymous_page under SPF finds no anon_vma and returns
 # VM_FAULT_RETRY, mm/memory.c; or, where the new VMA is the first in its
 # 2 MiB and has no page table yet, it gives up earlier at the PMD: 1 or 2
-# of 40 in a run, as the addresses fall.  The others give up before the
+# of 40 in a run, as the addresses fall.  uffd-anon: anon_vma and page
+# table in place, do_anonymous_page gives up at userfaultfd_missing, and
+# the fault is resolved under mmap_lock.  The others give up before the
 # hook.)
 # Booted by tests/check-seed on B only (a build-kernel DIR, -k).
 . /fl/lib.sh
@@ -102,7 +105,8 @@ export PROVOKE_SECOND_THREAD=1
 N=40
 for m in unmapped:SPF_ABORT_UNMAPPED:0:N protnone:SPF_ABORT_ACCESS_ERROR:0:N \
 	 vdso-retry:SPF_ABORT_NO_SPECULATE:0:0 stack-grow:SPF_ABORT_UNMAPPED:0:0 \
-	 fresh-vma:SPF_ABORT_ANON_VMA+SPF_ABORT_PMD:N:0; do
+	 fresh-vma:SPF_ABORT_ANON_VMA+SPF_ABORT_PMD:N:0 \
+	 uffd-anon:SPF_ABORT_USERFAULTFD:N:0; do
 	IFS=: read -r mode ctr wll wun <<EOF
 $m
 EOF
@@ -129,6 +133,28 @@ EOF
 		fl_check_eq "$mode/$t: aborted == spf_abort - aborts before the hook, per N" \
 			"$(fd lockless_aborted)" $(( $(kd spf_abort) - $(kd $PRE) ))
 	done
+done
+
+# A writer racing the faults (provoke race-writer): the aborts before the
+# hook that only a concurrent mmap_lock writer causes (the sequence count
+# odd at the start, or moved while the VMA was copied) and the ones inside
+# it (moved before the PTE lock): how many is a race, so the check is that
+# they happen, and that faultline's figures keep the identities above in
+# their presence, exactly.
+RACE="SPF_ABORT_ODD SPF_ABORT_VMA_COPY SPF_ABORT_PTE_MAP_LOCK_SEQ1 SPF_ABORT_PTE_MAP_LOCK_SEQ2"
+echo "== a racing writer (provoke race-writer 2000)"
+for t in $TIERS; do
+	o=/out/race-writer-$t
+	rec $t $o provoke race-writer 2000
+	fl_check_eq "race-writer/$t: record exit status" "$?" 0
+	paste $o.0 $o.1 | awk '$4 != $2 { printf "  %s +%d\n", $1, $4 - $2 }'
+	fl_check_ge "race-writer/$t: the racing aborts ($RACE) moved" "$(d $o.0 $o.1 $RACE)" 1
+	[ $t = tracepoint ] && continue
+	att=$(d $o.0 $o.1 spf_attempt) ab=$(d $o.0 $o.1 spf_abort) pre=$(d $o.0 $o.1 $PRE)
+	fl_check_eq "race-writer/$t: attempted == spf_attempt - aborts before the hook" \
+		"$(fl_raw $o.raw lockless_attempted)" $((att - pre))
+	fl_check_eq "race-writer/$t: aborted == spf_abort - aborts before the hook" \
+		"$(fl_raw $o.raw lockless_aborted)" $((ab - pre))
 done
 [ -d /sys/module/faultline ] && fl_check_cmd "rmmod faultline" rmmod faultline
 fl_done

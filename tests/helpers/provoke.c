@@ -57,13 +57,17 @@
  *   race-writer N  N write faults on fresh pages of a private anonymous
  *                  range (anon_vma and page tables in place: one page of
  *                  each 2 MiB written first) while a second thread keeps
- *                  mprotect()-ing a page elsewhere, taking mmap_lock for
- *                  write over and over.  Under the SPF series each write
- *                  lock makes the mm's sequence count odd, then moves it:
- *                  a speculative fault that starts meanwhile gives up
- *                  (SPF_ABORT_ODD, _VMA_COPY, _PTE_MAP_LOCK_SEQ1/_SEQ2) and
- *                  is redone under mmap_lock.  How many is the scheduler's
- *                  choice: a race, not a count; the faults are N.
+ *                  mprotect()-ing a populated 16 MiB elsewhere, taking
+ *                  mmap_lock for write over and over; both threads on the
+ *                  first CPU, so the writer preempted inside its
+ *                  change_protection walk (cond_resched, at the tick)
+ *                  leaves the faults to run while it holds the lock.
+ *                  Under the SPF series each write lock makes the mm's
+ *                  sequence count odd, then moves it: a speculative fault
+ *                  that starts meanwhile gives up (SPF_ABORT_ODD,
+ *                  _VMA_COPY, _PTE_MAP_LOCK_SEQ1/_SEQ2) and is redone under
+ *                  mmap_lock.  How many is the scheduler's choice: a race,
+ *                  not a count; the faults are N.
  *   mincore N      N mincore() calls on one mapped page: each takes
  *                  mmap_read_lock (mm/mincore.c: one lock per PAGE_SIZE
  *                  pages), which emits mmap_lock_start_locking(read),
@@ -182,15 +186,16 @@ static int uffd_join(pthread_t th)
 static volatile int race_stop;
 static unsigned long race_calls;
 
+#define RACE_LEN (16UL << 20)
+
 /* race-writer's second thread: mmap_lock write holds until told to stop */
 static void *race_thread(void *arg)
 {
 	char *pg = arg;
-	unsigned long ps = sysconf(_SC_PAGESIZE);
 
 	while (!race_stop) {
-		mprotect(pg, ps, PROT_READ);
-		mprotect(pg, ps, PROT_READ | PROT_WRITE);
+		mprotect(pg, RACE_LEN, PROT_READ);
+		mprotect(pg, RACE_LEN, PROT_READ | PROT_WRITE);
 		race_calls += 2;
 	}
 	return NULL;
@@ -364,14 +369,23 @@ int main(int argc, char **argv)
 		pthread_t th;
 		char *raw, *pg;
 
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(0, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			die("sched_setaffinity(CPU 0)");
 		raw = mmap(NULL, (tables + 1) * pmd, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		pg = mmap(NULL, 3 * ps, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		pg = mmap(NULL, RACE_LEN + 2 * ps, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (raw == MAP_FAILED || pg == MAP_FAILED)
 			die("mmap");
-		/* the writer's page between two PROT_NONE pages: never merged */
-		if (mprotect(pg + ps, ps, PROT_READ | PROT_WRITE))
+		/* the writer's range between two PROT_NONE pages (never merged),
+		 * populated: its walk has PTEs to change, and cond_resched()s */
+		if (mprotect(pg + ps, RACE_LEN, PROT_READ | PROT_WRITE) ||
+		    madvise(pg + ps, RACE_LEN, MADV_NOHUGEPAGE))
 			die("mprotect");
+		memset(pg + ps, 1, RACE_LEN);
 		p = (char *)(((unsigned long)raw + pmd - 1) & ~(pmd - 1));
 		if (madvise(p, tables * pmd, MADV_NOHUGEPAGE))
 			die("madvise(MADV_NOHUGEPAGE)");

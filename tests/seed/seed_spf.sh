@@ -127,7 +127,18 @@ EOF
 		[ $t = tracepoint ] && continue
 		fl_check_eq "$mode/$t: unhandled faults, per N" "$(fd faults_unhandled)" "$(want $wun)"
 		fl_check_eq "$mode/$t: faultline attempted, per N" "$(fd lockless_attempted)" "$(want $wll)"
-		fl_check_eq "$mode/$t: faultline aborted, per N" "$(fd lockless_aborted)" "$(want $wll)"
+		# aborts inside the hook that the mode does not make: a fault of
+		# the run's own (its last page, a signal frame) meeting a 2 MiB
+		# without a page table in one run and not the other, as ASLR
+		# places them (SPF_ABORT_PMD); the kernel's own count, which
+		# faultline must see too
+		mine=0
+		for c in $(echo "$ctr" | tr + ' '); do
+			case " $PRE " in *" $c "*) ;; *) mine=$((mine + $(kd $c))) ;; esac
+		done
+		amb=$(( $(kd spf_abort) - $(kd $PRE) - mine ))
+		fl_check_eq "$mode/$t: faultline aborted, per N (+ $amb the mode does not make)" \
+			"$(fd lockless_aborted)" $(( $(want $wll) + amb ))
 		fl_check_eq "$mode/$t: attempted == spf_attempt - aborts before the hook, per N" \
 			"$(fd lockless_attempted)" $(( $(kd spf_attempt) - $(kd $PRE) ))
 		fl_check_eq "$mode/$t: aborted == spf_abort - aborts before the hook, per N" \
@@ -138,9 +149,10 @@ done
 # A writer racing the faults (provoke race-writer): the aborts before the
 # hook that only a concurrent mmap_lock writer causes (the sequence count
 # odd at the start, or moved while the VMA was copied) and the ones inside
-# it (moved before the PTE lock): how many is a race, so the check is that
-# they happen, and that faultline's figures keep the identities above in
-# their presence, exactly.
+# it (moved before the PTE lock): how many is a race (1 to 3 a recording
+# of 2000 faults under TCG, some recordings none), so the check is that
+# they happen over the four recordings, and that faultline's figures keep
+# the identities above in their presence, exactly, in each.
 RACE="SPF_ABORT_ODD SPF_ABORT_VMA_COPY SPF_ABORT_PTE_MAP_LOCK_SEQ1 SPF_ABORT_PTE_MAP_LOCK_SEQ2"
 echo "== a racing writer (provoke race-writer 2000)"
 for t in $TIERS; do
@@ -148,7 +160,7 @@ for t in $TIERS; do
 	rec $t $o provoke race-writer 2000
 	fl_check_eq "race-writer/$t: record exit status" "$?" 0
 	paste $o.0 $o.1 | awk '$4 != $2 { printf "  %s +%d\n", $1, $4 - $2 }'
-	fl_check_ge "race-writer/$t: the racing aborts ($RACE) moved" "$(d $o.0 $o.1 $RACE)" 1
+	raced=$(( ${raced:-0} + $(d $o.0 $o.1 $RACE) ))
 	[ $t = tracepoint ] && continue
 	att=$(d $o.0 $o.1 spf_attempt) ab=$(d $o.0 $o.1 spf_abort) pre=$(d $o.0 $o.1 $PRE)
 	fl_check_eq "race-writer/$t: attempted == spf_attempt - aborts before the hook" \
@@ -156,5 +168,6 @@ for t in $TIERS; do
 	fl_check_eq "race-writer/$t: aborted == spf_abort - aborts before the hook" \
 		"$(fl_raw $o.raw lockless_aborted)" $((ab - pre))
 done
+fl_check_ge "race-writer: the racing aborts ($RACE) over the $(echo $TIERS | wc -w) recordings" "${raced:-0}" 1
 [ -d /sys/module/faultline ] && fl_check_cmd "rmmod faultline" rmmod faultline
 fl_done

@@ -70,6 +70,7 @@ check-mmtests: user tools
 check-seed:
 	@tools/setup-deps --check || tools/setup-deps
 	$(Q)$(MAKE) --no-print-directory bpf user tools
+	$(Q)$(MAKE) --no-print-directory -C tests/helpers TOP=$(CURDIR)
 	tests/check-seed
 
 unit: bpf

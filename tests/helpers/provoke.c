@@ -68,6 +68,19 @@
  *                  _VMA_COPY, _PTE_MAP_LOCK_SEQ1/_SEQ2) and is redone under
  *                  mmap_lock.  How many is the scheduler's choice: a race,
  *                  not a count; the faults are N.
+ *   swap-in N      N read faults on pages swapped out a moment before:
+ *                  N pages of one page table written on the first CPU,
+ *                  then madvise(MADV_PAGEOUT) (its lru_add_drain drains
+ *                  that CPU's pagevec, so every page is on the LRU), and
+ *                  /proc/self/pagemap must show all N swapped (exit 2
+ *                  otherwise: no swap device).  The pages sit in the swap
+ *                  cache under writeback: each read fault reaches
+ *                  do_swap_page, which the SPF series enters
+ *                  speculatively (SPF_ATTEMPT_SWAP) and, the page found
+ *                  in the swap cache, maps it; a page whose write ended
+ *                  and left the cache first gives up (SPF_ABORT_SWAP_NOPAGE)
+ *                  and is read under mmap_lock.  = N SPF attempts through
+ *                  do_swap_page.  N <= 511.
  *   mincore N      N mincore() calls on one mapped page: each takes
  *                  mmap_read_lock (mm/mincore.c: one lock per PAGE_SIZE
  *                  pages), which emits mmap_lock_start_locking(read),
@@ -117,6 +130,23 @@ static void on_segv(int sig)
 	(void)sig;
 	segv++;
 	siglongjmp(jb, 1);
+}
+
+/* how many of the N pages from P on are swapped out: pagemap bit 62 */
+static unsigned long swapped(const char *p, unsigned long n, unsigned long ps)
+{
+	unsigned long i, k = 0;
+	unsigned long long e;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (pread(fd, &e, sizeof(e), ((unsigned long)p + i * ps) / ps * sizeof(e)) ==
+		    sizeof(e) && (e >> 62 & 1))
+			k++;
+	close(fd);
+	return k;
 }
 
 static int uffd;
@@ -407,6 +437,41 @@ int main(int argc, char **argv)
 		pthread_join(th, NULL);
 		fprintf(stderr, "provoke race-writer: %lu mprotect() calls beside the faults\n",
 			race_calls);
+	} else if (!strcmp(mode, "swap-in")) {
+		const unsigned long pmd = 2UL << 20;
+		cpu_set_t one;
+		char *raw;
+		unsigned long k;
+
+		if ((n + 1) * ps > pmd) {
+			fprintf(stderr, "provoke: swap-in: %lu pages do not fit one page table\n", n);
+			return 2;
+		}
+		CPU_ZERO(&one);
+		CPU_SET(0, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			die("sched_setaffinity(CPU 0)");
+		raw = mmap(NULL, 2 * pmd, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (raw == MAP_FAILED)
+			die("mmap");
+		p = (char *)(((unsigned long)raw + pmd - 1) & ~(pmd - 1));
+		if (madvise(p, pmd, MADV_NOHUGEPAGE))
+			die("madvise(MADV_NOHUGEPAGE)");
+		for (i = 0; i <= n; i++)
+			p[i * ps] = 1;
+		if (madvise(p + ps, n * ps, MADV_PAGEOUT))
+			die("madvise(MADV_PAGEOUT)");
+		k = swapped(p + ps, n, ps);
+		if (k != n) {
+			fprintf(stderr, "provoke: swap-in: %lu of %lu pages swapped out (no swap?)\n",
+				k, n);
+			return 2;
+		}
+		m0 = minflt();
+		for (i = 1; i <= n; i++)
+			sink = p[i * ps];
+		m1 = minflt();
 	} else if (!strcmp(mode, "mincore")) {
 		static unsigned char vec[1];
 

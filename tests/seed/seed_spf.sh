@@ -22,12 +22,13 @@
 #   vdso-retry  SPF_ABORT_NO_SPECULATE   0                    0        0
 #   stack-grow  SPF_ABORT_UNMAPPED       0                    0        0
 #   fresh-vma   SPF_ABORT_ANON_VMA       N                    N        0
-#               + SPF_ABORT_PMD
+#               + SPF_ABORT_PMD + _PUD
 #   uffd-anon   SPF_ABORT_USERFAULTFD    N                    N        0
 # (fresh-vma: do_anonymous_page under SPF finds no anon_vma and returns
 # VM_FAULT_RETRY, mm/memory.c; or, where the new VMA is the first in its
 # 2 MiB and has no page table yet, it gives up earlier at the PMD: 1 or 2
-# of 40 in a run, as the addresses fall.  uffd-anon: anon_vma and page
+# of 40 in a run, as the addresses fall; the first in its 1 GiB, at the
+# PUD.  uffd-anon: anon_vma and page
 # table in place, do_anonymous_page gives up at userfaultfd_missing, and
 # the fault is resolved under mmap_lock.  The others give up before the
 # hook.)
@@ -105,7 +106,7 @@ export PROVOKE_SECOND_THREAD=1
 N=40
 for m in unmapped:SPF_ABORT_UNMAPPED:0:N protnone:SPF_ABORT_ACCESS_ERROR:0:N \
 	 vdso-retry:SPF_ABORT_NO_SPECULATE:0:0 stack-grow:SPF_ABORT_UNMAPPED:0:0 \
-	 fresh-vma:SPF_ABORT_ANON_VMA+SPF_ABORT_PMD:N:0 \
+	 fresh-vma:SPF_ABORT_ANON_VMA+SPF_ABORT_PMD+SPF_ABORT_PUD:N:0 \
 	 uffd-anon:SPF_ABORT_USERFAULTFD:N:0; do
 	IFS=: read -r mode ctr wll wun <<EOF
 $m
@@ -169,5 +170,42 @@ for t in $TIERS; do
 		"$(fl_raw $o.raw lockless_aborted)" $((ab - pre))
 done
 fl_check_ge "race-writer: the racing aborts ($RACE) over the $(echo $TIERS | wc -w) recordings" "${raced:-0}" 1
+# Swapped-out pages read back (provoke swap-in): swap on a loop device over
+# a file in the box's tmpfs (no disk needed).  Every read fault on a swap
+# PTE enters do_swap_page speculatively: SPF_ATTEMPT_SWAP +N per N, and
+# faultline attempted +2N (the N first writes that populated the pages
+# are SPF attempts too).  A page still in the swap cache is mapped under
+# SPF; one whose write ended and that left the cache gives up
+# (SPF_ABORT_SWAP_NOPAGE): how many is the loop worker's timing, so that
+# count is shown, not asserted, and the identities hold either way.
+echo "== swapped-out pages read back (provoke swap-in N and 2N)"
+if dd if=/dev/zero of=/tmp/swap.img bs=1M count=16 2>/dev/null &&
+	losetup /dev/loop0 /tmp/swap.img && mkswap /dev/loop0 >/dev/null &&
+	swapon /dev/loop0; then
+	fl_pass "swap on /dev/loop0 (16 MiB over tmpfs)"
+	for t in $TIERS; do
+		o=/out/swap-in-$t
+		rec $t $o.1 provoke swap-in $N
+		r1=$?
+		rec $t $o.2 provoke swap-in $((2 * N))
+		r2=$?
+		fl_check_eq "swap-in/$t: both recordings exit 0" "$r1 $r2" "0 0"
+		kd() { echo $(( $(d $o.2.0 $o.2.1 "$@") - $(d $o.1.0 $o.1.1 "$@") )); }
+		fd() { echo $(( $(fl_raw $o.2.raw "$1") - $(fl_raw $o.1.raw "$1") )); }
+		echo "swap-in/$t: per N: SPF_ATTEMPT_SWAP +$(kd SPF_ATTEMPT_SWAP)," \
+			"SPF_ABORT_SWAP_NOPAGE +$(kd SPF_ABORT_SWAP_NOPAGE), spf_abort +$(kd spf_abort)"
+		fl_check_eq "swap-in/$t: SPF_ATTEMPT_SWAP moved by N" "$(kd SPF_ATTEMPT_SWAP)" $N
+		[ $t = tracepoint ] && continue
+		fl_check_eq "swap-in/$t: faultline attempted, per N" "$(fd lockless_attempted)" $((2 * N))
+		fl_check_eq "swap-in/$t: attempted == spf_attempt - aborts before the hook, per N" \
+			"$(fd lockless_attempted)" $(( $(kd spf_attempt) - $(kd $PRE) ))
+		fl_check_eq "swap-in/$t: aborted == spf_abort - aborts before the hook, per N" \
+			"$(fd lockless_aborted)" $(( $(kd spf_abort) - $(kd $PRE) ))
+	done
+	swapoff /dev/loop0
+	losetup -d /dev/loop0
+else
+	fl_fail "swap on a loop device over tmpfs: set-up failed"
+fi
 [ -d /sys/module/faultline ] && fl_check_cmd "rmmod faultline" rmmod faultline
 fl_done

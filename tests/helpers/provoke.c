@@ -81,6 +81,16 @@
  *                  and left the cache first gives up (SPF_ABORT_SWAP_NOPAGE)
  *                  and is read under mmap_lock.  = N SPF attempts through
  *                  do_swap_page.  N <= 511.
+ *   swap-nopage N  swap-in, but the pages are read back once (mapped
+ *                  read-only from the swap cache) and, once
+ *                  /proc/kpageflags shows their writes ended, paged out
+ *                  again: a clean swap-cache page is freed at once, no
+ *                  write needed (mincore must show none cached: exit 2
+ *                  otherwise).  The N reads that follow each find no page
+ *                  (SPF_ABORT_SWAP_NOPAGE) and are read under mmap_lock;
+ *                  with /proc/sys/vm/page-cluster 0 no read-ahead brings
+ *                  the next page in.  = 2N SPF attempts through
+ *                  do_swap_page, N aborted.  N <= 511.
  *   mincore N      N mincore() calls on one mapped page: each takes
  *                  mmap_read_lock (mm/mincore.c: one lock per PAGE_SIZE
  *                  pages), which emits mmap_lock_start_locking(read),
@@ -120,6 +130,7 @@
 #include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <linux/kernel-page-flags.h>
 #include <linux/userfaultfd.h>
 
 static sigjmp_buf jb;
@@ -146,6 +157,98 @@ static unsigned long swapped(const char *p, unsigned long n, unsigned long ps)
 		    sizeof(e) && (e >> 62 & 1))
 			k++;
 	close(fd);
+	return k;
+}
+
+/* madvise(MADV_PAGEOUT) N pages from P on; all must then be swapped */
+static int swap_out(const char *mode, char *p, unsigned long n, unsigned long ps)
+{
+	unsigned long k;
+
+	if (madvise(p, n * ps, MADV_PAGEOUT)) {
+		fprintf(stderr, "provoke: %s: madvise(MADV_PAGEOUT): %s\n", mode, strerror(errno));
+		return -1;
+	}
+	k = swapped(p, n, ps);
+	if (k != n) {
+		fprintf(stderr, "provoke: %s: %lu of %lu pages swapped out (no swap?)\n", mode, k, n);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Wait until none of the N mapped pages from P on is under writeback,
+ * 10 s at most: pagemap gives each page's PFN (root), kpageflags its
+ * flags.  nr_writeback in /proc/vmstat lags by the per-CPU deltas.
+ */
+static int writeback_wait(const char *p, unsigned long n, unsigned long ps)
+{
+	int pm = open("/proc/self/pagemap", O_RDONLY);
+	int kf = open("/proc/kpageflags", O_RDONLY);
+	unsigned long i, busy = n;
+	unsigned long long e, f;
+	int tries;
+
+	for (tries = 0; pm >= 0 && kf >= 0 && tries < 1000; tries++) {
+		for (i = 0, busy = 0; i < n; i++) {
+			unsigned long pfn;
+
+			if (pread(pm, &e, sizeof(e), ((unsigned long)p + i * ps) / ps * sizeof(e)) !=
+			    sizeof(e) || !(e >> 63 & 1) || !(pfn = e & ((1ULL << 55) - 1)) ||
+			    pread(kf, &f, sizeof(f), pfn * sizeof(f)) != sizeof(f))
+				break;
+			busy += f >> KPF_WRITEBACK & 1;
+		}
+		if (i < n)
+			break;
+		if (!busy)
+			break;
+		usleep(10000);
+	}
+	if (pm >= 0)
+		close(pm);
+	if (kf >= 0)
+		close(kf);
+	if (busy)
+		fprintf(stderr, "provoke: %lu of %lu pages under writeback, or their flags unreadable\n",
+			busy, n);
+	return busy ? -1 : 0;
+}
+
+/*
+ * The writes' ends queued each page for rotation on the CPU that completed
+ * it (lru_rotate pagevec, a reference each until drained), and a page with
+ * a reference left is not freed from the swap cache.  madvise(MADV_COLD)
+ * drains the calling CPU's pagevecs (lru_add_drain): call it on one page
+ * of ours from every CPU in turn, then come back to the first.
+ */
+static int drain_every_cpu(char *page, unsigned long ps)
+{
+	long cpu, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t one;
+
+	for (cpu = ncpu - 1; cpu >= 0; cpu--) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one) || madvise(page, ps, MADV_COLD)) {
+			fprintf(stderr, "provoke: drain on CPU %ld: %s\n", cpu, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* how many of the N pages from P on are in the swap cache: mincore */
+static unsigned long swap_cached(char *p, unsigned long n, unsigned long ps)
+{
+	static unsigned char vec[512];
+	unsigned long i, k = 0;
+
+	if (n > sizeof(vec) || mincore(p, n * ps, vec))
+		return n;
+	for (i = 0; i < n; i++)
+		k += vec[i] & 1;
 	return k;
 }
 
@@ -437,14 +540,14 @@ int main(int argc, char **argv)
 		pthread_join(th, NULL);
 		fprintf(stderr, "provoke race-writer: %lu mprotect() calls beside the faults\n",
 			race_calls);
-	} else if (!strcmp(mode, "swap-in")) {
+	} else if (!strcmp(mode, "swap-in") || !strcmp(mode, "swap-nopage")) {
 		const unsigned long pmd = 2UL << 20;
+		int nopage = !strcmp(mode, "swap-nopage");
 		cpu_set_t one;
 		char *raw;
-		unsigned long k;
 
 		if ((n + 1) * ps > pmd) {
-			fprintf(stderr, "provoke: swap-in: %lu pages do not fit one page table\n", n);
+			fprintf(stderr, "provoke: %s: %lu pages do not fit one page table\n", mode, n);
 			return 2;
 		}
 		CPU_ZERO(&one);
@@ -460,13 +563,26 @@ int main(int argc, char **argv)
 			die("madvise(MADV_NOHUGEPAGE)");
 		for (i = 0; i <= n; i++)
 			p[i * ps] = 1;
-		if (madvise(p + ps, n * ps, MADV_PAGEOUT))
-			die("madvise(MADV_PAGEOUT)");
-		k = swapped(p + ps, n, ps);
-		if (k != n) {
-			fprintf(stderr, "provoke: swap-in: %lu of %lu pages swapped out (no swap?)\n",
-				k, n);
+		if (swap_out(mode, p + ps, n, ps))
 			return 2;
+		if (nopage) {
+			unsigned long k;
+
+			/* read back, mapped read-only from the swap cache; once
+			 * their writes ended they are clean, and the next
+			 * pageout frees them from the cache at once */
+			for (i = 1; i <= n; i++)
+				sink = p[i * ps];
+			if (writeback_wait(p + ps, n, ps))
+				return 2;
+			if (drain_every_cpu(p, ps) || swap_out(mode, p + ps, n, ps))
+				return 2;
+			k = swap_cached(p + ps, n, ps);
+			if (k) {
+				fprintf(stderr, "provoke: %s: %lu of %lu pages still in the swap cache\n",
+					mode, k, n);
+				return 2;
+			}
 		}
 		m0 = minflt();
 		for (i = 1; i <= n; i++)

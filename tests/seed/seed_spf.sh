@@ -170,38 +170,58 @@ for t in $TIERS; do
 		"$(fl_raw $o.raw lockless_aborted)" $((ab - pre))
 done
 fl_check_ge "race-writer: the racing aborts ($RACE) over the $(echo $TIERS | wc -w) recordings" "${raced:-0}" 1
-# Swapped-out pages read back (provoke swap-in): swap on a loop device over
-# a file in the box's tmpfs (no disk needed).  Every read fault on a swap
-# PTE enters do_swap_page speculatively: SPF_ATTEMPT_SWAP +N per N, and
-# faultline attempted +2N (the N first writes that populated the pages
-# are SPF attempts too).  A page still in the swap cache is mapped under
-# SPF; one whose write ended and that left the cache gives up
-# (SPF_ABORT_SWAP_NOPAGE): how many is the loop worker's timing, so that
-# count is shown, not asserted, and the identities hold either way.
-echo "== swapped-out pages read back (provoke swap-in N and 2N)"
+# Swapped-out pages read back (provoke swap-in, swap-nopage): swap on a
+# loop device over a file in the box's tmpfs (no disk needed).  Every read
+# fault on a swap PTE enters do_swap_page speculatively (SPF_ATTEMPT_SWAP).
+#   mode         SPF_ATTEMPT_SWAP  SPF_ABORT_SWAP_NOPAGE  attempted  aborted
+#   swap-in      N                 (shown)                2N         (kernel's)
+#   swap-nopage  2N                N                      3N         >= N
+# swap-in: the pages are still in the swap cache (the loop worker's writes
+# end after reclaim looked), so SPF maps them; one that left the cache
+# first would give up (NOPAGE): the loop's timing, shown, not asserted.
+# swap-nopage: read back once, paged out again once the writes ended and
+# every CPU's pagevecs are drained (a clean swap-cache page with no extra
+# reference is freed at once; provoke.c), read again: every read finds no
+# page, with read-ahead off (page-cluster 0).  attempted counts the N
+# writes that populated the pages too.
+echo "== swapped-out pages read back (provoke swap-in, swap-nopage; N and 2N)"
 if dd if=/dev/zero of=/tmp/swap.img bs=1M count=16 2>/dev/null &&
 	losetup /dev/loop0 /tmp/swap.img && mkswap /dev/loop0 >/dev/null &&
 	swapon /dev/loop0; then
 	fl_pass "swap on /dev/loop0 (16 MiB over tmpfs)"
-	for t in $TIERS; do
-		o=/out/swap-in-$t
-		rec $t $o.1 provoke swap-in $N
-		r1=$?
-		rec $t $o.2 provoke swap-in $((2 * N))
-		r2=$?
-		fl_check_eq "swap-in/$t: both recordings exit 0" "$r1 $r2" "0 0"
-		kd() { echo $(( $(d $o.2.0 $o.2.1 "$@") - $(d $o.1.0 $o.1.1 "$@") )); }
-		fd() { echo $(( $(fl_raw $o.2.raw "$1") - $(fl_raw $o.1.raw "$1") )); }
-		echo "swap-in/$t: per N: SPF_ATTEMPT_SWAP +$(kd SPF_ATTEMPT_SWAP)," \
-			"SPF_ABORT_SWAP_NOPAGE +$(kd SPF_ABORT_SWAP_NOPAGE), spf_abort +$(kd spf_abort)"
-		fl_check_eq "swap-in/$t: SPF_ATTEMPT_SWAP moved by N" "$(kd SPF_ATTEMPT_SWAP)" $N
-		[ $t = tracepoint ] && continue
-		fl_check_eq "swap-in/$t: faultline attempted, per N" "$(fd lockless_attempted)" $((2 * N))
-		fl_check_eq "swap-in/$t: attempted == spf_attempt - aborts before the hook, per N" \
-			"$(fd lockless_attempted)" $(( $(kd spf_attempt) - $(kd $PRE) ))
-		fl_check_eq "swap-in/$t: aborted == spf_abort - aborts before the hook, per N" \
-			"$(fd lockless_aborted)" $(( $(kd spf_abort) - $(kd $PRE) ))
+	pc=$(cat /proc/sys/vm/page-cluster)
+	echo 0 >/proc/sys/vm/page-cluster
+	for m in swap-in:1:-:2 swap-nopage:2:1:3; do
+		IFS=: read -r mode sw np at <<EOF
+$m
+EOF
+		for t in $TIERS; do
+			o=/out/$mode-$t
+			rec $t $o.1 provoke $mode $N
+			r1=$?
+			rec $t $o.2 provoke $mode $((2 * N))
+			r2=$?
+			fl_check_eq "$mode/$t: both recordings exit 0" "$r1 $r2" "0 0"
+			kd() { echo $(( $(d $o.2.0 $o.2.1 "$@") - $(d $o.1.0 $o.1.1 "$@") )); }
+			fd() { echo $(( $(fl_raw $o.2.raw "$1") - $(fl_raw $o.1.raw "$1") )); }
+			echo "$mode/$t: per N: SPF_ATTEMPT_SWAP +$(kd SPF_ATTEMPT_SWAP)," \
+				"SPF_ABORT_SWAP_NOPAGE +$(kd SPF_ABORT_SWAP_NOPAGE), spf_abort +$(kd spf_abort);" \
+				"faultline attempted +$(fd lockless_attempted), aborted +$(fd lockless_aborted)"
+			fl_check_eq "$mode/$t: SPF_ATTEMPT_SWAP moved by ${sw}N" "$(kd SPF_ATTEMPT_SWAP)" $((sw * N))
+			[ "$np" = - ] ||
+				fl_check_eq "$mode/$t: SPF_ABORT_SWAP_NOPAGE moved by ${np}N" \
+					"$(kd SPF_ABORT_SWAP_NOPAGE)" $((np * N))
+			[ $t = tracepoint ] && continue
+			fl_check_eq "$mode/$t: faultline attempted, per N" "$(fd lockless_attempted)" $((at * N))
+			[ "$np" = - ] ||
+				fl_check_ge "$mode/$t: faultline aborted, per N" "$(fd lockless_aborted)" $((np * N))
+			fl_check_eq "$mode/$t: attempted == spf_attempt - aborts before the hook, per N" \
+				"$(fd lockless_attempted)" $(( $(kd spf_attempt) - $(kd $PRE) ))
+			fl_check_eq "$mode/$t: aborted == spf_abort - aborts before the hook, per N" \
+				"$(fd lockless_aborted)" $(( $(kd spf_abort) - $(kd $PRE) ))
+		done
 	done
+	echo "$pc" >/proc/sys/vm/page-cluster
 	swapoff /dev/loop0
 	losetup -d /dev/loop0
 else

@@ -133,6 +133,9 @@
 #include <linux/kernel-page-flags.h>
 #include <linux/userfaultfd.h>
 
+static void die(const char *what);
+static int pin_cpu(long cpu);
+
 static sigjmp_buf jb;
 static volatile unsigned long segv;
 
@@ -226,12 +229,9 @@ static int writeback_wait(const char *p, unsigned long n, unsigned long ps)
 static int drain_every_cpu(char *page, unsigned long ps)
 {
 	long cpu, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	cpu_set_t one;
 
 	for (cpu = ncpu - 1; cpu >= 0; cpu--) {
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		if (sched_setaffinity(0, sizeof(one), &one) || madvise(page, ps, MADV_COLD)) {
+		if (pin_cpu(cpu) || madvise(page, ps, MADV_COLD)) {
 			fprintf(stderr, "provoke: drain on CPU %ld: %s\n", cpu, strerror(errno));
 			return -1;
 		}
@@ -282,7 +282,6 @@ static void *uffd_thread(void *arg)
 	return NULL;
 }
 
-static void die(const char *what);
 
 /* register [start, start + len) for missing pages; a thread serves want */
 static void uffd_start(char *start, unsigned long len, unsigned long want,
@@ -354,6 +353,44 @@ static void die(const char *what)
 {
 	fprintf(stderr, "provoke: %s: %s\n", what, strerror(errno));
 	exit(1);
+}
+
+static int pin_cpu(long cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return sched_setaffinity(0, sizeof(one), &one);
+}
+
+#define PMD_SPAN (2UL << 20)
+
+/*
+ * COUNT page tables' worth of private anonymous memory, aligned to 2 MiB,
+ * base pages only (a huge PMD would leave no PTE fault to abort).
+ */
+static char *tables_map(unsigned long count)
+{
+	char *raw = mmap(NULL, (count + 1) * PMD_SPAN, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	char *p;
+
+	if (raw == MAP_FAILED)
+		die("mmap");
+	p = (char *)(((unsigned long)raw + PMD_SPAN - 1) & ~(PMD_SPAN - 1));
+	if (madvise(p, count * PMD_SPAN, MADV_NOHUGEPAGE))
+		die("madvise(MADV_NOHUGEPAGE)");
+	return p;
+}
+
+/* modes that put a first page and N more in one page table */
+static int fits_one_table(const char *mode, unsigned long n, unsigned long ps)
+{
+	if ((n + 1) * ps <= PMD_SPAN)
+		return 1;
+	fprintf(stderr, "provoke: %s: %lu pages do not fit one page table\n", mode, n);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -472,22 +509,11 @@ int main(int argc, char **argv)
 		if (uf && uffd_join(th))
 			return 1;
 	} else if (!strcmp(mode, "uffd-anon")) {
-		const unsigned long pmd = 2UL << 20;
 		pthread_t th;
-		char *raw;
 
-		if ((n + 1) * ps > pmd) {
-			fprintf(stderr, "provoke: uffd-anon: %lu pages do not fit one page table\n", n);
+		if (!fits_one_table(mode, n, ps))
 			return 2;
-		}
-		raw = mmap(NULL, 2 * pmd, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (raw == MAP_FAILED)
-			die("mmap");
-		p = (char *)(((unsigned long)raw + pmd - 1) & ~(pmd - 1));
-		/* base pages: a huge PMD would leave no PTE fault to abort */
-		if (madvise(p, pmd, MADV_NOHUGEPAGE))
-			die("madvise(MADV_NOHUGEPAGE)");
+		p = tables_map(1);
 		p[0] = 1;
 		uffd_start(p + ps, n * ps, n, ps, &th);
 		m0 = minflt();
@@ -497,21 +523,16 @@ int main(int argc, char **argv)
 		if (uffd_join(th))
 			return 1;
 	} else if (!strcmp(mode, "race-writer")) {
-		const unsigned long pmd = 2UL << 20, per = pmd / ps;
+		const unsigned long pmd = PMD_SPAN, per = pmd / ps;
 		unsigned long tables = (n + per - 2) / (per - 1), k;
 		pthread_t th;
-		char *raw, *pg;
+		char *pg;
 
-		cpu_set_t one;
-
-		CPU_ZERO(&one);
-		CPU_SET(0, &one);
-		if (sched_setaffinity(0, sizeof(one), &one))
+		if (pin_cpu(0))
 			die("sched_setaffinity(CPU 0)");
-		raw = mmap(NULL, (tables + 1) * pmd, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		p = tables_map(tables);
 		pg = mmap(NULL, RACE_LEN + 2 * ps, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (raw == MAP_FAILED || pg == MAP_FAILED)
+		if (pg == MAP_FAILED)
 			die("mmap");
 		/* the writer's range between two PROT_NONE pages (never merged),
 		 * populated: its walk has PTEs to change, and cond_resched()s */
@@ -519,9 +540,6 @@ int main(int argc, char **argv)
 		    madvise(pg + ps, RACE_LEN, MADV_NOHUGEPAGE))
 			die("mprotect");
 		memset(pg + ps, 1, RACE_LEN);
-		p = (char *)(((unsigned long)raw + pmd - 1) & ~(pmd - 1));
-		if (madvise(p, tables * pmd, MADV_NOHUGEPAGE))
-			die("madvise(MADV_NOHUGEPAGE)");
 		for (k = 0; k < tables; k++)
 			p[k * pmd] = 1;
 		errno = pthread_create(&th, NULL, race_thread, pg + ps);
@@ -541,26 +559,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "provoke race-writer: %lu mprotect() calls beside the faults\n",
 			race_calls);
 	} else if (!strcmp(mode, "swap-in") || !strcmp(mode, "swap-nopage")) {
-		const unsigned long pmd = 2UL << 20;
 		int nopage = !strcmp(mode, "swap-nopage");
-		cpu_set_t one;
-		char *raw;
 
-		if ((n + 1) * ps > pmd) {
-			fprintf(stderr, "provoke: %s: %lu pages do not fit one page table\n", mode, n);
+		if (!fits_one_table(mode, n, ps))
 			return 2;
-		}
-		CPU_ZERO(&one);
-		CPU_SET(0, &one);
-		if (sched_setaffinity(0, sizeof(one), &one))
+		if (pin_cpu(0))
 			die("sched_setaffinity(CPU 0)");
-		raw = mmap(NULL, 2 * pmd, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (raw == MAP_FAILED)
-			die("mmap");
-		p = (char *)(((unsigned long)raw + pmd - 1) & ~(pmd - 1));
-		if (madvise(p, pmd, MADV_NOHUGEPAGE))
-			die("madvise(MADV_NOHUGEPAGE)");
+		p = tables_map(1);
 		for (i = 0; i <= n; i++)
 			p[i * ps] = 1;
 		if (swap_out(mode, p + ps, n, ps))

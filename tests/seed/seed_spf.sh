@@ -104,6 +104,27 @@ done
 echo "== provoked aborts (N and 2N, with a second thread alive)"
 export PROVOKE_SECOND_THREAD=1
 N=40
+# pair MODE T: provoke MODE N, then 2N, each under its own recording (o set)
+pair() {
+	local r1 r2
+	o=/out/$1-$2
+	rec $2 $o.1 provoke $1 $N
+	r1=$?
+	rec $2 $o.2 provoke $1 $((2 * N))
+	r2=$?
+	fl_check_eq "$1/$2: both recordings exit 0" "$r1 $r2" "0 0"
+}
+# the per-N difference: kernel counters (2N run) - (N run), each over its
+# own window; faultline's raw figures likewise
+kd() { echo $(( $(d $o.2.0 $o.2.1 "$@") - $(d $o.1.0 $o.1.1 "$@") )); }
+fd() { echo $(( $(fl_raw $o.2.raw "$1") - $(fl_raw $o.1.raw "$1") )); }
+# identities LABEL: the two identities of the header, per N
+identities() {
+	fl_check_eq "$1: attempted == spf_attempt - aborts before the hook, per N" \
+		"$(fd lockless_attempted)" $(( $(kd spf_attempt) - $(kd $PRE) ))
+	fl_check_eq "$1: aborted == spf_abort - aborts before the hook, per N" \
+		"$(fd lockless_aborted)" $(( $(kd spf_abort) - $(kd $PRE) ))
+}
 for m in unmapped:SPF_ABORT_UNMAPPED:0:N protnone:SPF_ABORT_ACCESS_ERROR:0:N \
 	 vdso-retry:SPF_ABORT_NO_SPECULATE:0:0 stack-grow:SPF_ABORT_UNMAPPED:0:0 \
 	 fresh-vma:SPF_ABORT_ANON_VMA+SPF_ABORT_PMD+SPF_ABORT_PUD:N:0 \
@@ -112,15 +133,7 @@ for m in unmapped:SPF_ABORT_UNMAPPED:0:N protnone:SPF_ABORT_ACCESS_ERROR:0:N \
 $m
 EOF
 	for t in $TIERS; do
-		o=/out/$mode-$t
-		rec $t $o.1 provoke $mode $N
-		r1=$?
-		rec $t $o.2 provoke $mode $((2 * N))
-		r2=$?
-		fl_check_eq "$mode/$t: both recordings exit 0" "$r1 $r2" "0 0"
-		# kernel: (2N run) - (N run), each over its own window
-		kd() { echo $(( $(d $o.2.0 $o.2.1 "$@") - $(d $o.1.0 $o.1.1 "$@") )); }
-		fd() { echo $(( $(fl_raw $o.2.raw "$1") - $(fl_raw $o.1.raw "$1") )); }
+		pair $mode $t
 		want() { case $1 in N) echo $N ;; *) echo "$1" ;; esac; }
 		fl_check_eq "$mode/$t: $ctr moved by N" "$(kd $(echo "$ctr" | tr + ' '))" $N
 		# the tracepoint tier has no handle_mm_fault or SPF entry hook:
@@ -140,10 +153,7 @@ EOF
 		amb=$(( $(kd spf_abort) - $(kd $PRE) - mine ))
 		fl_check_eq "$mode/$t: faultline aborted, per N (+ $amb the mode does not make)" \
 			"$(fd lockless_aborted)" $(( $(want $wll) + amb ))
-		fl_check_eq "$mode/$t: attempted == spf_attempt - aborts before the hook, per N" \
-			"$(fd lockless_attempted)" $(( $(kd spf_attempt) - $(kd $PRE) ))
-		fl_check_eq "$mode/$t: aborted == spf_abort - aborts before the hook, per N" \
-			"$(fd lockless_aborted)" $(( $(kd spf_abort) - $(kd $PRE) ))
+		identities $mode/$t
 	done
 done
 
@@ -196,14 +206,7 @@ if dd if=/dev/zero of=/tmp/swap.img bs=1M count=16 2>/dev/null &&
 $m
 EOF
 		for t in $TIERS; do
-			o=/out/$mode-$t
-			rec $t $o.1 provoke $mode $N
-			r1=$?
-			rec $t $o.2 provoke $mode $((2 * N))
-			r2=$?
-			fl_check_eq "$mode/$t: both recordings exit 0" "$r1 $r2" "0 0"
-			kd() { echo $(( $(d $o.2.0 $o.2.1 "$@") - $(d $o.1.0 $o.1.1 "$@") )); }
-			fd() { echo $(( $(fl_raw $o.2.raw "$1") - $(fl_raw $o.1.raw "$1") )); }
+			pair $mode $t
 			echo "$mode/$t: per N: SPF_ATTEMPT_SWAP +$(kd SPF_ATTEMPT_SWAP)," \
 				"SPF_ABORT_SWAP_NOPAGE +$(kd SPF_ABORT_SWAP_NOPAGE), spf_abort +$(kd spf_abort);" \
 				"faultline attempted +$(fd lockless_attempted), aborted +$(fd lockless_aborted)"
@@ -215,10 +218,7 @@ EOF
 			fl_check_eq "$mode/$t: faultline attempted, per N" "$(fd lockless_attempted)" $((at * N))
 			[ "$np" = - ] ||
 				fl_check_ge "$mode/$t: faultline aborted, per N" "$(fd lockless_aborted)" $((np * N))
-			fl_check_eq "$mode/$t: attempted == spf_attempt - aborts before the hook, per N" \
-				"$(fd lockless_attempted)" $(( $(kd spf_attempt) - $(kd $PRE) ))
-			fl_check_eq "$mode/$t: aborted == spf_abort - aborts before the hook, per N" \
-				"$(fd lockless_aborted)" $(( $(kd spf_abort) - $(kd $PRE) ))
+			identities $mode/$t
 		done
 	done
 	echo "$pc" >/proc/sys/vm/page-cluster

@@ -73,5 +73,18 @@ if echo "$callers" | grep -qE '^(rwsem_down|down_|__down|_raw_spin|queued_|nativ
 then fl_fail "lock internals or unresolved frames named as callers: '$(echo $callers)'"
 else fl_pass "no lock internals or unresolved frames among the callers"; fi
 fl_check_eq "faults whose phases exceed their latency (overrun)" "$(kv phases.overrun)" 0
-fl_check_ge "faults with phase accounting" "$(kv phases.faults)" $((T * P * R))
+# every fault the backend timed has phase accounting, and no more, short
+# only by what was reported lost: on 7.3 a preempted phases program's
+# skipped run (bpf_lost.phases; CI 2026-12-06: 10050 of 10767 timed with
+# 991 lost, the old ">= T*P*R" failed), and the backend's own lost fault
+# ends (bpf_lost.fault_ends) leave its count short instead
+timed=$(kv faults_timed) fe=$(kv bpf_lost.fault_ends) lp=$(kv bpf_lost.phases)
+if fl_isnum "$timed" && fl_isnum "$fe" && fl_isnum "$lp"; then
+	fl_check_ge "faults timed (+ lost fault ends) vs the $((T * P * R)) churn makes" \
+		$((timed + fe)) $((T * P * R))
+	fl_check_lost_only "faults with phase accounting" "$(kv phases.faults)" \
+		$((timed + fe)) $((lp + fe))
+else
+	fl_fail "faults_timed, bpf_lost.fault_ends, bpf_lost.phases: not numbers ('$timed' '$fe' '$lp')"
+fi
 fl_done

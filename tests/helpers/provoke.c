@@ -146,19 +146,26 @@ static void on_segv(int sig)
 	siglongjmp(jb, 1);
 }
 
+/* the /proc/self/pagemap entry (FD) of the page at P; 0 if unreadable */
+static unsigned long long pagemap_entry(int fd, const char *p, unsigned long ps)
+{
+	unsigned long long e;
+
+	if (pread(fd, &e, sizeof(e), (unsigned long)p / ps * sizeof(e)) != sizeof(e))
+		return 0;
+	return e;
+}
+
 /* how many of the N pages from P on are swapped out: pagemap bit 62 */
 static unsigned long swapped(const char *p, unsigned long n, unsigned long ps)
 {
 	unsigned long i, k = 0;
-	unsigned long long e;
 	int fd = open("/proc/self/pagemap", O_RDONLY);
 
 	if (fd < 0)
 		return 0;
 	for (i = 0; i < n; i++)
-		if (pread(fd, &e, sizeof(e), ((unsigned long)p + i * ps) / ps * sizeof(e)) ==
-		    sizeof(e) && (e >> 62 & 1))
-			k++;
+		k += pagemap_entry(fd, p + i * ps, ps) >> 62 & 1;
 	close(fd);
 	return k;
 }
@@ -197,14 +204,17 @@ static int writeback_wait(const char *p, unsigned long n, unsigned long ps)
 		for (i = 0, busy = 0; i < n; i++) {
 			unsigned long pfn;
 
-			if (pread(pm, &e, sizeof(e), ((unsigned long)p + i * ps) / ps * sizeof(e)) !=
-			    sizeof(e) || !(e >> 63 & 1) || !(pfn = e & ((1ULL << 55) - 1)) ||
+			e = pagemap_entry(pm, p + i * ps, ps);
+			if (!(e >> 63 & 1) || !(pfn = e & ((1ULL << 55) - 1)) ||
 			    pread(kf, &f, sizeof(f), pfn * sizeof(f)) != sizeof(f))
 				break;
 			busy += f >> KPF_WRITEBACK & 1;
 		}
-		if (i < n)
+		if (i < n) {
+			/* a page not present or its flags unreadable: no answer */
+			busy = n;
 			break;
+		}
 		if (!busy)
 			break;
 		usleep(10000);
@@ -281,7 +291,6 @@ static void *uffd_thread(void *arg)
 	}
 	return NULL;
 }
-
 
 /* register [start, start + len) for missing pages; a thread serves want */
 static void uffd_start(char *start, unsigned long len, unsigned long want,
@@ -407,7 +416,7 @@ int main(int argc, char **argv)
 	ps = sysconf(_SC_PAGESIZE);
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: provoke vdso-retry|unmapped|protnone|fresh-vma|stack-grow|uffd-stack|uffd-anon|race-writer|mincore N | provoke touch N FIFO\n");
+		fprintf(stderr, "usage: provoke vdso-retry|unmapped|protnone|fresh-vma|stack-grow|uffd-stack|uffd-anon|race-writer|swap-in|swap-nopage|mincore N | provoke touch N FIFO\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -523,7 +532,7 @@ int main(int argc, char **argv)
 		if (uffd_join(th))
 			return 1;
 	} else if (!strcmp(mode, "race-writer")) {
-		const unsigned long pmd = PMD_SPAN, per = pmd / ps;
+		const unsigned long per = PMD_SPAN / ps;
 		unsigned long tables = (n + per - 2) / (per - 1), k;
 		pthread_t th;
 		char *pg;
@@ -541,7 +550,7 @@ int main(int argc, char **argv)
 			die("mprotect");
 		memset(pg + ps, 1, RACE_LEN);
 		for (k = 0; k < tables; k++)
-			p[k * pmd] = 1;
+			p[k * PMD_SPAN] = 1;
 		errno = pthread_create(&th, NULL, race_thread, pg + ps);
 		if (errno)
 			die("pthread_create");

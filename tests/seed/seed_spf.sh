@@ -28,9 +28,9 @@
 # VM_FAULT_RETRY, mm/memory.c; or, where the new VMA is the first in its
 # 2 MiB and has no page table yet, it gives up earlier at the PMD: 1 or 2
 # of 40 in a run, as the addresses fall; the first in its 1 GiB, at the
-# PUD.  uffd-anon: anon_vma and page
-# table in place, do_anonymous_page gives up at userfaultfd_missing, and
-# the fault is resolved under mmap_lock.  The others give up before the
+# PUD.  uffd-anon: anon_vma and page table in place, do_anonymous_page
+# gives up at userfaultfd_missing, and the fault is resolved under
+# mmap_lock.  The others give up before the
 # hook.)
 # Booted by tests/check-seed on B only (a build-kernel DIR, -k).
 . /fl/lib.sh
@@ -62,6 +62,20 @@ rec() {	# rec T OUT CMD...: vmstat around one recording; OUT.{0,1,snap,raw,txt}
 	faultline report --raw "$o.snap" >"$o.raw" 2>&1
 	return $rc
 }
+# deltas O: the spf counters that moved over recording O
+deltas() { paste $1.0 $1.1 | awk '$4 != $2 { printf "  %s +%d\n", $1, $4 - $2 }'; }
+
+# identities LABEL K F [SUFFIX]: the header's two identities, K COUNTER...
+# the kernel's figure and F NAME faultline's, over one recording (kw, fw)
+# or per N (kd, fd); o names the recording
+identities() {
+	fl_check_eq "$1: attempted == spf_attempt - aborts before the hook$4" \
+		"$($3 lockless_attempted)" $(( $($2 spf_attempt) - $($2 $PRE) ))
+	fl_check_eq "$1: aborted == spf_abort - aborts before the hook$4" \
+		"$($3 lockless_aborted)" $(( $($2 spf_abort) - $($2 $PRE) ))
+}
+kw() { d $o.0 $o.1 "$@"; }
+fw() { fl_raw $o.raw "$1"; }
 
 TIERS="fentry kprobe tracepoint"
 if [ -f /fl/faultline.ko ]; then
@@ -81,7 +95,7 @@ for t in $TIERS; do
 	echo "$t: kernel spf_attempt $att, spf_abort $ab (before the hook $pre);" \
 		"faultline attempted $(fl_raw $o.raw lockless_attempted), succeeded $(fl_raw $o.raw lockless_succeeded)," \
 		"aborted $(fl_raw $o.raw lockless_aborted), not attempted $(fl_raw $o.raw lockless_not_attempted)"
-	paste $o.0 $o.1 | awk '$4 != $2 { printf "  %s +%d\n", $1, $4 - $2 }'
+	deltas $o
 	fl_check_ge "$t: the kernel tried SPF for most of the 16384 faults" "$att" 16000
 	if [ $t = tracepoint ]; then
 		# no hook on the SPF entry point: unavailable, with the reason
@@ -93,10 +107,7 @@ for t in $TIERS; do
 		done
 		continue
 	fi
-	fl_check_eq "$t: attempted == spf_attempt - aborts before the hook" \
-		"$(fl_raw $o.raw lockless_attempted)" $((att - pre))
-	fl_check_eq "$t: aborted == spf_abort - aborts before the hook" \
-		"$(fl_raw $o.raw lockless_aborted)" $((ab - pre))
+	identities $t kw fw
 	fl_check_eq "$t: succeeded == spf_attempt - spf_abort" \
 		"$(fl_raw $o.raw lockless_succeeded)" $((att - ab))
 done
@@ -118,13 +129,6 @@ pair() {
 # own window; faultline's raw figures likewise
 kd() { echo $(( $(d $o.2.0 $o.2.1 "$@") - $(d $o.1.0 $o.1.1 "$@") )); }
 fd() { echo $(( $(fl_raw $o.2.raw "$1") - $(fl_raw $o.1.raw "$1") )); }
-# identities LABEL: the two identities of the header, per N
-identities() {
-	fl_check_eq "$1: attempted == spf_attempt - aborts before the hook, per N" \
-		"$(fd lockless_attempted)" $(( $(kd spf_attempt) - $(kd $PRE) ))
-	fl_check_eq "$1: aborted == spf_abort - aborts before the hook, per N" \
-		"$(fd lockless_aborted)" $(( $(kd spf_abort) - $(kd $PRE) ))
-}
 for m in unmapped:SPF_ABORT_UNMAPPED:0:N protnone:SPF_ABORT_ACCESS_ERROR:0:N \
 	 vdso-retry:SPF_ABORT_NO_SPECULATE:0:0 stack-grow:SPF_ABORT_UNMAPPED:0:0 \
 	 fresh-vma:SPF_ABORT_ANON_VMA+SPF_ABORT_PMD+SPF_ABORT_PUD:N:0 \
@@ -153,7 +157,7 @@ EOF
 		amb=$(( $(kd spf_abort) - $(kd $PRE) - mine ))
 		fl_check_eq "$mode/$t: faultline aborted, per N (+ $amb the mode does not make)" \
 			"$(fd lockless_aborted)" $(( $(want $wll) + amb ))
-		identities $mode/$t
+		identities $mode/$t kd fd ", per N"
 	done
 done
 
@@ -170,14 +174,9 @@ for t in $TIERS; do
 	o=/out/race-writer-$t
 	rec $t $o provoke race-writer 2000
 	fl_check_eq "race-writer/$t: record exit status" "$?" 0
-	paste $o.0 $o.1 | awk '$4 != $2 { printf "  %s +%d\n", $1, $4 - $2 }'
+	deltas $o
 	raced=$(( ${raced:-0} + $(d $o.0 $o.1 $RACE) ))
-	[ $t = tracepoint ] && continue
-	att=$(d $o.0 $o.1 spf_attempt) ab=$(d $o.0 $o.1 spf_abort) pre=$(d $o.0 $o.1 $PRE)
-	fl_check_eq "race-writer/$t: attempted == spf_attempt - aborts before the hook" \
-		"$(fl_raw $o.raw lockless_attempted)" $((att - pre))
-	fl_check_eq "race-writer/$t: aborted == spf_abort - aborts before the hook" \
-		"$(fl_raw $o.raw lockless_aborted)" $((ab - pre))
+	[ $t = tracepoint ] || identities race-writer/$t kw fw
 done
 fl_check_ge "race-writer: the racing aborts ($RACE) over the $(echo $TIERS | wc -w) recordings" "${raced:-0}" 1
 # Swapped-out pages read back (provoke swap-in, swap-nopage): swap on a
@@ -218,7 +217,7 @@ EOF
 			fl_check_eq "$mode/$t: faultline attempted, per N" "$(fd lockless_attempted)" $((at * N))
 			[ "$np" = - ] ||
 				fl_check_ge "$mode/$t: faultline aborted, per N" "$(fd lockless_aborted)" $((np * N))
-			identities $mode/$t
+			identities $mode/$t kd fd ", per N"
 		done
 	done
 	echo "$pc" >/proc/sys/vm/page-cluster

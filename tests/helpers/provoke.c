@@ -68,6 +68,31 @@
  *                  _VMA_COPY, _PTE_MAP_LOCK_SEQ1/_SEQ2) and is redone under
  *                  mmap_lock.  How many is the scheduler's choice: a race,
  *                  not a count; the faults are N.
+ *   ptl-holder N   N write faults on fresh pages of one page table (its
+ *                  anon_vma and table in place: its first page written
+ *                  first; after each 511 faults the pages are zapped with
+ *                  MADV_DONTNEED and written again) on the first CPU, while
+ *                  a second thread on the second CPU keeps calling
+ *                  mincore() over the table's 2 MiB: each call walks the
+ *                  table holding its page table lock (mincore_pte_range),
+ *                  under mmap_lock for read, which leaves the sequence
+ *                  count alone.  A speculative fault that finds the lock
+ *                  taken gives up (SPF_ABORT_PTE_MAP_LOCK_PTL: pte_map_lock
+ *                  only trylocks) and is redone under mmap_lock.  How many
+ *                  is a race (the vCPUs' interleaving), not a count; the
+ *                  faults are N.  Needs two CPUs (exit 2 otherwise).
+ *   migrate-race N reads over 511 populated pages of one page table, pass
+ *                  after pass, on the first CPU, while a second thread on
+ *                  the second CPU moves them between NUMA nodes 0 and 1
+ *                  (move_pages(2)) N times.  A page under migration is mapped by a
+ *                  migration entry: a read then faults, reaches do_swap_page,
+ *                  which the SPF series enters speculatively and leaves at
+ *                  the non-swap entry (SPF_ABORT_NON_SWAP_ENTRY), to wait
+ *                  for the migration under mmap_lock.  The reads that fault
+ *                  are the race's (the unmap's TLB-flush IPI hands the
+ *                  first CPU the turn while the entries are in place), not
+ *                  a count.  Needs two CPUs and two nodes (exit 2
+ *                  otherwise).
  *   swap-in N      N read faults on pages swapped out a moment before:
  *                  N pages of one page table written on the first CPU,
  *                  then madvise(MADV_PAGEOUT) (its lru_add_drain drains
@@ -131,6 +156,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <linux/kernel-page-flags.h>
+#include <linux/mempolicy.h>
 #include <linux/userfaultfd.h>
 
 static void die(const char *what);
@@ -328,6 +354,7 @@ static volatile int race_stop;
 static unsigned long race_calls;
 
 #define RACE_LEN (16UL << 20)
+#define PMD_SPAN (2UL << 20)
 
 /* race-writer's second thread: mmap_lock write holds until told to stop */
 static void *race_thread(void *arg)
@@ -338,6 +365,56 @@ static void *race_thread(void *arg)
 		mprotect(pg, RACE_LEN, PROT_READ);
 		mprotect(pg, RACE_LEN, PROT_READ | PROT_WRITE);
 		race_calls += 2;
+	}
+	return NULL;
+}
+
+static volatile unsigned long holder_calls;
+static volatile int holder_unpinned;
+
+/* ptl-holder's second thread: mincore() walks of one table, on CPU 1 */
+static void *holder_thread(void *arg)
+{
+	static unsigned char vec[PMD_SPAN / 4096];	/* x86: 4 KiB pages */
+	char *table = arg;
+
+	if (pin_cpu(1)) {
+		holder_unpinned = 1;
+		return NULL;
+	}
+	while (!race_stop) {
+		mincore(table, PMD_SPAN, vec);
+		holder_calls++;
+	}
+	return NULL;
+}
+
+#define MIGRATE_PAGES 511
+static void *migrate_page[MIGRATE_PAGES];
+static volatile long migrate_err;
+
+/* migrate-race's second thread: the pages to node 1 and back, on CPU 1 */
+static void *migrate_thread(void *arg)
+{
+	static int node[MIGRATE_PAGES], status[MIGRATE_PAGES];
+	int to = 1, i;
+
+	(void)arg;
+	if (pin_cpu(1)) {
+		holder_unpinned = 1;
+		return NULL;
+	}
+	while (!race_stop) {
+		for (i = 0; i < MIGRATE_PAGES; i++)
+			node[i] = to;
+		/* > 0: pages left where they were (busy): the next call's */
+		if (syscall(SYS_move_pages, 0, MIGRATE_PAGES, migrate_page, node, status,
+			    MPOL_MF_MOVE) < 0) {
+			migrate_err = errno;
+			return NULL;
+		}
+		holder_calls++;
+		to ^= 1;
 	}
 	return NULL;
 }
@@ -372,8 +449,6 @@ static int pin_cpu(long cpu)
 	CPU_SET(cpu, &one);
 	return sched_setaffinity(0, sizeof(one), &one);
 }
-
-#define PMD_SPAN (2UL << 20)
 
 /*
  * COUNT page tables' worth of private anonymous memory, aligned to 2 MiB,
@@ -416,7 +491,7 @@ int main(int argc, char **argv)
 	ps = sysconf(_SC_PAGESIZE);
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: provoke vdso-retry|unmapped|protnone|fresh-vma|stack-grow|uffd-stack|uffd-anon|race-writer|swap-in|swap-nopage|mincore N | provoke touch N FIFO\n");
+		fprintf(stderr, "usage: provoke vdso-retry|unmapped|protnone|fresh-vma|stack-grow|uffd-stack|uffd-anon|race-writer|ptl-holder|migrate-race|swap-in|swap-nopage|mincore N | provoke touch N FIFO\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -567,6 +642,70 @@ int main(int argc, char **argv)
 		pthread_join(th, NULL);
 		fprintf(stderr, "provoke race-writer: %lu mprotect() calls beside the faults\n",
 			race_calls);
+	} else if (!strcmp(mode, "ptl-holder")) {
+		const unsigned long per = PMD_SPAN / ps - 1;
+		pthread_t th;
+
+		p = tables_map(1);
+		p[0] = 1;
+		if (pin_cpu(0))
+			die("sched_setaffinity(CPU 0)");
+		errno = pthread_create(&th, NULL, holder_thread, p);
+		if (errno)
+			die("pthread_create");
+		while (!holder_calls && !holder_unpinned)
+			sched_yield();
+		if (holder_unpinned) {
+			fprintf(stderr, "provoke: ptl-holder: no CPU 1 for the holder\n");
+			return 2;
+		}
+		m0 = minflt();
+		for (i = 0; i < n; i++) {
+			if (i && !(i % per) && madvise(p + ps, per * ps, MADV_DONTNEED))
+				die("madvise(MADV_DONTNEED)");
+			p[(1 + i % per) * ps] = 1;
+		}
+		m1 = minflt();
+		race_stop = 1;
+		pthread_join(th, NULL);
+		fprintf(stderr, "provoke ptl-holder: %lu mincore() walks beside the faults\n",
+			holder_calls);
+	} else if (!strcmp(mode, "migrate-race")) {
+		pthread_t th;
+		unsigned long k;
+
+		if (pin_cpu(0))
+			die("sched_setaffinity(CPU 0)");
+		p = tables_map(1);
+		for (k = 0; k <= MIGRATE_PAGES; k++)
+			p[k * ps] = 1;
+		for (k = 0; k < MIGRATE_PAGES; k++)
+			migrate_page[k] = p + (k + 1) * ps;
+		errno = pthread_create(&th, NULL, migrate_thread, NULL);
+		if (errno)
+			die("pthread_create");
+		while (!holder_calls && !holder_unpinned && !migrate_err)
+			sched_yield();
+		if (holder_unpinned || migrate_err) {
+			pthread_join(th, NULL);
+			fprintf(stderr, "provoke: migrate-race: %s%s\n", holder_unpinned ?
+				"no CPU 1 for the mover" : "move_pages to node 1: ",
+				holder_unpinned ? "" : strerror(migrate_err));
+			return 2;
+		}
+		m0 = minflt();
+		for (i = 0; holder_calls < n && !migrate_err; i++)
+			for (k = 1; k <= MIGRATE_PAGES; k++)
+				sink = p[k * ps];
+		m1 = minflt();
+		race_stop = 1;
+		pthread_join(th, NULL);
+		if (migrate_err) {
+			errno = migrate_err;
+			die("move_pages");
+		}
+		fprintf(stderr, "provoke migrate-race: %lu passes of reads beside %lu move_pages() calls\n",
+			i, holder_calls);
 	} else if (!strcmp(mode, "swap-in") || !strcmp(mode, "swap-nopage")) {
 		int nopage = !strcmp(mode, "swap-nopage");
 

@@ -161,24 +161,43 @@ EOF
 	done
 done
 
-# A writer racing the faults (provoke race-writer): the aborts before the
-# hook that only a concurrent mmap_lock writer causes (the sequence count
-# odd at the start, or moved while the VMA was copied) and the ones inside
-# it (moved before the PTE lock): how many is a race (1 to 3 a recording
-# of 2000 faults under TCG, some recordings none), so the check is that
-# they happen over the four recordings, and that faultline's figures keep
-# the identities above in their presence, exactly, in each.
-RACE="SPF_ABORT_ODD SPF_ABORT_VMA_COPY SPF_ABORT_PTE_MAP_LOCK_SEQ1 SPF_ABORT_PTE_MAP_LOCK_SEQ2"
-echo "== a racing writer (provoke race-writer 2000)"
-for t in $TIERS; do
-	o=/out/race-writer-$t
-	rec $t $o provoke race-writer 2000
-	fl_check_eq "race-writer/$t: record exit status" "$?" 0
-	deltas $o
-	raced=$(( ${raced:-0} + $(d $o.0 $o.1 $RACE) ))
-	[ $t = tracepoint ] || identities race-writer/$t kw fw
-done
-fl_check_ge "race-writer: the racing aborts ($RACE) over the $(echo $TIERS | wc -w) recordings" "${raced:-0}" 1
+# Races (provoke race-writer, ptl-holder): aborts that only a concurrent
+# thread causes, how many being the vCPUs' interleaving (some recordings
+# none), so the check is that they happen over the four recordings, and
+# that faultline's figures keep the identities above in their presence,
+# exactly, in each.
+#   race-writer: an mmap_lock writer; the aborts before the hook (the
+#     sequence count odd at the start, or moved while the VMA was copied)
+#     and inside it (moved before the PTE lock): 1 to 3 a recording of 2000
+#     faults under TCG.
+#   ptl-holder: mincore() walks holding the faults' page table lock, under
+#     mmap_lock for read: the PTE lock's trylock fails inside the hook.
+#   migrate-race: reads of pages that move_pages() keeps moving between the
+#     box's two nodes (check-seed boots it with two): a read that meets a
+#     migration entry gives up in do_swap_page (SPF_ABORT_NON_SWAP_ENTRY),
+#     one that meets the PTE cleared for the unmap, in do_anonymous_page at
+#     the PTE lock the mover holds (_PTE_MAP_LOCK_PTL).
+# raced MODE N COUNTER...: four recordings of provoke MODE N
+raced() {
+	local mode=$1 n=$2 t sum=0
+	shift 2
+	echo "== $mode racing the faults (provoke $mode $n)"
+	for t in $TIERS; do
+		o=/out/$mode-$t
+		rec $t $o provoke $mode $n
+		fl_check_eq "$mode/$t: record exit status" "$?" 0
+		deltas $o
+		sum=$((sum + $(d $o.0 $o.1 "$@")))
+		[ $t = tracepoint ] || identities $mode/$t kw fw
+	done
+	fl_check_ge "$mode: the racing aborts ($*) over the $(echo $TIERS | wc -w) recordings" "$sum" 1
+}
+raced race-writer 2000 SPF_ABORT_ODD SPF_ABORT_VMA_COPY SPF_ABORT_PTE_MAP_LOCK_SEQ1 \
+	SPF_ABORT_PTE_MAP_LOCK_SEQ2
+raced ptl-holder 2000 SPF_ABORT_PTE_MAP_LOCK_PTL
+fl_check_eq "NUMA nodes for migrate-race (check-seed's --numa)" \
+	"$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)" 2
+raced migrate-race 20 SPF_ABORT_NON_SWAP_ENTRY
 # Swapped-out pages read back (provoke swap-in, swap-nopage): swap on a
 # loop device over a file in the box's tmpfs (no disk needed).  Every read
 # fault on a swap PTE enters do_swap_page speculatively (SPF_ATTEMPT_SWAP).

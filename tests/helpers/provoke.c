@@ -350,8 +350,12 @@ static int uffd_join(pthread_t th)
 	return 1;
 }
 
+/* the racing second thread (race-writer, ptl-holder, migrate-race): its
+ * calls; ptl-holder's and migrate-race's, on CPU 1, may fail to start */
 static volatile int race_stop;
-static unsigned long race_calls;
+static volatile unsigned long racer_calls;
+static volatile int racer_unpinned;
+static volatile long racer_err;
 
 #define RACE_LEN (16UL << 20)
 #define PMD_SPAN (2UL << 20)
@@ -364,13 +368,11 @@ static void *race_thread(void *arg)
 	while (!race_stop) {
 		mprotect(pg, RACE_LEN, PROT_READ);
 		mprotect(pg, RACE_LEN, PROT_READ | PROT_WRITE);
-		race_calls += 2;
+		racer_calls += 2;
 	}
 	return NULL;
 }
 
-static volatile unsigned long holder_calls;
-static volatile int holder_unpinned;
 
 /* ptl-holder's second thread: mincore() walks of one table, on CPU 1 */
 static void *holder_thread(void *arg)
@@ -379,19 +381,18 @@ static void *holder_thread(void *arg)
 	char *table = arg;
 
 	if (pin_cpu(1)) {
-		holder_unpinned = 1;
+		racer_unpinned = 1;
 		return NULL;
 	}
 	while (!race_stop) {
 		mincore(table, PMD_SPAN, vec);
-		holder_calls++;
+		racer_calls++;
 	}
 	return NULL;
 }
 
 #define MIGRATE_PAGES 511
 static void *migrate_page[MIGRATE_PAGES];
-static volatile long migrate_err;
 
 /* migrate-race's second thread: the pages to node 1 and back, on CPU 1 */
 static void *migrate_thread(void *arg)
@@ -401,7 +402,7 @@ static void *migrate_thread(void *arg)
 
 	(void)arg;
 	if (pin_cpu(1)) {
-		holder_unpinned = 1;
+		racer_unpinned = 1;
 		return NULL;
 	}
 	while (!race_stop) {
@@ -410,13 +411,42 @@ static void *migrate_thread(void *arg)
 		/* > 0: pages left where they were (busy): the next call's */
 		if (syscall(SYS_move_pages, 0, MIGRATE_PAGES, migrate_page, node, status,
 			    MPOL_MF_MOVE) < 0) {
-			migrate_err = errno;
+			racer_err = errno;
 			return NULL;
 		}
-		holder_calls++;
+		racer_calls++;
 		to ^= 1;
 	}
 	return NULL;
+}
+
+/*
+ * Start FN(ARG) as the second thread, this one pinned to CPU 0: 0 once it
+ * has made its first call, 2 (said why) when it could not.
+ */
+static int racer_start(const char *mode, void *(*fn)(void *), void *arg, pthread_t *th)
+{
+	if (pin_cpu(0))
+		die("sched_setaffinity(CPU 0)");
+	errno = pthread_create(th, NULL, fn, arg);
+	if (errno)
+		die("pthread_create");
+	while (!racer_calls && !racer_unpinned && !racer_err)
+		sched_yield();
+	if (!racer_unpinned && !racer_err)
+		return 0;
+	pthread_join(*th, NULL);
+	fprintf(stderr, "provoke: %s: %s\n", mode,
+		racer_unpinned ? "no CPU 1 for the second thread" : strerror(racer_err));
+	return 2;
+}
+
+/* stop the second thread; its calls (CALLS: what they were) on stderr */
+static void racer_stop(const char *mode, pthread_t th, const char *calls)
+{
+	race_stop = 1;
+	pthread_join(th, NULL);
+	fprintf(stderr, "provoke %s: %lu %s beside the faults\n", mode, racer_calls, calls);
 }
 
 static void *idle_thread(void *arg)
@@ -629,7 +659,7 @@ int main(int argc, char **argv)
 		errno = pthread_create(&th, NULL, race_thread, pg + ps);
 		if (errno)
 			die("pthread_create");
-		while (!race_calls)
+		while (!racer_calls)
 			sched_yield();
 		m0 = minflt();
 		for (i = 0, k = 0; i < n; k++)
@@ -638,27 +668,15 @@ int main(int argc, char **argv)
 				i++;
 			}
 		m1 = minflt();
-		race_stop = 1;
-		pthread_join(th, NULL);
-		fprintf(stderr, "provoke race-writer: %lu mprotect() calls beside the faults\n",
-			race_calls);
+		racer_stop(mode, th, "mprotect() calls");
 	} else if (!strcmp(mode, "ptl-holder")) {
 		const unsigned long per = PMD_SPAN / ps - 1;
 		pthread_t th;
 
 		p = tables_map(1);
 		p[0] = 1;
-		if (pin_cpu(0))
-			die("sched_setaffinity(CPU 0)");
-		errno = pthread_create(&th, NULL, holder_thread, p);
-		if (errno)
-			die("pthread_create");
-		while (!holder_calls && !holder_unpinned)
-			sched_yield();
-		if (holder_unpinned) {
-			fprintf(stderr, "provoke: ptl-holder: no CPU 1 for the holder\n");
+		if (racer_start(mode, holder_thread, p, &th))
 			return 2;
-		}
 		m0 = minflt();
 		for (i = 0; i < n; i++) {
 			if (i && !(i % per) && madvise(p + ps, per * ps, MADV_DONTNEED))
@@ -666,46 +684,28 @@ int main(int argc, char **argv)
 			p[(1 + i % per) * ps] = 1;
 		}
 		m1 = minflt();
-		race_stop = 1;
-		pthread_join(th, NULL);
-		fprintf(stderr, "provoke ptl-holder: %lu mincore() walks beside the faults\n",
-			holder_calls);
+		racer_stop(mode, th, "mincore() walks");
 	} else if (!strcmp(mode, "migrate-race")) {
 		pthread_t th;
 		unsigned long k;
 
-		if (pin_cpu(0))
-			die("sched_setaffinity(CPU 0)");
 		p = tables_map(1);
 		for (k = 0; k <= MIGRATE_PAGES; k++)
 			p[k * ps] = 1;
 		for (k = 0; k < MIGRATE_PAGES; k++)
 			migrate_page[k] = p + (k + 1) * ps;
-		errno = pthread_create(&th, NULL, migrate_thread, NULL);
-		if (errno)
-			die("pthread_create");
-		while (!holder_calls && !holder_unpinned && !migrate_err)
-			sched_yield();
-		if (holder_unpinned || migrate_err) {
-			pthread_join(th, NULL);
-			fprintf(stderr, "provoke: migrate-race: %s%s\n", holder_unpinned ?
-				"no CPU 1 for the mover" : "move_pages to node 1: ",
-				holder_unpinned ? "" : strerror(migrate_err));
+		if (racer_start(mode, migrate_thread, NULL, &th))
 			return 2;
-		}
 		m0 = minflt();
-		for (i = 0; holder_calls < n && !migrate_err; i++)
+		for (i = 0; racer_calls < n && !racer_err; i++)
 			for (k = 1; k <= MIGRATE_PAGES; k++)
 				sink = p[k * ps];
 		m1 = minflt();
-		race_stop = 1;
-		pthread_join(th, NULL);
-		if (migrate_err) {
-			errno = migrate_err;
+		racer_stop(mode, th, "move_pages() calls");
+		if (racer_err) {
+			errno = racer_err;
 			die("move_pages");
 		}
-		fprintf(stderr, "provoke migrate-race: %lu passes of reads beside %lu move_pages() calls\n",
-			i, holder_calls);
 	} else if (!strcmp(mode, "swap-in") || !strcmp(mode, "swap-nopage")) {
 		int nopage = !strcmp(mode, "swap-nopage");
 

@@ -68,6 +68,15 @@
  *                  _VMA_COPY, _PTE_MAP_LOCK_SEQ1/_SEQ2) and is redone under
  *                  mmap_lock.  How many is the scheduler's choice: a race,
  *                  not a count; the faults are N.
+ *   vma-race N     N read faults on fresh pages (page tables in place, as
+ *                  race-writer) on the first CPU, while a second thread on
+ *                  the second CPU mprotect()s one page of its own back and
+ *                  forth, taking mmap_lock for write over and over.  A vCPU
+ *                  switch that lands between a speculative fault's reading
+ *                  of the sequence count and its check after copying the
+ *                  VMA lets the writer move the count: SPF_ABORT_VMA_COPY;
+ *                  elsewhere in the fault, _ODD, _PTE_MAP_LOCK_SEQ1/_SEQ2.
+ *                  A race, not a count; the faults are N.  Needs two CPUs.
  *   ptl-holder N   N write faults on fresh pages of one page table (its
  *                  anon_vma and table in place: its first page written
  *                  first; after each 511 faults the pages are zapped with
@@ -373,6 +382,22 @@ static void *race_thread(void *arg)
 	return NULL;
 }
 
+/* vma-race's second thread: mprotect() of one page, on CPU 1 */
+static void *writer_thread(void *arg)
+{
+	char *pg = arg;
+
+	if (pin_cpu(1)) {
+		racer_unpinned = 1;
+		return NULL;
+	}
+	while (!race_stop) {
+		mprotect(pg, 4096, PROT_READ);
+		mprotect(pg, 4096, PROT_READ | PROT_WRITE);
+		racer_calls += 2;
+	}
+	return NULL;
+}
 
 /* ptl-holder's second thread: mincore() walks of one table, on CPU 1 */
 static void *holder_thread(void *arg)
@@ -521,7 +546,7 @@ int main(int argc, char **argv)
 	ps = sysconf(_SC_PAGESIZE);
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: provoke vdso-retry|unmapped|protnone|fresh-vma|stack-grow|uffd-stack|uffd-anon|race-writer|ptl-holder|migrate-race|swap-in|swap-nopage|mincore N | provoke touch N FIFO\n");
+		fprintf(stderr, "usage: provoke vdso-retry|unmapped|protnone|fresh-vma|stack-grow|uffd-stack|uffd-anon|race-writer|vma-race|ptl-holder|migrate-race|swap-in|swap-nopage|mincore N | provoke touch N FIFO\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -665,6 +690,28 @@ int main(int argc, char **argv)
 		for (i = 0, k = 0; i < n; k++)
 			if (k % per) {
 				p[k * ps] = 1;
+				i++;
+			}
+		m1 = minflt();
+		racer_stop(mode, th, "mprotect() calls");
+	} else if (!strcmp(mode, "vma-race")) {
+		const unsigned long per = PMD_SPAN / ps;
+		unsigned long tables = (n + per - 2) / (per - 1), k;
+		pthread_t th;
+		char *pg;
+
+		p = tables_map(tables);
+		for (k = 0; k < tables; k++)
+			p[k * PMD_SPAN] = 1;
+		pg = mmap(NULL, 3 * ps, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (pg == MAP_FAILED || mprotect(pg + ps, ps, PROT_READ | PROT_WRITE))
+			die("mmap");
+		if (racer_start(mode, writer_thread, pg + ps, &th))
+			return 2;
+		m0 = minflt();
+		for (i = 0, k = 0; i < n; k++)
+			if (k % per) {
+				sink = p[k * ps];
 				i++;
 			}
 		m1 = minflt();

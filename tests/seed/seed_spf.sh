@@ -170,6 +170,10 @@ done
 #     sequence count odd at the start, or moved while the VMA was copied)
 #     and inside it (moved before the PTE lock): 1 to 3 a recording of 2000
 #     faults under TCG.
+#   vma-race: an mmap_lock writer on the other CPU; a vCPU switch between
+#     the fault's reading of the sequence count and its check after the
+#     VMA copy lets the writer move it (SPF_ABORT_VMA_COPY): 1 to 8 a
+#     recording of 20000 read faults.
 #   ptl-holder: mincore() walks holding the faults' page table lock, under
 #     mmap_lock for read: the PTE lock's trylock fails inside the hook.
 #   migrate-race: reads of pages that move_pages() keeps moving between the
@@ -194,6 +198,7 @@ raced() {
 }
 raced race-writer 2000 SPF_ABORT_ODD SPF_ABORT_VMA_COPY SPF_ABORT_PTE_MAP_LOCK_SEQ1 \
 	SPF_ABORT_PTE_MAP_LOCK_SEQ2
+raced vma-race 20000 SPF_ABORT_VMA_COPY
 raced ptl-holder 2000 SPF_ABORT_PTE_MAP_LOCK_PTL
 fl_check_eq "NUMA nodes for migrate-race (check-seed's --numa)" \
 	"$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)" 2

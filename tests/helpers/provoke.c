@@ -71,12 +71,14 @@
  *   vma-race N     N read faults on fresh pages (page tables in place, as
  *                  race-writer) on the first CPU, while a second thread on
  *                  the second CPU mprotect()s one page of its own back and
- *                  forth, taking mmap_lock for write over and over.  A vCPU
- *                  switch that lands between a speculative fault's reading
- *                  of the sequence count and its check after copying the
- *                  VMA lets the writer move the count: SPF_ABORT_VMA_COPY;
- *                  elsewhere in the fault, _ODD, _PTE_MAP_LOCK_SEQ1/_SEQ2.
- *                  A race, not a count; the faults are N.  Needs two CPUs.
+ *                  forth (mmap_lock for write, twice) and sleeps 20 us,
+ *                  over and over.  Under single-threaded TCG its wakeup
+ *                  stops the first vCPU wherever its fault has got to: one
+ *                  stopped between reading the sequence count and checking
+ *                  it after copying the VMA finds it moved
+ *                  (SPF_ABORT_VMA_COPY); further on, _PTE_MAP_LOCK_SEQ1 or
+ *                  _SEQ2.  A race, not a count; the faults are N.  Needs
+ *                  two CPUs.
  *   ptl-holder N   N write faults on fresh pages of one page table (its
  *                  anon_vma and table in place: its first page written
  *                  first; after each 511 faults the pages are zapped with
@@ -159,6 +161,7 @@
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 #include <poll.h>
 #include <pthread.h>
@@ -395,6 +398,9 @@ static void *writer_thread(void *arg)
 		mprotect(pg, 4096, PROT_READ);
 		mprotect(pg, 4096, PROT_READ | PROT_WRITE);
 		racer_calls += 2;
+		/* its CPU idle until the timer: the wakeup stops the other
+		 * vCPU wherever its fault has got to, for the next pair */
+		nanosleep(&(struct timespec){ .tv_nsec = 20000 }, NULL);
 	}
 	return NULL;
 }

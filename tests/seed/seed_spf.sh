@@ -170,10 +170,10 @@ done
 #     sequence count odd at the start, or moved while the VMA was copied)
 #     and inside it (moved before the PTE lock): 1 to 3 a recording of 2000
 #     faults under TCG.
-#   vma-race: an mmap_lock writer on the other CPU; a vCPU switch between
-#     the fault's reading of the sequence count and its check after the
-#     VMA copy lets the writer move it (SPF_ABORT_VMA_COPY): 1 to 8 a
-#     recording of 20000 read faults.
+#   vma-race: an mmap_lock writer on the other CPU, waking every ~20 us;
+#     a wakeup that stops the fault between its reading of the sequence
+#     count and its check after the VMA copy lets the writer move it
+#     (SPF_ABORT_VMA_COPY): 3 to 21 a recording of 20000 read faults.
 #   ptl-holder: mincore() walks holding the faults' page table lock, under
 #     mmap_lock for read: the PTE lock's trylock fails inside the hook.
 #   migrate-race: reads of pages that move_pages() keeps moving between the

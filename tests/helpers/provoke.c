@@ -95,15 +95,17 @@
  *   migrate-race N reads over 511 populated pages of one page table, pass
  *                  after pass, on the first CPU, while a second thread on
  *                  the second CPU moves them between NUMA nodes 0 and 1
- *                  (move_pages(2)) N times.  A page under migration is mapped by a
- *                  migration entry: a read then faults, reaches do_swap_page,
- *                  which the SPF series enters speculatively and leaves at
- *                  the non-swap entry (SPF_ABORT_NON_SWAP_ENTRY), to wait
- *                  for the migration under mmap_lock.  The reads that fault
- *                  are the race's (the unmap's TLB-flush IPI hands the
- *                  first CPU the turn while the entries are in place), not
- *                  a count.  Needs two CPUs and two nodes (exit 2
- *                  otherwise).
+ *                  (move_pages(2)) N times.  Unmapping a page for migration
+ *                  clears its PTE and flushes the TLB, an IPI that hands
+ *                  the first CPU the turn: a read that meets the cleared
+ *                  PTE reaches do_anonymous_page and gives up at the PTE
+ *                  lock the mover holds (_PTE_MAP_LOCK_PTL); one that meets
+ *                  the migration entry set next reaches do_swap_page, which
+ *                  the SPF series enters speculatively and leaves at the
+ *                  non-swap entry (SPF_ABORT_NON_SWAP_ENTRY), to wait for
+ *                  the migration under mmap_lock.  Which reads fault is the
+ *                  race's, not a count.  Needs two CPUs and two nodes
+ *                  (exit 2 otherwise).
  *   swap-in N      N read faults on pages swapped out a moment before:
  *                  N pages of one page table written on the first CPU,
  *                  then madvise(MADV_PAGEOUT) (its lru_add_drain drains
@@ -362,8 +364,8 @@ static int uffd_join(pthread_t th)
 	return 1;
 }
 
-/* the racing second thread (race-writer, ptl-holder, migrate-race): its
- * calls; ptl-holder's and migrate-race's, on CPU 1, may fail to start */
+/* the racing second thread (race-writer, vma-race, ptl-holder,
+ * migrate-race): its calls; one for CPU 1 may fail to start */
 static volatile int race_stop;
 static volatile unsigned long racer_calls;
 static volatile int racer_unpinned;

@@ -161,14 +161,14 @@ EOF
 	done
 done
 
-# Races (provoke race-writer, ptl-holder): aborts that only a concurrent
-# thread causes, how many being the vCPUs' interleaving (some recordings
-# none), so the check is that they happen over the four recordings, and
-# that faultline's figures keep the identities above in their presence,
-# exactly, in each.
+# Races (provoke race-writer, vma-race, ptl-holder, migrate-race): aborts
+# that only a concurrent thread causes, how many being the vCPUs'
+# interleaving (some recordings none), so the check is that they happen
+# over the four recordings, and that faultline's figures keep the
+# identities above in their presence, exactly, in each.
 #   race-writer: an mmap_lock writer; the aborts before the hook (the
 #     sequence count odd at the start, or moved while the VMA was copied)
-#     and inside it (moved before the PTE lock): 1 to 3 a recording of 2000
+#     and inside it (moved before the PTE lock): 0 to 6 a recording of 2000
 #     faults under TCG.
 #   vma-race: an mmap_lock writer on the other CPU, waking every ~20 us;
 #     a wakeup that stops the fault between its reading of the sequence

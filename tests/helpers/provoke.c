@@ -365,10 +365,9 @@ static int uffd_join(pthread_t th)
 }
 
 /* the racing second thread (race-writer, vma-race, ptl-holder,
- * migrate-race): its calls; one for CPU 1 may fail to start */
+ * migrate-race): its calls, and the errno that stopped it */
 static volatile int race_stop;
 static volatile unsigned long racer_calls;
-static volatile int racer_unpinned;
 static volatile long racer_err;
 
 #define RACE_LEN (16UL << 20)
@@ -392,10 +391,6 @@ static void *writer_thread(void *arg)
 {
 	char *pg = arg;
 
-	if (pin_cpu(1)) {
-		racer_unpinned = 1;
-		return NULL;
-	}
 	while (!race_stop) {
 		mprotect(pg, 4096, PROT_READ);
 		mprotect(pg, 4096, PROT_READ | PROT_WRITE);
@@ -413,10 +408,6 @@ static void *holder_thread(void *arg)
 	static unsigned char vec[PMD_SPAN / 4096];	/* x86: 4 KiB pages */
 	char *table = arg;
 
-	if (pin_cpu(1)) {
-		racer_unpinned = 1;
-		return NULL;
-	}
 	while (!race_stop) {
 		mincore(table, PMD_SPAN, vec);
 		racer_calls++;
@@ -434,10 +425,6 @@ static void *migrate_thread(void *arg)
 	int to = 1, i;
 
 	(void)arg;
-	if (pin_cpu(1)) {
-		racer_unpinned = 1;
-		return NULL;
-	}
 	while (!race_stop) {
 		for (i = 0; i < MIGRATE_PAGES; i++)
 			node[i] = to;
@@ -454,23 +441,35 @@ static void *migrate_thread(void *arg)
 }
 
 /*
- * Start FN(ARG) as the second thread, this one pinned to CPU 0: 0 once it
- * has made its first call, 2 (said why) when it could not.
+ * Start FN(ARG) as the second thread on CPU CPU, this one pinned to CPU 0:
+ * 0 once it has made its first call, 2 (said why) when it could not.
  */
-static int racer_start(const char *mode, void *(*fn)(void *), void *arg, pthread_t *th)
+static int racer_start(const char *mode, void *(*fn)(void *), void *arg, long cpu,
+		       pthread_t *th)
 {
+	pthread_attr_t attr;
+	cpu_set_t one;
+
 	if (pin_cpu(0))
 		die("sched_setaffinity(CPU 0)");
-	errno = pthread_create(th, NULL, fn, arg);
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	pthread_attr_init(&attr);
+	pthread_attr_setaffinity_np(&attr, sizeof(one), &one);
+	errno = pthread_create(th, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	if (errno == EINVAL) {
+		fprintf(stderr, "provoke: %s: no CPU %ld for the second thread\n", mode, cpu);
+		return 2;
+	}
 	if (errno)
 		die("pthread_create");
-	while (!racer_calls && !racer_unpinned && !racer_err)
+	while (!racer_calls && !racer_err)
 		sched_yield();
-	if (!racer_unpinned && !racer_err)
+	if (!racer_err)
 		return 0;
 	pthread_join(*th, NULL);
-	fprintf(stderr, "provoke: %s: %s\n", mode,
-		racer_unpinned ? "no CPU 1 for the second thread" : strerror(racer_err));
+	fprintf(stderr, "provoke: %s: %s\n", mode, strerror(racer_err));
 	return 2;
 }
 
@@ -529,6 +528,28 @@ static char *tables_map(unsigned long count)
 	if (madvise(p, count * PMD_SPAN, MADV_NOHUGEPAGE))
 		die("madvise(MADV_NOHUGEPAGE)");
 	return p;
+}
+
+/*
+ * Page tables for N fresh pages, each table's first page written (its
+ * anon_vma and page table in place); fresh_page(P, I) is the I-th.
+ */
+static char *fresh_tables(unsigned long n, unsigned long ps)
+{
+	const unsigned long per = PMD_SPAN / ps;
+	unsigned long tables = (n + per - 2) / (per - 1), k;
+	char *p = tables_map(tables);
+
+	for (k = 0; k < tables; k++)
+		p[k * PMD_SPAN] = 1;
+	return p;
+}
+
+static char *fresh_page(char *p, unsigned long i, unsigned long ps)
+{
+	const unsigned long per = PMD_SPAN / ps;
+
+	return p + i / (per - 1) * PMD_SPAN + (1 + i % (per - 1)) * ps;
 }
 
 /* modes that put a first page and N more in one page table */
@@ -670,14 +691,10 @@ int main(int argc, char **argv)
 		if (uffd_join(th))
 			return 1;
 	} else if (!strcmp(mode, "race-writer")) {
-		const unsigned long per = PMD_SPAN / ps;
-		unsigned long tables = (n + per - 2) / (per - 1), k;
 		pthread_t th;
 		char *pg;
 
-		if (pin_cpu(0))
-			die("sched_setaffinity(CPU 0)");
-		p = tables_map(tables);
+		p = fresh_tables(n, ps);
 		pg = mmap(NULL, RACE_LEN + 2 * ps, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (pg == MAP_FAILED)
 			die("mmap");
@@ -687,41 +704,27 @@ int main(int argc, char **argv)
 		    madvise(pg + ps, RACE_LEN, MADV_NOHUGEPAGE))
 			die("mprotect");
 		memset(pg + ps, 1, RACE_LEN);
-		for (k = 0; k < tables; k++)
-			p[k * PMD_SPAN] = 1;
-		errno = pthread_create(&th, NULL, race_thread, pg + ps);
-		if (errno)
-			die("pthread_create");
-		while (!racer_calls)
-			sched_yield();
+		/* both threads on CPU 0: the writer preempted in its walk */
+		if (racer_start(mode, race_thread, pg + ps, 0, &th))
+			return 2;
 		m0 = minflt();
-		for (i = 0, k = 0; i < n; k++)
-			if (k % per) {
-				p[k * ps] = 1;
-				i++;
-			}
+		for (i = 0; i < n; i++)
+			*fresh_page(p, i, ps) = 1;
 		m1 = minflt();
 		racer_stop(mode, th, "mprotect() calls");
 	} else if (!strcmp(mode, "vma-race")) {
-		const unsigned long per = PMD_SPAN / ps;
-		unsigned long tables = (n + per - 2) / (per - 1), k;
 		pthread_t th;
 		char *pg;
 
-		p = tables_map(tables);
-		for (k = 0; k < tables; k++)
-			p[k * PMD_SPAN] = 1;
+		p = fresh_tables(n, ps);
 		pg = mmap(NULL, 3 * ps, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (pg == MAP_FAILED || mprotect(pg + ps, ps, PROT_READ | PROT_WRITE))
 			die("mmap");
-		if (racer_start(mode, writer_thread, pg + ps, &th))
+		if (racer_start(mode, writer_thread, pg + ps, 1, &th))
 			return 2;
 		m0 = minflt();
-		for (i = 0, k = 0; i < n; k++)
-			if (k % per) {
-				sink = p[k * ps];
-				i++;
-			}
+		for (i = 0; i < n; i++)
+			sink = *fresh_page(p, i, ps);
 		m1 = minflt();
 		racer_stop(mode, th, "mprotect() calls");
 	} else if (!strcmp(mode, "ptl-holder")) {
@@ -730,7 +733,7 @@ int main(int argc, char **argv)
 
 		p = tables_map(1);
 		p[0] = 1;
-		if (racer_start(mode, holder_thread, p, &th))
+		if (racer_start(mode, holder_thread, p, 1, &th))
 			return 2;
 		m0 = minflt();
 		for (i = 0; i < n; i++) {
@@ -749,7 +752,7 @@ int main(int argc, char **argv)
 			p[k * ps] = 1;
 		for (k = 0; k < MIGRATE_PAGES; k++)
 			migrate_page[k] = p + (k + 1) * ps;
-		if (racer_start(mode, migrate_thread, NULL, &th))
+		if (racer_start(mode, migrate_thread, NULL, 1, &th))
 			return 2;
 		m0 = minflt();
 		for (i = 0; racer_calls < n && !racer_err; i++)

@@ -30,8 +30,7 @@
 # of 40 in a run, as the addresses fall; the first in its 1 GiB, at the
 # PUD.  uffd-anon: anon_vma and page table in place, do_anonymous_page
 # gives up at userfaultfd_missing, and the fault is resolved under
-# mmap_lock.  The others give up before the
-# hook.)
+# mmap_lock.  The others give up before the hook.)
 # Booted by tests/check-seed on B only (a build-kernel DIR, -k).
 . /fl/lib.sh
 [ "$(id -u)" = 0 ] || fl_skip "needs root"
